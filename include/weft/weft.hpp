@@ -1,0 +1,123 @@
+#pragma once
+// weft: systematic concurrency testing for C and C++.
+//
+//   weft::Result r = weft::explore([] { ...threads, locks, atomics... },
+//                                  {.strategy = "random", .executions = 10000, .seed = 1});
+//   if (!r.ok()) std::cout << r.report();
+//   weft::replay(body, r.bugs()[0].schedule());   // the same execution, every time
+//
+// The body runs again and again, each time under a schedule the strategy chooses; only
+// one of its threads runs at a time. Each exploration runs in a forked child process, so a
+// crash is reported rather than fatal.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <typeinfo>
+#include <vector>
+
+#include "weft/bug_kind.hpp"
+
+namespace weft {
+
+struct Options {
+  std::string strategy = "random";   // see weft::strategies()
+  std::uint64_t executions = 1000;   // budget; 0 = no limit (until complete or time)
+  std::uint64_t seed = 0;
+  double time_limit_s = 0;           // budget in seconds; 0 = no limit
+  std::uint64_t max_steps = 100000;  // an execution longer than this is a livelock
+  double hang_timeout_s = 10;        // a thread stuck outside weft this long is a hang
+  std::string name;                  // names the test in schedules (default: the body's type)
+};
+
+// One step of a bug's interleaving, symbolized.
+struct Step {
+  std::uint64_t step = 0;
+  std::uint32_t thread = 0;
+  std::string op;            // "mutex-lock", "write", ...
+  std::uintptr_t object = 0;
+  std::size_t size = 0;      // bytes, for memory accesses
+  bool preemption = false;   // another thread could have continued here
+  std::string function;      // demangled, "" when unknown
+  std::string file;          // "" when unknown
+  int line = 0;
+};
+
+namespace detail {
+struct BugData;
+struct ResultData;
+}  // namespace detail
+
+class Bug {
+ public:
+  BugKind kind() const;
+  const std::string& message() const;
+  const std::string& schedule() const;  // pass to weft::replay
+  std::uint64_t execution() const;      // which execution found it (1-based)
+  std::size_t preemptions() const;
+  std::size_t steps() const;
+  std::vector<Step> trace() const;      // symbolized on demand
+
+  explicit Bug(std::shared_ptr<const detail::BugData> d) : d_(std::move(d)) {}
+  const detail::BugData& data() const { return *d_; }
+
+ private:
+  std::shared_ptr<const detail::BugData> d_;
+};
+
+class Result {
+ public:
+  bool ok() const;       // no bug and no tool error
+  bool failed() const;   // a bug was found (what replay() of a buggy schedule returns)
+  const std::vector<Bug>& bugs() const;
+  const std::string& error() const;  // tool error: bad option, divergent replay ("" if none)
+  std::uint64_t executions() const;
+  double elapsed_s() const;
+  bool complete() const;             // the strategy exhausted its space
+  bool instrumented() const;         // plain memory accesses were scheduling points
+  const std::string& strategy() const;
+  std::uint64_t seed() const;
+  std::string coverage() const;      // one line: what was covered
+  std::string report() const;        // the text report (bugs with their interleavings)
+  std::string json() const;          // the same facts for machines
+
+  explicit Result(std::shared_ptr<const detail::ResultData> d);
+  const detail::ResultData& data() const { return *d_; }
+
+ private:
+  std::shared_ptr<const detail::ResultData> d_;
+  std::vector<Bug> bugs_;
+};
+
+// Every strategy name with one line on what it does.
+std::string strategies();
+
+namespace detail {
+Result explore(std::function<void()> body, std::uint64_t fingerprint, const Options& options);
+Result replay(std::function<void()> body, std::uint64_t fingerprint, const std::string& schedule,
+              const Options& options);
+std::uint64_t fingerprint(const char* type_name, const std::string& name);
+[[noreturn]] void assert_failed(const char* expr, const char* file, int line, const char* func);
+}  // namespace detail
+
+template <typename F>
+Result explore(F&& body, const Options& options = {}) {
+  return detail::explore(std::function<void()>(std::forward<F>(body)),
+                         detail::fingerprint(typeid(std::decay_t<F>).name(), options.name),
+                         options);
+}
+
+// Runs exactly the execution `schedule` describes (from Bug::schedule()).
+template <typename F>
+Result replay(F&& body, const std::string& schedule, const Options& options = {}) {
+  return detail::replay(std::function<void()>(std::forward<F>(body)),
+                        detail::fingerprint(typeid(std::decay_t<F>).name(), options.name),
+                        schedule, options);
+}
+
+}  // namespace weft
+
+// Like assert(), but a failure is reported by weft with the interleaving that caused it.
+#define WEFT_ASSERT(cond)                                                     \
+  ((cond) ? static_cast<void>(0)                                              \
+          : ::weft::detail::assert_failed(#cond, __FILE__, __LINE__, __func__))

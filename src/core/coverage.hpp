@@ -1,0 +1,18 @@
+#pragma once
+// What a strategy can state about the part of the schedule space it has covered.
+#include <cstdint>
+#include <string>
+
+namespace weft {
+
+struct Coverage {
+  // "none" (sampling: no guarantee), "full" (every schedule / every class),
+  // "preemption-bound", "delay-bound", ... (later strategies add kinds).
+  std::string kind = "none";
+  bool complete = false;        // the stated space was explored entirely
+  std::int64_t bound = -1;      // for bounded kinds: the largest bound fully explored
+  std::uint64_t executions = 0; // executions that count towards the statement
+  std::string summary;          // one line for people
+};
+
+}  // namespace weft

@@ -1,0 +1,49 @@
+#pragma once
+// What happened at one step of an execution, and the whole execution as a trace.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "core/op.hpp"
+
+namespace weft {
+
+inline constexpr std::size_t kCallerFrames = 3;
+
+enum EventFlag : std::uint8_t {
+  kPreemption = 1u << 0,  // the previous thread was still enabled and another ran
+  kTimedOut = 1u << 1,    // a timed wait that completed by timing out
+  kFailed = 1u << 2,      // a try-operation that did not acquire
+};
+
+struct Event {
+  ThreadId thread = kNoThread;
+  std::uint8_t flags = 0;        // EventFlag bits
+  std::uint8_t enabled = 0;      // how many threads were enabled (saturates at 255)
+  std::uint16_t reserved = 0;
+  Op op;
+  // Callers of op.pc, innermost first, from the instrumented shadow stack (0 = unknown):
+  // lets a report show the user's line rather than a libstdc++ header's.
+  std::uintptr_t callers[kCallerFrames] = {};
+};
+
+// A read-only view of one execution's events, in step order. Storage belongs to the
+// runtime (it lives in memory shared with the supervising process).
+class Trace {
+ public:
+  Trace() = default;
+  Trace(const Event* events, std::size_t size) : events_(events, size) {}
+  std::span<const Event> events() const { return events_; }
+  std::size_t size() const { return events_.size(); }
+  const Event& operator[](std::size_t i) const { return events_[i]; }
+  std::size_t preemptions() const {
+    std::size_t n = 0;
+    for (const Event& e : events_) n += (e.flags & kPreemption) != 0;
+    return n;
+  }
+
+ private:
+  std::span<const Event> events_;
+};
+
+}  // namespace weft

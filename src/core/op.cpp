@@ -1,0 +1,43 @@
+#include "core/op.hpp"
+
+#include <array>
+
+namespace weft {
+namespace {
+struct KindInfo {
+  std::string_view name;
+  std::uint8_t flags;
+};
+constexpr std::array<KindInfo, kOpKindCount> kKinds = {{
+#define WEFT_OP(name, text, flags) {text, static_cast<std::uint8_t>(flags)},
+#include "core/op_kinds.def"
+#undef WEFT_OP
+}};
+}  // namespace
+
+std::string_view op_name(OpKind kind) {
+  auto i = static_cast<std::size_t>(kind);
+  return i < kKinds.size() ? kKinds[i].name : std::string_view("?");
+}
+
+std::uint8_t op_default_flags(OpKind kind) {
+  auto i = static_cast<std::size_t>(kind);
+  return i < kKinds.size() ? kKinds[i].flags : 0;
+}
+
+bool op_from_name(std::string_view text, OpKind* out) {
+  for (std::size_t i = 0; i < kKinds.size(); ++i) {
+    if (kKinds[i].name == text) {
+      *out = static_cast<OpKind>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool conflicting(const Op& a, const Op& b) {
+  if (a.object == 0 || a.object != b.object) return false;
+  return (a.flags | b.flags) & (kWrite | kRelease);
+}
+
+}  // namespace weft

@@ -1,0 +1,58 @@
+#pragma once
+// The vocabulary of scheduling: who runs (ThreadId) and what it is about to do (Op).
+#include <cstdint>
+#include <string_view>
+
+namespace weft {
+
+// Threads are numbered in creation order within one execution; the test body is 0.
+using ThreadId = std::uint32_t;
+inline constexpr ThreadId kNoThread = 0xffffffffu;
+
+enum OpFlag : std::uint8_t {
+  kRead = 1u << 0,
+  kWrite = 1u << 1,
+  kAcquire = 1u << 2,
+  kRelease = 1u << 3,
+};
+
+enum class OpKind : std::uint8_t {
+#define WEFT_OP(name, text, flags) name,
+#include "core/op_kinds.def"
+#undef WEFT_OP
+  Count_
+};
+
+inline constexpr std::size_t kOpKindCount = static_cast<std::size_t>(OpKind::Count_);
+
+std::string_view op_name(OpKind kind);
+std::uint8_t op_default_flags(OpKind kind);
+// Parses a printed name back ("mutex-lock"); false if unknown.
+bool op_from_name(std::string_view text, OpKind* out);
+
+// One operation a thread is about to perform. 24 bytes: it is copied on every step.
+struct Op {
+  OpKind kind = OpKind::Yield;
+  std::uint8_t flags = 0;   // OpFlag bits
+  std::uint16_t size = 0;   // bytes, for memory accesses
+  std::uint32_t aux = 0;    // kind-specific: target thread of create/join, memory order, ...
+  std::uintptr_t object = 0;  // address of the object acted on (0: none)
+  std::uintptr_t pc = 0;      // return address of the intercepted call
+
+  bool reads() const { return flags & kRead; }
+  bool writes() const { return flags & kWrite; }
+  bool releases() const { return flags & kRelease; }
+  bool acquires() const { return flags & kAcquire; }
+};
+
+inline Op make_op(OpKind kind, std::uintptr_t object = 0, std::uintptr_t pc = 0,
+                  std::uint16_t size = 0, std::uint32_t aux = 0) {
+  return Op{kind, op_default_flags(kind), size, aux, object, pc};
+}
+
+// Two operations of different threads are dependent (do not commute) when they touch
+// the same object and at least one of them writes or releases (CHESS's isWrite/isRelease,
+// the POS paper's race relation). Ops of the same thread are always ordered.
+bool conflicting(const Op& a, const Op& b);
+
+}  // namespace weft

@@ -1,0 +1,52 @@
+#pragma once
+// The facts of one exploration, as the explorer collects them and report/ formats them.
+// Plain data: no symbolization here (report/ does that lazily).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/coverage.hpp"
+#include "core/event.hpp"
+#include "weft/bug_kind.hpp"
+
+namespace weft {
+
+// A thread that could not run when a deadlock was found, and what it waited on.
+struct BlockedThread {
+  ThreadId thread = kNoThread;
+  Op op;  // its pending operation
+};
+
+struct BugRecord {
+  BugKind kind = BugKind::kAssertion;
+  std::string message;          // one line: what failed ("counter == 2", "SIGSEGV at 0x0")
+  ThreadId thread = kNoThread;  // the thread that failed (kNoThread: none in particular)
+  std::uintptr_t pc = 0;        // where it failed, when known (assertion site, faulting pc)
+  std::uint64_t step = 0;       // steps taken when it failed
+  std::uint64_t execution = 0;  // 1-based index of the execution that found it
+  std::string schedule;         // encoded Schedule that reproduces it
+  std::vector<Event> events;    // the execution's trace up to the failure
+  std::vector<BlockedThread> blocked;  // deadlock: every unfinished thread
+  std::string source_file;      // for assertions: __FILE__/__LINE__ when known
+  int source_line = 0;
+  std::size_t preemptions() const {
+    std::size_t n = 0;
+    for (const Event& e : events) n += (e.flags & kPreemption) != 0;
+    return n;
+  }
+};
+
+struct RunRecord {
+  std::string strategy;
+  std::uint64_t seed = 0;
+  std::uint64_t executions = 0;
+  double elapsed_s = 0;
+  bool complete = false;       // the strategy exhausted its space
+  bool instrumented = false;   // memory accesses were visible (not sync-only)
+  Coverage coverage;
+  std::vector<BugRecord> bugs;
+  std::string error;           // a tool error (bad option, replay divergence): not a bug
+  std::string replay_hint;     // how to replay, filled by the front end (API or CLI)
+};
+
+}  // namespace weft

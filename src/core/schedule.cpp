@@ -1,0 +1,173 @@
+#include "core/schedule.hpp"
+
+#include <charconv>
+#include <cstdio>
+
+namespace weft {
+
+std::uint64_t fnv1a64(std::string_view data, std::uint64_t h) {
+  for (unsigned char c : data) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+namespace {
+
+constexpr std::string_view kMagic = "weft1";
+
+bool needs_escape(char c) {
+  return c == '.' || c == '%' || static_cast<unsigned char>(c) <= ' ' ||
+         static_cast<unsigned char>(c) >= 0x7f;
+}
+
+std::string escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (needs_escape(c)) {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+bool unescape(std::string_view s, std::string* out) {
+  out->clear();
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '%') {
+      *out += s[i];
+      continue;
+    }
+    if (i + 2 >= s.size()) return false;
+    unsigned v = 0;
+    auto r = std::from_chars(s.data() + i + 1, s.data() + i + 3, v, 16);
+    if (r.ec != std::errc() || r.ptr != s.data() + i + 3) return false;
+    *out += static_cast<char>(v);
+    i += 2;
+  }
+  return true;
+}
+
+std::string hex64(std::uint64_t v, int digits) {
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%0*llx", digits, static_cast<unsigned long long>(v));
+  return buf;
+}
+
+template <typename T>
+bool parse_number(std::string_view s, T* out, int base = 10) {
+  if (s.empty()) return false;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), *out, base);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+std::string body_of(const Schedule& s) {
+  std::string out(kMagic);
+  out += '.';
+  out += hex64(s.fingerprint, 16);
+  out += '.';
+  out += escape(s.strategy);
+  out += '.';
+  out += std::to_string(s.seed);
+  out += '.';
+  bool first = true;
+  for (std::size_t i = 0; i < s.decisions.size();) {
+    const Decision& d = s.decisions[i];
+    std::size_t run = 1;
+    if (d.kind == Decision::kThread)
+      while (i + run < s.decisions.size() && s.decisions[i + run] == d) ++run;
+    if (!first) out += ',';
+    first = false;
+    if (d.kind == Decision::kValue) out += 'v';
+    out += std::to_string(d.value);
+    if (run > 1) {
+      out += 'x';
+      out += std::to_string(run);
+    }
+    i += run;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string encode_schedule(const Schedule& s) {
+  std::string body = body_of(s);
+  const auto check = static_cast<std::uint32_t>(fnv1a64(body));
+  return body + '.' + hex64(check, 8);
+}
+
+bool decode_schedule(std::string_view text, Schedule* out, std::string* error) {
+  auto fail = [&](const std::string& what) {
+    *error = "invalid schedule: " + what +
+             " (expected weft1.<fingerprint>.<strategy>.<seed>.<decisions>.<check>, as printed "
+             "by weft)";
+    return false;
+  };
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))
+    text.remove_suffix(1);
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  std::vector<std::string_view> fields;
+  for (std::size_t start = 0;;) {
+    std::size_t dot = text.find('.', start);
+    fields.push_back(text.substr(start, dot == std::string_view::npos ? dot : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  if (fields.empty() || fields[0] != kMagic) {
+    if (text.rfind("weft", 0) == 0)
+      return fail("unsupported version '" + std::string(fields[0]) + "', this weft reads " +
+                  std::string(kMagic));
+    return fail("it does not start with " + std::string(kMagic));
+  }
+  if (fields.size() != 6)
+    return fail("it has " + std::to_string(fields.size()) + " dot-separated fields, not 6 "
+                "(truncated?)");
+  std::uint32_t check = 0;
+  if (fields[5].size() != 8 || !parse_number(fields[5], &check, 16))
+    return fail("the check field '" + std::string(fields[5]) + "' is not 8 hex digits");
+  std::string_view body = text.substr(0, text.size() - fields[5].size() - 1);
+  if (static_cast<std::uint32_t>(fnv1a64(body)) != check)
+    return fail("the check does not match its contents (truncated or edited?)");
+
+  Schedule s;
+  if (fields[1].size() != 16 || !parse_number(fields[1], &s.fingerprint, 16))
+    return fail("the fingerprint '" + std::string(fields[1]) + "' is not 16 hex digits");
+  if (!unescape(fields[2], &s.strategy) || s.strategy.empty())
+    return fail("the strategy field '" + std::string(fields[2]) + "' is malformed");
+  if (!parse_number(fields[3], &s.seed))
+    return fail("the seed '" + std::string(fields[3]) + "' is not a number");
+  std::string_view ds = fields[4];
+  for (std::size_t start = 0; !ds.empty() && start <= ds.size();) {
+    std::size_t comma = ds.find(',', start);
+    std::string_view tok =
+        ds.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    Decision d;
+    if (!tok.empty() && tok[0] == 'v') {
+      d.kind = Decision::kValue;
+      tok.remove_prefix(1);
+    }
+    std::uint64_t run = 1;
+    if (auto x = tok.find('x'); x != std::string_view::npos) {
+      if (d.kind == Decision::kValue || !parse_number(tok.substr(x + 1), &run) || run < 2 ||
+          run > (1u << 30))
+        return fail("decision '" + std::string(tok) + "' has a malformed repeat count");
+      tok = tok.substr(0, x);
+    }
+    if (!parse_number(tok, &d.value))
+      return fail("decision " + std::to_string(s.decisions.size()) + " ('" + std::string(tok) +
+                  "') is not a number");
+    s.decisions.insert(s.decisions.end(), run, d);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  *out = std::move(s);
+  return true;
+}
+
+}  // namespace weft

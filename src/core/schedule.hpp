@@ -1,0 +1,41 @@
+#pragma once
+// A schedule: every decision of one execution, enough to reproduce it exactly, and its
+// compact, versioned, copy-pasteable text form.
+//
+//   weft1.<fingerprint>.<strategy>.<seed>.<decisions>.<check>
+//
+// fingerprint: 16 hex digits naming the test (or program) it was recorded on;
+// strategy: percent-escaped; decisions: comma-separated, "T" = thread T ran,
+// "TxN" = thread T ran N steps in a row, "vK" = data choice K; check: FNV-1a of the rest.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/op.hpp"
+
+namespace weft {
+
+struct Decision {
+  enum Kind : std::uint8_t { kThread, kValue };
+  Kind kind = kThread;
+  std::uint32_t value = 0;
+  bool operator==(const Decision&) const = default;
+};
+
+struct Schedule {
+  static constexpr int kVersion = 1;
+  std::uint64_t fingerprint = 0;
+  std::string strategy;
+  std::uint64_t seed = 0;
+  std::vector<Decision> decisions;
+  bool operator==(const Schedule&) const = default;
+};
+
+std::string encode_schedule(const Schedule& s);
+// false with a one-line *error naming what is wrong and what is accepted.
+bool decode_schedule(std::string_view text, Schedule* out, std::string* error);
+
+std::uint64_t fnv1a64(std::string_view data, std::uint64_t h = 0xcbf29ce484222325ull);
+
+}  // namespace weft

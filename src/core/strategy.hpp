@@ -1,0 +1,32 @@
+#pragma once
+// The one interface every search strategy implements. A strategy knows nothing of
+// threads or processes: it sees scheduling points and finished traces.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/coverage.hpp"
+#include "core/event.hpp"
+#include "core/scheduling_point.hpp"
+
+namespace weft {
+
+class Strategy {
+ public:
+  virtual ~Strategy() = default;
+  // Prepares the next execution. false: the space is exhausted (or the strategy's own
+  // bound is reached); no further call but coverage() follows.
+  virtual bool next_execution() = 0;
+  // Called at every step; returns one of p.enabled.
+  virtual ThreadId choose(const SchedulingPoint& p) = 0;
+  // Data nondeterminism (timeouts, spurious wakeups): a value in [0, n), n >= 2.
+  // 0 is the default outcome (no timeout, no spurious wakeup).
+  virtual std::size_t choose_value(std::size_t n) = 0;
+  // The execution prepared by the last next_execution() has ended (normally or with a
+  // bug); `trace` holds every step. Backtracking strategies read it.
+  virtual void execution_done(const Trace& trace) = 0;
+  virtual Coverage coverage() const = 0;
+};
+
+}  // namespace weft

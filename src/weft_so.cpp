@@ -1,0 +1,1 @@
+// The shared runtime: every layer, linked into one library (see CMakeLists.txt).

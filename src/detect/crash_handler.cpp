@@ -1,0 +1,110 @@
+#include "detect/crash_handler.hpp"
+
+#include <cxxabi.h>
+#include <signal.h>
+#include <ucontext.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <typeinfo>
+
+namespace weft::detect {
+namespace {
+
+BugSlot* g_slot = nullptr;
+FinishFn g_finish = nullptr;
+ThreadId (*g_current)() = nullptr;
+
+std::uintptr_t pc_of(void* uctx) {
+  auto* uc = static_cast<ucontext_t*>(uctx);
+#if defined(__x86_64__)
+  return static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+  return static_cast<std::uintptr_t>(uc->uc_mcontext.pc);
+#else
+  return 0;
+#endif
+}
+
+void on_signal(int sig, siginfo_t* info, void* uctx) {
+  if (g_slot->claim()) {
+    describe_signal(g_slot, sig, info->si_code, info->si_addr);
+    g_slot->kind = static_cast<int>(BugKind::kCrash);
+    g_slot->thread = g_current();
+    // +1: the report subtracts one from return addresses; this is the faulting pc itself.
+    g_slot->pc = pc_of(uctx) + 1;
+    g_slot->publish();
+  }
+  g_finish();
+}
+
+void on_terminate() {
+  if (g_slot->claim()) {
+    std::exception_ptr e = std::current_exception();
+    g_slot->thread = g_current();
+    if (e) {
+      g_slot->kind = static_cast<int>(BugKind::kUncaughtException);
+      std::string what = "uncaught exception: ";
+      try {
+        std::rethrow_exception(e);
+      } catch (const std::exception& ex) {
+        int status = 0;
+        char* name = abi::__cxa_demangle(typeid(ex).name(), nullptr, nullptr, &status);
+        what += std::string(status == 0 && name ? name : typeid(ex).name()) + ": " + ex.what();
+        std::free(name);
+      } catch (...) {
+        what += "of a type not derived from std::exception";
+      }
+      copy_text(g_slot->message, sizeof g_slot->message, what.c_str());
+    } else {
+      g_slot->kind = static_cast<int>(BugKind::kCrash);
+      copy_text(g_slot->message, sizeof g_slot->message, "std::terminate called");
+    }
+    g_slot->publish();
+  }
+  g_finish();
+}
+
+}  // namespace
+
+void describe_signal(BugSlot* slot, int sig, int code, const void* fault_addr) {
+  char* m = slot->message;
+  const std::size_t cap = sizeof slot->message;
+  switch (sig) {
+    case SIGSEGV:
+      copy_text(m, cap, "SIGSEGV: invalid memory access at address ");
+      append_hex(m, cap, reinterpret_cast<std::uintptr_t>(fault_addr));
+      break;
+    case SIGBUS:
+      copy_text(m, cap, "SIGBUS: bus error at address ");
+      append_hex(m, cap, reinterpret_cast<std::uintptr_t>(fault_addr));
+      break;
+    case SIGFPE:
+      copy_text(m, cap, code == FPE_INTDIV ? "SIGFPE: integer division by zero"
+                                           : "SIGFPE: arithmetic exception");
+      break;
+    case SIGILL: copy_text(m, cap, "SIGILL: illegal instruction"); break;
+    case SIGABRT: copy_text(m, cap, "SIGABRT: abort() called"); break;
+    case SIGTRAP: copy_text(m, cap, "SIGTRAP: trap instruction"); break;
+    default:
+      copy_text(m, cap, "fatal signal ");
+      append_dec(m, cap, static_cast<std::uint64_t>(sig));
+  }
+}
+
+void install_crash_handlers(BugSlot* slot, FinishFn finish, ThreadId (*current_thread)()) {
+  g_slot = slot;
+  g_finish = finish;
+  g_current = current_thread;
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = &on_signal;
+  sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) sigaction(sig, &sa, nullptr);
+  std::set_terminate(&on_terminate);
+}
+
+}  // namespace weft::detect

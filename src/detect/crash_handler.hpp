@@ -1,0 +1,18 @@
+#pragma once
+// Crashes of the program under test: fatal signals, std::terminate. Each is turned into a
+// bug in a BugSlot, then `finish` ends the exploration process.
+#include "detect/bug_slot.hpp"
+
+namespace weft::detect {
+
+using FinishFn = void (*)();  // publishes the trace counters and _exits; never returns
+
+// Installs handlers for SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT and SIGTRAP, and a
+// std::terminate handler. `current_thread` names the controlled thread that failed and
+// marks it as inside weft (what the handler calls must not be scheduled).
+void install_crash_handlers(BugSlot* slot, FinishFn finish, ThreadId (*current_thread)());
+
+// Fills `slot` with a description of signal `sig` (async-signal-safe).
+void describe_signal(BugSlot* slot, int sig, int code, const void* fault_addr);
+
+}  // namespace weft::detect

@@ -1,0 +1,94 @@
+#include "detect/watchdog.hpp"
+
+#include <signal.h>
+#include <time.h>
+#include <ucontext.h>
+
+#include <cstring>
+
+#include "runtime/os.hpp"
+
+namespace weft::detect {
+namespace {
+
+struct State {
+  const std::atomic<std::uint64_t>* steps;
+  Watchdog::TargetFn target;
+  double timeout_s;
+  BugSlot* slot;
+  FinishFn finish;
+};
+State g_state;
+std::atomic<std::uintptr_t> g_sampled_pc{0};
+
+void on_sample(int, siginfo_t*, void* uctx) {
+  auto* uc = static_cast<ucontext_t*>(uctx);
+#if defined(__x86_64__)
+  g_sampled_pc.store(static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]) + 1);
+#elif defined(__aarch64__)
+  g_sampled_pc.store(static_cast<std::uintptr_t>(uc->uc_mcontext.pc) + 1);
+#endif
+}
+
+void sleep_ms(long ms) {
+  struct timespec ts{ms / 1000, (ms % 1000) * 1000000};
+  // The raw syscall: nanosleep is interposed (harmless here, this thread is uncontrolled).
+  while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) != 0) {
+  }
+}
+
+void* run(void*) {
+  const State& s = g_state;
+  std::uint64_t last_steps = ~std::uint64_t{0};
+  std::uint64_t since = os::monotonic_ns();
+  const auto limit = static_cast<std::uint64_t>(s.timeout_s * 1e9);
+  for (;;) {
+    sleep_ms(50);
+    const std::uint64_t now = os::monotonic_ns();
+    HangTarget t = s.target();
+    const std::uint64_t steps = s.steps->load(std::memory_order_relaxed);
+    if (!t.running || steps != last_steps) {
+      last_steps = steps;
+      since = now;
+      continue;
+    }
+    if (now - since < limit) continue;
+    // Stalled: find out where the running thread is, then report.
+    g_sampled_pc.store(0);
+    pthread_kill(t.os, SIGURG);
+    for (int i = 0; i < 20 && g_sampled_pc.load() == 0; ++i) sleep_ms(5);
+    if (s.slot->claim()) {
+      s.slot->kind = static_cast<int>(BugKind::kHang);
+      s.slot->thread = t.thread;
+      s.slot->pc = g_sampled_pc.load();
+      copy_text(s.slot->message, sizeof s.slot->message, "thread ");
+      append_dec(s.slot->message, sizeof s.slot->message, t.thread);
+      append_text(s.slot->message, sizeof s.slot->message,
+                  " is blocked outside weft's control (no scheduling point for ");
+      append_dec(s.slot->message, sizeof s.slot->message,
+                 static_cast<std::uint64_t>(s.timeout_s));
+      append_text(s.slot->message, sizeof s.slot->message,
+                  " s): a system call, a lock weft does not model, or a long computation");
+      s.slot->publish();
+    }
+    s.finish();
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void Watchdog::start(const std::atomic<std::uint64_t>* steps, TargetFn target, double timeout_s,
+                     BugSlot* slot, FinishFn finish) {
+  g_state = State{steps, target, timeout_s, slot, finish};
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = &on_sample;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGURG, &sa, nullptr);
+  pthread_t t;
+  os::create_thread(&t, nullptr, &run, nullptr);
+}
+
+}  // namespace weft::detect

@@ -1,0 +1,30 @@
+#pragma once
+// A thread that blocks outside weft's control (a real syscall, a lock weft cannot see) or
+// computes forever between scheduling points would hang the run. The watchdog notices
+// that no step was taken for a while, samples where the running thread is, and reports
+// a `hang` bug.
+#include <pthread.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "detect/bug_slot.hpp"
+#include "detect/crash_handler.hpp"
+
+namespace weft::detect {
+
+struct HangTarget {
+  bool running = false;  // an execution is in progress and some thread holds the baton
+  pthread_t os{};
+  ThreadId thread = kNoThread;
+};
+
+class Watchdog {
+ public:
+  using TargetFn = HangTarget (*)();
+  // Starts the watchdog thread (uncontrolled). It lives until the process ends.
+  static void start(const std::atomic<std::uint64_t>* steps, TargetFn target, double timeout_s,
+                    BugSlot* slot, FinishFn finish);
+};
+
+}  // namespace weft::detect

@@ -1,0 +1,251 @@
+#include "explore/explorer.hpp"
+
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "detect/crash_handler.hpp"
+#include "detect/watchdog.hpp"
+#include "explore/replay_strategy.hpp"
+#include "explore/shared_region.hpp"
+#include "runtime/access_policy.hpp"
+#include "runtime/controller.hpp"
+#include "runtime/os.hpp"
+#include "strategy/registry.hpp"
+
+namespace weft::explorer {
+namespace {
+
+constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
+
+// The exploration process's view of the shared region (set once in the child).
+SharedRegion* g_region = nullptr;
+
+[[noreturn]] void child_finish() { _exit(0); }
+
+// The controlled thread that crashed; it is inside weft from now on, so that what the
+// handler calls (string formatting, memcpy) is not scheduled as the program's own.
+ThreadId enter_runtime() {
+  rt::ThreadState* s = rt::t_self;
+  if (s == nullptr) return kNoThread;
+  ++s->runtime_depth;
+  return s->id;
+}
+
+detect::HangTarget hang_target() {
+  detect::HangTarget t;
+  rt::Controller* c = rt::Controller::active();
+  rt::ThreadState* holder = c == nullptr ? nullptr : c->holder();
+  if (holder != nullptr) {
+    t.running = true;
+    t.os = holder->os;
+    t.thread = holder->id;
+  }
+  return t;
+}
+
+// Bugs and tool errors found by the runtime end the exploration process, leaving their
+// description in the shared region.
+class ChildSink final : public rt::ExecutionSink {
+ public:
+  explicit ChildSink(SharedHeader* h) : h_(h) {}
+  [[noreturn]] void on_bug(const rt::BugReport& bug) override {
+    detect::BugSlot& s = h_->bug;
+    if (s.claim()) {
+      s.kind = static_cast<int>(bug.kind);
+      s.thread = bug.thread;
+      s.pc = bug.pc;
+      s.line = bug.line;
+      detect::copy_text(s.message, sizeof s.message, bug.message.data(), bug.message.size());
+      detect::copy_text(s.file, sizeof s.file, bug.file.data(), bug.file.size());
+      s.nblocked = 0;
+      for (const BlockedThread& b : bug.blocked)
+        if (s.nblocked < detect::BugSlot::kMaxBlocked) s.blocked[s.nblocked++] = b;
+      s.publish();
+    }
+    child_finish();
+  }
+  [[noreturn]] void on_tool_error(std::string_view message) override {
+    detect::copy_text(h_->error, sizeof h_->error, message.data(), message.size());
+    child_finish();
+  }
+
+ private:
+  SharedHeader* h_;
+};
+
+[[noreturn]] void run_child(const std::function<void()>& body, const Options& options,
+                            const Schedule* replay, SharedRegion& region) {
+  g_region = &region;
+  SharedHeader& h = region.header();
+  detect::install_crash_handlers(&h.bug, &child_finish, &enter_runtime);
+  detect::Watchdog::start(&h.steps, &hang_target, options.hang_timeout_s, &h.bug, &child_finish);
+
+  ChildSink sink(&h);
+  std::unique_ptr<Strategy> strategy;
+  if (replay != nullptr) {
+    strategy = std::make_unique<ReplayStrategy>(replay->decisions, &sink);
+  } else {
+    std::string error;
+    strategy = make_strategy(options.strategy, options.seed, &error);
+    if (!strategy) sink.on_tool_error(error);
+  }
+  rt::ControllerConfig config;
+  config.strategy = strategy.get();
+  config.sink = &sink;
+  config.max_steps = options.max_steps;
+  config.events = region.events();
+  config.decisions = region.decisions();
+  config.decision_capacity = region.max_decisions();
+  config.steps_out = &h.steps;
+  config.decisions_out = &h.decisions;
+  rt::Controller controller(config);
+
+  const std::uint64_t start = os::monotonic_ns();
+  const auto budget_ns = static_cast<std::uint64_t>(options.time_limit_s * 1e9);
+  const std::uint64_t max_executions = replay != nullptr ? 1 : options.executions;
+  bool complete = false;
+  for (std::uint64_t i = 0;; ++i) {
+    if (max_executions != 0 && i >= max_executions) break;
+    if (budget_ns != 0 && os::monotonic_ns() - start >= budget_ns) break;
+    if (!strategy->next_execution()) {
+      complete = true;
+      break;
+    }
+    h.executions.store(i + 1, std::memory_order_relaxed);
+    controller.run_execution(body);
+    strategy->execution_done(controller.trace());
+  }
+  const Coverage cov = strategy->coverage();
+  h.complete = complete && replay == nullptr;
+  h.instrumented = rt::g_instrumented;
+  h.coverage_bound = cov.bound;
+  h.coverage_executions = cov.executions;
+  h.coverage_complete = cov.complete;
+  detect::copy_text(h.coverage_kind, sizeof h.coverage_kind, cov.kind.c_str());
+  detect::copy_text(h.coverage_summary, sizeof h.coverage_summary, cov.summary.c_str());
+  h.finished.store(1, std::memory_order_release);
+  _exit(0);
+}
+
+void sleep_ms(long ms) {
+  struct timespec ts{ms / 1000, (ms % 1000) * 1000000};
+  nanosleep(&ts, nullptr);
+}
+
+}  // namespace
+
+std::string validate(const Options& o) {
+  if (o.max_steps == 0 || o.max_steps > kMaxStepsLimit)
+    return "max_steps must be between 1 and " + std::to_string(kMaxStepsLimit) + ", not " +
+           std::to_string(o.max_steps);
+  if (!(o.time_limit_s >= 0))
+    return "time_limit_s must be >= 0 (0: no limit), not " + std::to_string(o.time_limit_s);
+  if (!(o.hang_timeout_s > 0) || o.hang_timeout_s > 86400)
+    return "hang_timeout_s must be > 0 and at most 86400, not " +
+           std::to_string(o.hang_timeout_s);
+  return "";
+}
+
+RunRecord run_in_process(const std::function<void()>& body, std::uint64_t fingerprint,
+                         const Options& options, const Schedule* replay) {
+  RunRecord run;
+  run.strategy = replay != nullptr ? replay->strategy : options.strategy;
+  run.seed = replay != nullptr ? replay->seed : options.seed;
+  if (std::string e = validate(options); !e.empty()) {
+    run.error = e;
+    return run;
+  }
+  if (rt::t_self != nullptr || rt::Controller::active() != nullptr) {
+    run.error = "weft::explore cannot run inside another exploration";
+    return run;
+  }
+  if (replay == nullptr) {
+    std::string error;
+    if (!make_strategy(options.strategy, options.seed, &error)) {
+      run.error = error;
+      return run;
+    }
+  } else if (replay->fingerprint != fingerprint) {
+    run.error = "the schedule was recorded for another test (its fingerprint is " +
+                encode_schedule(Schedule{replay->fingerprint, "", 0, {}}).substr(6, 16) +
+                "); replay it with the body and Options::name it was found with";
+    return run;
+  }
+
+  const std::size_t max_events = options.max_steps + 2;
+  SharedRegion region(max_events, 2 * max_events + 4096);
+  if (!region.ok()) {
+    run.error = "cannot map " + std::to_string(max_events) + " steps of shared trace memory";
+    return run;
+  }
+  SharedHeader& h = region.header();
+
+  const std::uint64_t start = os::monotonic_ns();
+  std::fflush(nullptr);  // buffered output would otherwise be written twice
+  const pid_t pid = fork();
+  if (pid < 0) {
+    run.error = std::string("fork failed: ") + std::strerror(errno);
+    return run;
+  }
+  if (pid == 0) run_child(body, options, replay, region);
+
+  int status = 0;
+  for (long wait_ms = 1;; wait_ms = wait_ms < 20 ? wait_ms * 2 : 20) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) break;
+    sleep_ms(wait_ms);
+  }
+  run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
+  run.executions = h.executions.load();
+  run.complete = h.complete;
+  run.instrumented = h.instrumented;
+  run.coverage.kind = h.coverage_kind[0] != '\0' ? h.coverage_kind : "none";
+  run.coverage.complete = h.coverage_complete;
+  run.coverage.bound = h.coverage_bound;
+  run.coverage.executions = h.coverage_executions;
+  run.coverage.summary = h.coverage_summary;
+  if (h.error[0] != '\0') run.error = h.error;
+
+  const bool died = !h.finished.load() && !h.bug.written() && h.error[0] == '\0';
+  if (h.bug.written() || died) {
+    BugRecord bug;
+    if (h.bug.written()) {
+      bug.kind = static_cast<BugKind>(h.bug.kind);
+      bug.message = h.bug.message;
+      bug.thread = h.bug.thread;
+      bug.pc = h.bug.pc;
+      bug.source_file = h.bug.file;
+      bug.source_line = h.bug.line;
+      bug.blocked.assign(h.bug.blocked, h.bug.blocked + h.bug.nblocked);
+    } else {
+      bug.kind = BugKind::kCrash;
+      bug.message = WIFSIGNALED(status)
+                        ? "the exploration process was killed by signal " +
+                              std::to_string(WTERMSIG(status))
+                        : "the exploration process exited with status " +
+                              std::to_string(WEXITSTATUS(status));
+    }
+    const std::uint64_t steps = std::min<std::uint64_t>(h.steps.load(), region.max_events());
+    const std::uint64_t ndec = std::min<std::uint64_t>(h.decisions.load(), region.max_decisions());
+    bug.step = steps;
+    bug.execution = run.executions;
+    bug.events.assign(region.events(), region.events() + steps);
+    Schedule s;
+    s.fingerprint = fingerprint;
+    s.strategy = run.strategy;
+    s.seed = run.seed;
+    s.decisions.assign(region.decisions(), region.decisions() + ndec);
+    bug.schedule = encode_schedule(s);
+    run.bugs.push_back(std::move(bug));
+  }
+  return run;
+}
+
+}  // namespace weft::explorer

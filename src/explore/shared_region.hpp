@@ -1,0 +1,66 @@
+#pragma once
+// Memory shared between the supervising process and the exploration process it forks:
+// the child records each execution's trace and decisions straight into it, so that when
+// the child dies (a crash, a bug, a hang) the parent still has the failing schedule.
+#include <sys/mman.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+
+#include "core/event.hpp"
+#include "core/schedule.hpp"
+#include "detect/bug_slot.hpp"
+
+namespace weft::explorer {
+
+struct SharedHeader {
+  std::atomic<int> finished{0};  // the child completed the run normally
+  std::atomic<std::uint64_t> executions{0};
+  std::atomic<std::uint64_t> steps{0};      // of the current execution
+  std::atomic<std::uint64_t> decisions{0};  // of the current execution
+  bool complete = false;
+  bool instrumented = false;
+  std::int64_t coverage_bound = -1;
+  std::uint64_t coverage_executions = 0;
+  bool coverage_complete = false;
+  char coverage_kind[32] = {};
+  char coverage_summary[512] = {};
+  char error[1024] = {};  // a tool error: bad option, divergent replay
+  detect::BugSlot bug;
+};
+
+class SharedRegion {
+ public:
+  SharedRegion(std::size_t max_events, std::size_t max_decisions)
+      : max_events_(max_events), max_decisions_(max_decisions) {
+    events_offset_ = align(sizeof(SharedHeader));
+    decisions_offset_ = align(events_offset_ + max_events * sizeof(Event));
+    size_ = align(decisions_offset_ + max_decisions * sizeof(Decision));
+    void* p = mmap(nullptr, size_, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    base_ = p == MAP_FAILED ? nullptr : static_cast<char*>(p);
+    if (base_ != nullptr) new (base_) SharedHeader();
+  }
+  ~SharedRegion() {
+    if (base_ != nullptr) munmap(base_, size_);
+  }
+  SharedRegion(const SharedRegion&) = delete;
+  SharedRegion& operator=(const SharedRegion&) = delete;
+
+  bool ok() const { return base_ != nullptr; }
+  SharedHeader& header() { return *reinterpret_cast<SharedHeader*>(base_); }
+  Event* events() { return reinterpret_cast<Event*>(base_ + events_offset_); }
+  Decision* decisions() { return reinterpret_cast<Decision*>(base_ + decisions_offset_); }
+  std::size_t max_events() const { return max_events_; }
+  std::size_t max_decisions() const { return max_decisions_; }
+
+ private:
+  static std::size_t align(std::size_t n) { return (n + 4095) & ~std::size_t{4095}; }
+  std::size_t max_events_, max_decisions_;
+  std::size_t events_offset_ = 0, decisions_offset_ = 0, size_ = 0;
+  char* base_ = nullptr;
+};
+
+}  // namespace weft::explorer

@@ -1,0 +1,82 @@
+// syscall(SYS_futex, ...): what C++20 atomic wait/notify, std::latch, std::barrier,
+// std::counting_semaphore and function-local statics (__cxa_guard_*) block with.
+#include <errno.h>
+#include <linux/futex.h>
+#include <stdarg.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <climits>
+
+#include "intercept/real.hpp"
+
+using namespace weft;
+using namespace weft::intercept;
+
+WEFT_DEFINE_REAL(syscall)
+
+namespace {
+
+long futex(ThreadState* self, long* a, std::uintptr_t pc, bool* handled) {
+  const auto* word = reinterpret_cast<const std::uint32_t*>(a[0]);
+  const int cmd = static_cast<int>(a[1]) & FUTEX_CMD_MASK;
+  const auto val = static_cast<std::uint32_t>(a[2]);
+  *handled = true;
+  RuntimeScope scope(self);
+  Controller& c = ctl();
+  switch (cmd) {
+    case FUTEX_WAIT:
+    case FUTEX_WAIT_BITSET: {
+      c.schedule(self, make_op(OpKind::FutexWait, addr(word), pc, 4));
+      // The comparison and the decision to sleep are one step, as in the kernel.
+      if (__atomic_load_n(word, __ATOMIC_SEQ_CST) != val) {
+        errno = EAGAIN;
+        return -1;
+      }
+      c.waits.add(addr(word), self);
+      self->timed = a[3] != 0;
+      c.schedule(self, make_op(OpKind::FutexWoken, addr(word), pc, 4));
+      self->timed = false;
+      if (self->timed_out) {
+        c.waits.remove(addr(word), self);
+        errno = ETIMEDOUT;
+        return -1;
+      }
+      return 0;
+    }
+    case FUTEX_WAKE:
+    case FUTEX_WAKE_BITSET: {
+      c.schedule(self, make_op(OpKind::FutexWake, addr(word), pc, 4));
+      long woken = 0;
+      if (val >= static_cast<std::uint32_t>(INT_MAX)) return static_cast<long>(c.waits.wake_all(addr(word)));
+      for (std::uint32_t i = 0; i < val; ++i) {
+        std::size_t n = c.waits.waiters(addr(word));
+        if (n == 0) break;
+        c.waits.wake_one(addr(word), c.choose_value(n));
+        ++woken;
+      }
+      return woken;
+    }
+    default:
+      *handled = false;  // requeue, PI futexes...: not modelled
+      return 0;
+  }
+}
+
+}  // namespace
+
+extern "C" long syscall(long number, ...) noexcept {
+  va_list ap;
+  va_start(ap, number);
+  long a[6];
+  for (long& x : a) x = va_arg(ap, long);
+  va_end(ap);
+  if (number == SYS_futex) {
+    if (ThreadState* self = rt::controlled_thread()) {
+      bool handled = false;
+      long rc = futex(self, a, WEFT_PC, &handled);
+      if (handled) return rc;
+    }
+  }
+  return real_syscall()(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+}

@@ -1,0 +1,54 @@
+// memcpy, memmove and memset: clang emits plain calls to them for struct copies in
+// instrumented code, and libstdc++ uses them; each is a read and/or a write of a range.
+// The real ones are reached through glibc's checked variants, which need no dlsym (these
+// run before any constructor, and dlsym itself copies memory).
+#include <cstddef>
+#include <cstring>
+
+#include "intercept/real.hpp"
+#include "runtime/access_policy.hpp"
+
+using namespace weft;
+using namespace weft::intercept;
+
+extern "C" void* __memcpy_chk(void* dst, const void* src, std::size_t n, std::size_t dstlen);
+extern "C" void* __memmove_chk(void* dst, const void* src, std::size_t n, std::size_t dstlen);
+extern "C" void* __memset_chk(void* dst, int c, std::size_t n, std::size_t dstlen);
+
+namespace {
+
+__attribute__((noinline)) void range(ThreadState* self, const void* src, void* dst,
+                                     std::size_t n, std::uintptr_t pc) {
+  Controller& c = ctl();
+  if (n == 0 || !rt::access_is_scheduling_point(c)) return;
+  RuntimeScope scope(self);
+  const auto size = static_cast<std::uint16_t>(n > 0xffff ? 0xffff : n);
+  if (src != nullptr) c.schedule(self, make_op(OpKind::Read, addr(src), pc, size));
+  c.schedule(self, make_op(OpKind::Write, addr(dst), pc, size));
+}
+
+}  // namespace
+
+extern "C" {
+
+void* memcpy(void* dst, const void* src, std::size_t n) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) range(self, src, dst, n, WEFT_PC);
+  return __memcpy_chk(dst, src, n, static_cast<std::size_t>(-1));
+}
+
+void* memmove(void* dst, const void* src, std::size_t n) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) range(self, src, dst, n, WEFT_PC);
+  return __memmove_chk(dst, src, n, static_cast<std::size_t>(-1));
+}
+
+void* memset(void* dst, int c, std::size_t n) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) range(self, nullptr, dst, n, WEFT_PC);
+  return __memset_chk(dst, c, n, static_cast<std::size_t>(-1));
+}
+
+// Newer compilers call these directly from instrumented code.
+void* __tsan_memcpy(void* dst, const void* src, std::size_t n) { return memcpy(dst, src, n); }
+void* __tsan_memmove(void* dst, const void* src, std::size_t n) { return memmove(dst, src, n); }
+void* __tsan_memset(void* dst, int c, std::size_t n) { return memset(dst, c, n); }
+
+}  // extern "C"

@@ -1,0 +1,83 @@
+// Condition variables (std::condition_variable and _any reach these).
+#include <errno.h>
+#include <pthread.h>
+
+#include "intercept/real.hpp"
+
+using namespace weft;
+using namespace weft::intercept;
+
+WEFT_DEFINE_REAL(pthread_cond_wait)
+WEFT_DEFINE_REAL(pthread_cond_timedwait)
+WEFT_DEFINE_REAL(pthread_cond_clockwait)
+WEFT_DEFINE_REAL(pthread_cond_signal)
+WEFT_DEFINE_REAL(pthread_cond_broadcast)
+
+namespace {
+
+// Two steps: release the mutex and start waiting (CondWait), then, once signalled (or
+// timed out) and the mutex is free, reacquire it (CondWake).
+int wait(ThreadState* self, pthread_cond_t* cv, pthread_mutex_t* m, std::uintptr_t pc,
+         bool timed) {
+  RuntimeScope scope(self);
+  Controller& c = ctl();
+  const std::uintptr_t ca = addr(cv), ma = addr(m);
+  c.schedule(self, make_op(OpKind::CondWait, ca, pc));
+  if (c.mutexes.owner(ma) != self->id) return EPERM;
+  const unsigned depth = c.mutexes.release_all(ma);
+  c.waits.add(ca, self);
+  self->wait_mutex = ma;
+  self->timed = timed;
+  c.schedule(self, make_op(OpKind::CondWake, ca, pc));
+  self->timed = false;
+  const bool timed_out = self->timed_out;
+  if (timed_out) c.waits.remove(ca, self);
+  for (unsigned i = 0; i < depth; ++i) c.mutexes.lock(ma, self->id);
+  return timed_out ? ETIMEDOUT : 0;
+}
+
+int signal(ThreadState* self, pthread_cond_t* cv, std::uintptr_t pc, bool all) {
+  RuntimeScope scope(self);
+  Controller& c = ctl();
+  const std::uintptr_t ca = addr(cv);
+  c.schedule(self, make_op(all ? OpKind::CondBroadcast : OpKind::CondSignal, ca, pc));
+  if (all) {
+    c.waits.wake_all(ca);
+  } else if (std::size_t n = c.waits.waiters(ca); n > 0) {
+    c.waits.wake_one(ca, c.choose_value(n));  // which waiter wakes is the strategy's choice
+  }
+  return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+int pthread_cond_wait(pthread_cond_t* cv, pthread_mutex_t* m) {
+  if (ThreadState* self = rt::controlled_thread()) return wait(self, cv, m, WEFT_PC, false);
+  return real_pthread_cond_wait()(cv, m);
+}
+
+int pthread_cond_timedwait(pthread_cond_t* cv, pthread_mutex_t* m,
+                           const struct timespec* abstime) {
+  if (ThreadState* self = rt::controlled_thread()) return wait(self, cv, m, WEFT_PC, true);
+  return real_pthread_cond_timedwait()(cv, m, abstime);
+}
+
+int pthread_cond_clockwait(pthread_cond_t* cv, pthread_mutex_t* m, clockid_t clock,
+                           const struct timespec* abstime) {
+  if (ThreadState* self = rt::controlled_thread()) return wait(self, cv, m, WEFT_PC, true);
+  return real_pthread_cond_clockwait()(cv, m, clock, abstime);
+}
+
+int pthread_cond_signal(pthread_cond_t* cv) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) return signal(self, cv, WEFT_PC, false);
+  return real_pthread_cond_signal()(cv);
+}
+
+int pthread_cond_broadcast(pthread_cond_t* cv) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) return signal(self, cv, WEFT_PC, true);
+  return real_pthread_cond_broadcast()(cv);
+}
+
+}  // extern "C"

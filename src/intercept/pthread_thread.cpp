@@ -1,0 +1,146 @@
+// Thread lifecycle: create, join, detach, exit, yield, sleep.
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "intercept/real.hpp"
+
+using namespace weft;
+using namespace weft::intercept;
+
+WEFT_DEFINE_REAL(pthread_create)
+WEFT_DEFINE_REAL(pthread_join)
+WEFT_DEFINE_REAL(pthread_tryjoin_np)
+WEFT_DEFINE_REAL(pthread_timedjoin_np)
+WEFT_DEFINE_REAL(pthread_detach)
+WEFT_DEFINE_REAL(pthread_exit)
+WEFT_DEFINE_REAL(sched_yield)
+WEFT_DEFINE_REAL(sleep)
+WEFT_DEFINE_REAL(usleep)
+WEFT_DEFINE_REAL(nanosleep)
+WEFT_DEFINE_REAL(clock_nanosleep)
+
+namespace {
+
+int join(ThreadState* self, pthread_t t, void** ret, std::uintptr_t pc, bool try_only) {
+  RuntimeScope scope(self);
+  Controller& c = ctl();
+  ThreadState* target = c.find_thread(t);
+  if (target == nullptr) return ESRCH;
+  if (target == self) return EDEADLK;
+  if (target->detached || target->joined) return EINVAL;
+  if (try_only) {
+    c.schedule(self, make_op(OpKind::Yield, 0, pc));
+    if (!target->finished) {
+      c.mark_last_event(kFailed);
+      return EBUSY;
+    }
+  } else {
+    c.schedule(self, make_op(OpKind::ThreadJoin, 0, pc, 0, target->id));
+  }
+  target->joined = true;
+  if (ret != nullptr) *ret = target->retval;
+  return 0;
+}
+
+void yield(ThreadState* self, OpKind kind, std::uintptr_t pc) {
+  RuntimeScope scope(self);
+  ctl().schedule(self, make_op(kind, 0, pc));
+}
+
+}  // namespace
+
+extern "C" {
+
+int pthread_create(pthread_t* t, const pthread_attr_t* attr, void* (*start)(void*),
+                   void* arg) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) {
+    RuntimeScope scope(self);
+    return ctl().create_thread(self, t, attr, start, arg, WEFT_PC);
+  }
+  return real_pthread_create()(t, attr, start, arg);
+}
+
+int pthread_join(pthread_t t, void** ret) {
+  if (ThreadState* self = rt::controlled_thread()) return join(self, t, ret, WEFT_PC, false);
+  return real_pthread_join()(t, ret);
+}
+
+int pthread_tryjoin_np(pthread_t t, void** ret) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) return join(self, t, ret, WEFT_PC, true);
+  return real_pthread_tryjoin_np()(t, ret);
+}
+
+int pthread_timedjoin_np(pthread_t t, void** ret, const struct timespec* abstime) {
+  // A timed join that would time out only when nothing else can run is a join.
+  if (ThreadState* self = rt::controlled_thread()) return join(self, t, ret, WEFT_PC, false);
+  return real_pthread_timedjoin_np()(t, ret, abstime);
+}
+
+int pthread_detach(pthread_t t) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) {
+    RuntimeScope scope(self);
+    ThreadState* target = ctl().find_thread(t);
+    if (target == nullptr) return ESRCH;
+    if (target->detached) return EINVAL;
+    ctl().schedule(self, make_op(OpKind::ThreadDetach, 0, WEFT_PC, 0, target->id));
+    target->detached = true;
+    return 0;
+  }
+  return real_pthread_detach()(t);
+}
+
+void pthread_exit(void* ret) {
+  if (ThreadState* self = rt::controlled_thread()) self->retval = ret;
+  // The unwind passes through the thread's entry, which finishes it under control.
+  real_pthread_exit()(ret);
+  __builtin_unreachable();
+}
+
+int sched_yield() noexcept {
+  if (ThreadState* self = rt::controlled_thread()) {
+    yield(self, OpKind::Yield, WEFT_PC);
+    return 0;
+  }
+  return real_sched_yield()();
+}
+
+// Sleeping threads yield instead of sleeping: time under weft is the schedule's.
+unsigned int sleep(unsigned int seconds) {
+  if (ThreadState* self = rt::controlled_thread()) {
+    yield(self, OpKind::Sleep, WEFT_PC);
+    return 0;
+  }
+  return real_sleep()(seconds);
+}
+
+int usleep(useconds_t usec) {
+  if (ThreadState* self = rt::controlled_thread()) {
+    yield(self, OpKind::Sleep, WEFT_PC);
+    return 0;
+  }
+  return real_usleep()(usec);
+}
+
+int nanosleep(const struct timespec* req, struct timespec* rem) {
+  if (ThreadState* self = rt::controlled_thread()) {
+    yield(self, OpKind::Sleep, WEFT_PC);
+    if (rem != nullptr) *rem = timespec{0, 0};
+    return 0;
+  }
+  return real_nanosleep()(req, rem);
+}
+
+int clock_nanosleep(clockid_t clock, int flags, const struct timespec* req,
+                    struct timespec* rem) {
+  if (ThreadState* self = rt::controlled_thread()) {
+    yield(self, OpKind::Sleep, WEFT_PC);
+    if (rem != nullptr) *rem = timespec{0, 0};
+    return 0;
+  }
+  return real_clock_nanosleep()(clock, flags, req, rem);
+}
+
+}  // extern "C"

@@ -1,0 +1,36 @@
+#pragma once
+// The real libc/pthread functions behind weft's interposed symbols, resolved lazily with
+// dlsym(RTLD_NEXT): weft's symbols come first in the lookup order (link order or
+// LD_PRELOAD), so calls from libstdc++.so reach weft too; -Wl,--wrap would miss those.
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "runtime/controller.hpp"
+#include "runtime/thread_state.hpp"
+
+#define WEFT_DEFINE_REAL(name)                                                   \
+  inline decltype(&::name) real_##name() {                                       \
+    static std::atomic<decltype(&::name)> fn{nullptr};                          \
+    auto f = fn.load(std::memory_order_relaxed);                                 \
+    if (f == nullptr) {                                                          \
+      f = reinterpret_cast<decltype(&::name)>(dlsym(RTLD_NEXT, #name));          \
+      fn.store(f, std::memory_order_relaxed);                                    \
+    }                                                                            \
+    return f;                                                                    \
+  }
+
+// The return address of the interposed call: where the program called it.
+#define WEFT_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
+
+namespace weft::intercept {
+
+using rt::Controller;
+using rt::RuntimeScope;
+using rt::ThreadState;
+
+inline std::uintptr_t addr(const volatile void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+inline Controller& ctl() { return *Controller::active(); }
+
+}  // namespace weft::intercept

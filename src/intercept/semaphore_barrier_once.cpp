@@ -1,0 +1,177 @@
+// POSIX semaphores, barriers and pthread_once (std::call_once reaches pthread_once).
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+
+#include <cstring>
+
+#include "intercept/real.hpp"
+
+using namespace weft;
+using namespace weft::intercept;
+using rt::OnceModel;
+
+WEFT_DEFINE_REAL(sem_init)
+WEFT_DEFINE_REAL(sem_wait)
+WEFT_DEFINE_REAL(sem_trywait)
+WEFT_DEFINE_REAL(sem_timedwait)
+WEFT_DEFINE_REAL(sem_clockwait)
+WEFT_DEFINE_REAL(sem_post)
+WEFT_DEFINE_REAL(sem_getvalue)
+WEFT_DEFINE_REAL(pthread_barrier_init)
+WEFT_DEFINE_REAL(pthread_barrier_wait)
+WEFT_DEFINE_REAL(pthread_once)
+
+namespace {
+
+// A semaphore first seen under test starts from the value its real object holds (it was
+// initialised before the exploration, or re-read each execution: weft never changes it).
+void learn_semaphore(Controller& c, sem_t* s) {
+  if (c.semaphores.known(addr(s))) return;
+  int value = 0;
+  real_sem_getvalue()(s, &value);
+  c.semaphores.init(addr(s), value < 0 ? 0 : static_cast<unsigned>(value));
+}
+
+int sem_wait_impl(ThreadState* self, sem_t* s, std::uintptr_t pc, bool timed) {
+  RuntimeScope scope(self);
+  Controller& c = ctl();
+  learn_semaphore(c, s);
+  self->timed = timed;
+  c.schedule(self, make_op(OpKind::SemWait, addr(s), pc));
+  self->timed = false;
+  if (self->timed_out) {
+    errno = ETIMEDOUT;
+    return -1;
+  }
+  c.semaphores.wait(addr(s));
+  return 0;
+}
+
+// Barrier layout in glibc: {in, current_round, count, shared, out}; count is read when a
+// barrier initialised outside the test is first used.
+unsigned barrier_count(const pthread_barrier_t* b) {
+  unsigned words[3];
+  std::memcpy(words, b, sizeof words);
+  return words[2] == 0 ? 1 : words[2];
+}
+
+}  // namespace
+
+extern "C" {
+
+int sem_init(sem_t* s, int pshared, unsigned int value) noexcept {
+  int rc = real_sem_init()(s, pshared, value);
+  if (ThreadState* self = rt::controlled_thread(); self != nullptr && rc == 0) {
+    RuntimeScope scope(self);
+    ctl().semaphores.init(addr(s), value);
+  }
+  return rc;
+}
+
+int sem_wait(sem_t* s) {
+  if (ThreadState* self = rt::controlled_thread()) return sem_wait_impl(self, s, WEFT_PC, false);
+  return real_sem_wait()(s);
+}
+
+int sem_timedwait(sem_t* s, const struct timespec* t) {
+  if (ThreadState* self = rt::controlled_thread()) return sem_wait_impl(self, s, WEFT_PC, true);
+  return real_sem_timedwait()(s, t);
+}
+
+int sem_clockwait(sem_t* s, clockid_t clock, const struct timespec* t) {
+  if (ThreadState* self = rt::controlled_thread()) return sem_wait_impl(self, s, WEFT_PC, true);
+  return real_sem_clockwait()(s, clock, t);
+}
+
+int sem_trywait(sem_t* s) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) {
+    RuntimeScope scope(self);
+    Controller& c = ctl();
+    learn_semaphore(c, s);
+    c.schedule(self, make_op(OpKind::SemTryWait, addr(s), WEFT_PC));
+    if (!c.semaphores.can_wait(addr(s))) {
+      c.mark_last_event(kFailed);
+      errno = EAGAIN;
+      return -1;
+    }
+    c.semaphores.wait(addr(s));
+    return 0;
+  }
+  return real_sem_trywait()(s);
+}
+
+int sem_post(sem_t* s) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) {
+    RuntimeScope scope(self);
+    Controller& c = ctl();
+    learn_semaphore(c, s);
+    c.schedule(self, make_op(OpKind::SemPost, addr(s), WEFT_PC));
+    c.semaphores.post(addr(s));
+    return 0;
+  }
+  return real_sem_post()(s);
+}
+
+int sem_getvalue(sem_t* s, int* value) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) {
+    RuntimeScope scope(self);
+    Controller& c = ctl();
+    learn_semaphore(c, s);
+    c.schedule(self, make_op(OpKind::AtomicLoad, addr(s), WEFT_PC));
+    *value = static_cast<int>(c.semaphores.value(addr(s)));
+    return 0;
+  }
+  return real_sem_getvalue()(s, value);
+}
+
+int pthread_barrier_init(pthread_barrier_t* b, const pthread_barrierattr_t* attr,
+                         unsigned int count) noexcept {
+  int rc = real_pthread_barrier_init()(b, attr, count);
+  if (ThreadState* self = rt::controlled_thread(); self != nullptr && rc == 0) {
+    RuntimeScope scope(self);
+    ctl().barriers.init(addr(b), count);
+  }
+  return rc;
+}
+
+int pthread_barrier_wait(pthread_barrier_t* b) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) {
+    RuntimeScope scope(self);
+    Controller& c = ctl();
+    const std::uintptr_t a = addr(b);
+    if (!c.barriers.known(a)) c.barriers.init(a, barrier_count(b));
+    c.schedule(self, make_op(OpKind::BarrierWait, a, WEFT_PC));
+    bool last = false;
+    self->wait_generation = c.barriers.arrive(a, &last);
+    if (last) return PTHREAD_BARRIER_SERIAL_THREAD;
+    c.schedule(self, make_op(OpKind::BarrierPass, a, WEFT_PC));
+    return 0;
+  }
+  return real_pthread_barrier_wait()(b);
+}
+
+int pthread_once(pthread_once_t* once, void (*init)()) {
+  ThreadState* self = rt::controlled_thread();
+  if (self == nullptr) return real_pthread_once()(once, init);
+  const std::uintptr_t a = addr(once);
+  const std::uintptr_t pc = WEFT_PC;
+  {
+    RuntimeScope scope(self);
+    Controller& c = ctl();
+    // Done before the exploration started (glibc's done bit): nothing to model.
+    if ((__atomic_load_n(once, __ATOMIC_ACQUIRE) & 2) != 0 &&
+        c.onces.phase(a) == OnceModel::Phase::kNotRun)
+      c.onces.set(a, OnceModel::Phase::kDone);
+    c.schedule(self, make_op(OpKind::OnceEnter, a, pc));
+    if (c.onces.phase(a) == OnceModel::Phase::kDone) return 0;
+    c.onces.set(a, OnceModel::Phase::kRunning);
+  }
+  init();  // the program's code: scheduled like any other
+  RuntimeScope scope(self);
+  ctl().schedule(self, make_op(OpKind::OnceDone, a, pc));
+  ctl().onces.set(a, OnceModel::Phase::kDone);
+  return 0;
+}
+
+}  // extern "C"

@@ -1,0 +1,350 @@
+#include "runtime/controller.hpp"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <exception>
+#include <typeinfo>
+#include <string>
+
+#include "runtime/os.hpp"
+
+namespace weft::rt {
+
+thread_local ThreadState* t_self __attribute__((tls_model("initial-exec"))) = nullptr;
+std::atomic<Controller*> Controller::active_{nullptr};
+
+Controller::Controller(const ControllerConfig& config)
+    : config_(config),
+      strategy_(config.strategy),
+      events_(config.events),
+      decisions_(config.decisions) {
+  enabled_.reserve(64);
+  next_ops_.reserve(64);
+  active_.store(this, std::memory_order_release);
+}
+
+Controller::~Controller() { active_.store(nullptr, std::memory_order_release); }
+
+ThreadState* Controller::new_thread() {
+  auto t = std::make_unique<ThreadState>();
+  t->id = static_cast<ThreadId>(nthreads_);
+  t->pending = make_op(OpKind::ThreadStart);
+  threads_.push_back(std::move(t));
+  ++alive_;
+  return threads_[nthreads_++].get();
+}
+
+// Thread 0 of each execution runs the body; every controlled thread starts here.
+void* Controller::thread_main(void* state) {
+  auto* self = static_cast<ThreadState*>(state);
+  t_self = self;
+  Controller* c = active();
+  c->wait_baton(self);  // chosen for its ThreadStart step
+  try {
+    if (self->id == 0)
+      (*c->body_)();
+    else
+      self->retval = self->start(self->arg);
+  } catch (abi::__forced_unwind&) {  // pthread_exit: finish under control, then unwind on
+    c->finish_thread(self);
+    throw;
+  } catch (...) {
+    c->uncaught_exception(self);
+  }
+  c->finish_thread(self);
+  return self->retval;
+}
+
+void Controller::run_execution(const std::function<void()>& body) {
+  body_ = &body;
+  step_ = 0;
+  ndecisions_ = 0;
+  last_ = kNoThread;
+  threads_.clear();
+  nthreads_ = 0;
+  alive_ = 0;
+  mutexes.reset();
+  rwlocks.reset();
+  waits.reset();
+  semaphores.reset();
+  barriers.reset();
+  onces.reset();
+  done_.store(0, std::memory_order_relaxed);
+  if (config_.steps_out) config_.steps_out->store(0, std::memory_order_relaxed);
+  if (config_.decisions_out) config_.decisions_out->store(0, std::memory_order_relaxed);
+
+  ThreadState* main = new_thread();
+  if (os::create_thread(&main->os, nullptr, &Controller::thread_main, main) != 0)
+    config_.sink->on_tool_error("cannot create a thread (pthread_create failed)");
+  ThreadState* first = pick();
+  pass_baton(first);
+  while (done_.load(std::memory_order_acquire) == 0)
+    os::futex_wait(reinterpret_cast<const std::uint32_t*>(&done_), 0);
+  // Reap every OS thread, detached ones included: none outlives its execution.
+  for (std::size_t i = 0; i < nthreads_; ++i) os::join_thread(threads_[i]->os, nullptr);
+  holder_.store(nullptr, std::memory_order_release);
+  body_ = nullptr;
+}
+
+bool Controller::enabled(const ThreadState& t) const {
+  const Op& op = t.pending;
+  switch (op.kind) {
+    case OpKind::ThreadJoin: {
+      return op.aux < nthreads_ && threads_[op.aux]->finished;
+    }
+    case OpKind::MutexLock:
+      return mutexes.can_lock(op.object, t.id);
+    case OpKind::RwReadLock:
+      return rwlocks.can_read(op.object);
+    case OpKind::RwWriteLock:
+      return rwlocks.can_write(op.object);
+    case OpKind::CondWake:
+      return t.woken && mutexes.can_lock(t.wait_mutex, t.id);
+    case OpKind::SemWait:
+      return semaphores.can_wait(op.object);
+    case OpKind::BarrierPass:
+      return barriers.passed(op.object, t.wait_generation);
+    case OpKind::OnceEnter:
+      return onces.phase(op.object) != OnceModel::Phase::kRunning;
+    case OpKind::FutexWoken:
+      return t.woken;
+    default:
+      return true;
+  }
+}
+
+// A timed wait may complete by timing out when nothing else can run (the least that
+// must be true for its time to pass; later strategies may also choose it).
+bool Controller::can_time_out(const ThreadState& t) const {
+  if (!t.timed || t.finished) return false;
+  if (t.pending.kind == OpKind::CondWake) return mutexes.can_lock(t.wait_mutex, t.id);
+  return true;
+}
+
+ThreadState* Controller::pick() {
+  enabled_.clear();
+  next_ops_.clear();
+  bool unfinished = false;
+  for (std::size_t i = 0; i < nthreads_; ++i) {
+    const ThreadState& t = *threads_[i];
+    if (t.finished) continue;
+    unfinished = true;
+    if (enabled(t)) {
+      enabled_.push_back(t.id);
+      next_ops_.push_back(t.pending);
+    }
+  }
+  bool timing_out = false;
+  if (enabled_.empty()) {
+    if (!unfinished) return nullptr;
+    for (std::size_t i = 0; i < nthreads_; ++i)
+      if (can_time_out(*threads_[i])) {
+        enabled_.push_back(threads_[i]->id);
+        next_ops_.push_back(threads_[i]->pending);
+      }
+    if (enabled_.empty()) {
+      BugReport bug;
+      bug.kind = BugKind::kDeadlock;
+      bug.blocked = blocked_threads();
+      std::string msg = "deadlock: no thread can run, " + std::to_string(bug.blocked.size()) +
+                        " blocked";
+      bug.message = msg;
+      config_.sink->on_bug(bug);
+    }
+    timing_out = true;
+  }
+  if (step_ >= config_.max_steps) {
+    BugReport bug;
+    bug.kind = BugKind::kLivelock;
+    std::string msg = "possible livelock: the execution exceeded " +
+                      std::to_string(config_.max_steps) + " steps";
+    bug.message = msg;
+    config_.sink->on_bug(bug);
+  }
+  bool last_enabled = false;
+  if (last_ != kNoThread)
+    for (ThreadId e : enabled_)
+      if (e == last_) last_enabled = true;
+
+  SchedulingPoint p;
+  p.step = step_;
+  p.current = last_;
+  p.current_enabled = last_enabled && !timing_out;
+  p.enabled = enabled_;
+  p.next_ops = next_ops_;
+  p.thread_count = nthreads_;
+  const ThreadId chosen = strategy_->choose(p);
+  if (!p.is_enabled(chosen)) {
+    std::string msg = "strategy chose thread " + std::to_string(chosen) + " at step " +
+                      std::to_string(step_) + ", which is not enabled";
+    config_.sink->on_tool_error(msg);
+  }
+  if (ndecisions_ >= config_.decision_capacity)
+    config_.sink->on_tool_error("decision buffer full");
+  decisions_[ndecisions_++] = Decision{Decision::kThread, chosen};
+
+  ThreadState* next = threads_[chosen].get();
+  Event& e = events_[step_];
+  e.thread = chosen;
+  e.flags = (last_enabled && chosen != last_) ? kPreemption : 0;
+  e.enabled = static_cast<std::uint8_t>(enabled_.size() > 255 ? 255 : enabled_.size());
+  e.op = next->pending;
+  const std::uint32_t depth =
+      next->shadow_depth < kShadowDepth ? next->shadow_depth : kShadowDepth;
+  for (std::size_t i = 0; i < kCallerFrames; ++i)
+    e.callers[i] = i < depth ? next->shadow[depth - 1 - i] : 0;
+  if (timing_out) {
+    next->timed_out = true;
+    e.flags |= kTimedOut;
+  }
+  ++step_;
+  last_ = chosen;
+  if (config_.steps_out) config_.steps_out->store(step_, std::memory_order_relaxed);
+  if (config_.decisions_out) config_.decisions_out->store(ndecisions_, std::memory_order_relaxed);
+  return next;
+}
+
+std::size_t Controller::choose_value(std::size_t n) {
+  if (n <= 1) return 0;
+  std::size_t v = strategy_->choose_value(n);
+  if (v >= n) config_.sink->on_tool_error("strategy chose a value out of range");
+  if (ndecisions_ >= config_.decision_capacity)
+    config_.sink->on_tool_error("decision buffer full");
+  decisions_[ndecisions_++] = Decision{Decision::kValue, static_cast<std::uint32_t>(v)};
+  if (config_.decisions_out) config_.decisions_out->store(ndecisions_, std::memory_order_relaxed);
+  return v;
+}
+
+void Controller::pass_baton(ThreadState* next) {
+  holder_.store(next, std::memory_order_release);
+  next->baton.store(1, std::memory_order_release);
+  os::futex_wake(reinterpret_cast<const std::uint32_t*>(&next->baton), 1);
+}
+
+void Controller::wait_baton(ThreadState* self) {
+  // A short spin first: on a free core the hand-off arrives within a microsecond or two.
+  for (int i = 0; i < 200; ++i) {
+    if (self->baton.load(std::memory_order_acquire) != 0) {
+      self->baton.store(0, std::memory_order_relaxed);
+      return;
+    }
+#if defined(__x86_64__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+  }
+  while (self->baton.load(std::memory_order_acquire) == 0)
+    os::futex_wait(reinterpret_cast<const std::uint32_t*>(&self->baton), 0);
+  self->baton.store(0, std::memory_order_relaxed);
+}
+
+void Controller::schedule(ThreadState* self, const Op& op) {
+  self->pending = op;
+  self->timed_out = false;
+  ThreadState* next = pick();
+  if (next != self) {
+    pass_baton(next);
+    wait_baton(self);
+  }
+}
+
+int Controller::create_thread(ThreadState* self, pthread_t* out, const pthread_attr_t* attr,
+                              void* (*start)(void*), void* arg, std::uintptr_t pc) {
+  const auto child_id = static_cast<std::uint32_t>(nthreads_);
+  schedule(self, make_op(OpKind::ThreadCreate, 0, pc, 0, child_id));
+  ThreadState* child = new_thread();
+  child->start = start;
+  child->arg = arg;
+  // The OS thread is always joinable (weft reaps it at the end of the execution); a
+  // detached attribute only changes the model. Stack size and guard are kept.
+  pthread_attr_t own;
+  pthread_attr_init(&own);
+  if (attr != nullptr) {
+    int state = PTHREAD_CREATE_JOINABLE;
+    pthread_attr_getdetachstate(attr, &state);
+    child->detached = state == PTHREAD_CREATE_DETACHED;
+    std::size_t size = 0;
+    if (pthread_attr_getstacksize(attr, &size) == 0 && size != 0)
+      pthread_attr_setstacksize(&own, size);
+    if (pthread_attr_getguardsize(attr, &size) == 0) pthread_attr_setguardsize(&own, size);
+  }
+  int rc = os::create_thread(&child->os, &own, &Controller::thread_main, child);
+  pthread_attr_destroy(&own);
+  if (rc != 0) {
+    child->finished = true;
+    --alive_;
+    return rc;
+  }
+  if (out != nullptr) *out = child->os;
+  return 0;
+}
+
+void Controller::finish_thread(ThreadState* self) {
+  // C++ thread_local destructors run under control: they may touch shared state.
+  while (!self->tls_dtors.empty()) {
+    auto [fn, obj] = self->tls_dtors.back();
+    self->tls_dtors.pop_back();
+    fn(obj);
+  }
+  ++self->runtime_depth;  // no RuntimeScope: this thread leaves weft for good below
+  schedule(self, make_op(OpKind::ThreadExit));
+  self->finished = true;
+  --alive_;
+  ThreadState* next = pick();
+  t_self = nullptr;  // whatever glibc runs after this is outside the program's schedule
+  if (next != nullptr) {
+    pass_baton(next);
+  } else {
+    holder_.store(nullptr, std::memory_order_release);
+    done_.store(1, std::memory_order_release);
+    os::futex_wake(reinterpret_cast<const std::uint32_t*>(&done_), 1);
+  }
+}
+
+ThreadState* Controller::find_thread(pthread_t t) const {
+  for (std::size_t i = 0; i < nthreads_; ++i)
+    if (pthread_equal(threads_[i]->os, t)) return threads_[i].get();
+  return nullptr;
+}
+
+std::vector<BlockedThread> Controller::blocked_threads() const {
+  std::vector<BlockedThread> out;
+  for (std::size_t i = 0; i < nthreads_; ++i)
+    if (!threads_[i]->finished) out.push_back(BlockedThread{threads_[i]->id, threads_[i]->pending});
+  return out;
+}
+
+void Controller::uncaught_exception(ThreadState* self) {
+  RuntimeScope scope(self);
+  std::string what = "unknown type";
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    const char* type = typeid(e).name();
+    int status = 0;
+    char* demangled = abi::__cxa_demangle(type, nullptr, nullptr, &status);
+    what = std::string(status == 0 && demangled ? demangled : type) + ": " + e.what();
+    std::free(demangled);
+  } catch (...) {
+    if (const std::type_info* t = abi::__cxa_current_exception_type()) {
+      int status = 0;
+      char* demangled = abi::__cxa_demangle(t->name(), nullptr, nullptr, &status);
+      what = status == 0 && demangled ? demangled : t->name();
+      std::free(demangled);
+    }
+  }
+  std::string msg = "uncaught exception in thread " + std::to_string(self->id) + ": " + what;
+  BugReport bug;
+  bug.kind = BugKind::kUncaughtException;
+  bug.message = msg;
+  bug.thread = self->id;
+  fail(bug);
+}
+
+void Controller::fail(BugReport bug) {
+  config_.sink->on_bug(bug);
+}
+
+}  // namespace weft::rt

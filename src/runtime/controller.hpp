@@ -1,0 +1,123 @@
+#pragma once
+// The Controller: runs exactly one thread at a time and lets the strategy choose which.
+//
+// Every controlled thread is a real OS thread. The one holding the baton runs; at a
+// scheduling point it announces its next operation (ThreadState::pending), the strategy
+// chooses among the enabled threads, and the baton moves. Blocking is modelled: a thread
+// whose pending operation cannot complete (held mutex, unsignalled condition, unfinished
+// join...) is simply not enabled. The semantics of each primitive live in its model.
+#include <pthread.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/event.hpp"
+#include "core/schedule.hpp"
+#include "core/strategy.hpp"
+#include "runtime/counter_models.hpp"
+#include "runtime/execution_sink.hpp"
+#include "runtime/mutex_model.hpp"
+#include "runtime/rwlock_model.hpp"
+#include "runtime/thread_state.hpp"
+#include "runtime/wait_queue_model.hpp"
+
+namespace weft::rt {
+
+struct ControllerConfig {
+  Strategy* strategy = nullptr;
+  ExecutionSink* sink = nullptr;
+  std::uint64_t max_steps = 100000;
+  Event* events = nullptr;            // capacity >= max_steps + 1
+  Decision* decisions = nullptr;      // capacity >= decision_capacity
+  std::size_t decision_capacity = 0;
+  std::atomic<std::uint64_t>* steps_out = nullptr;      // published step count (watchdog,
+  std::atomic<std::uint64_t>* decisions_out = nullptr;  // crash reports)
+};
+
+class Controller {
+ public:
+  explicit Controller(const ControllerConfig& config);
+  ~Controller();
+
+  // The controller of the exploration running in this process, or nullptr.
+  static Controller* active() { return active_.load(std::memory_order_acquire); }
+
+  // --- Driver side (an uncontrolled thread) -----------------------------------------
+  // Runs one execution of `body` on a fresh controlled thread 0 until every controlled
+  // thread has finished. Bugs do not return (see ExecutionSink).
+  void run_execution(const std::function<void()>& body);
+  std::uint64_t steps() const { return step_; }
+  std::uint64_t decision_count() const { return ndecisions_; }
+  Trace trace() const { return Trace(events_, step_); }
+
+  // --- Thread side (the baton holder) -------------------------------------------------
+  // Announces `op` and returns when `self` has been chosen to perform it; the caller then
+  // applies its effect (through the models) before its next scheduling point.
+  void schedule(ThreadState* self, const Op& op);
+  // Data nondeterminism: a value in [0, n) chosen by the strategy and recorded.
+  std::size_t choose_value(std::size_t n);
+  // pthread_create under control: a ThreadCreate step, then a new controlled thread.
+  int create_thread(ThreadState* self, pthread_t* out, const pthread_attr_t* attr,
+                    void* (*start)(void*), void* arg, std::uintptr_t pc);
+  // The end of a controlled thread: its C++ thread_local destructors, a ThreadExit step,
+  // then the baton goes on and this OS thread leaves weft's control.
+  void finish_thread(ThreadState* self);
+  ThreadState* find_thread(pthread_t t) const;
+  ThreadState* thread(ThreadId id) const { return threads_[id].get(); }
+  std::size_t thread_count() const { return nthreads_; }
+  // A bug found by the program's own thread: never returns.
+  [[noreturn]] void fail(BugReport bug);
+  // Called inside a catch handler: the exception escaped `self`'s start routine.
+  [[noreturn]] void uncaught_exception(ThreadState* self);
+  // Unfinished threads: an access by the only one left cannot interleave with anything.
+  std::size_t alive() const { return alive_; }
+  // Marks the step just taken (e.g. a trylock that failed).
+  void mark_last_event(std::uint8_t flags) {
+    if (step_ > 0) events_[step_ - 1].flags |= flags;
+  }
+  // The thread holding the baton (for the watchdog), or nullptr between executions.
+  ThreadState* holder() const { return holder_.load(std::memory_order_acquire); }
+
+  MutexModel mutexes;
+  RwLockModel rwlocks;
+  WaitQueueModel waits;        // condition variables and futex words
+  SemaphoreModel semaphores;
+  BarrierModel barriers;
+  OnceModel onces;
+
+ private:
+  ThreadState* new_thread();
+  bool enabled(const ThreadState& t) const;
+  bool can_time_out(const ThreadState& t) const;
+  // Chooses who takes the next step and records it; nullptr when every thread finished.
+  ThreadState* pick();
+  void pass_baton(ThreadState* next);
+  void wait_baton(ThreadState* self);
+  std::vector<BlockedThread> blocked_threads() const;
+  static void* thread_main(void* state);
+
+  static std::atomic<Controller*> active_;
+
+  ControllerConfig config_;
+  Strategy* strategy_;
+  Event* events_;
+  Decision* decisions_;
+  std::uint64_t step_ = 0;
+  std::uint64_t ndecisions_ = 0;
+  ThreadId last_ = kNoThread;
+
+  std::vector<std::unique_ptr<ThreadState>> threads_;  // reused across executions
+  std::size_t nthreads_ = 0;
+  std::size_t alive_ = 0;
+  std::vector<ThreadId> enabled_;
+  std::vector<Op> next_ops_;
+  std::atomic<ThreadState*> holder_{nullptr};
+  std::atomic<std::uint32_t> done_{0};
+  const std::function<void()>* body_ = nullptr;
+};
+
+}  // namespace weft::rt

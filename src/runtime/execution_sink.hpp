@@ -1,0 +1,32 @@
+#pragma once
+// Where the runtime sends what it finds. The explorer implements it: it owns the memory
+// the trace is recorded into and decides what a bug does to the run.
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "core/run_record.hpp"
+
+namespace weft::rt {
+
+struct BugReport {
+  BugKind kind = BugKind::kAssertion;
+  std::string_view message;
+  ThreadId thread = kNoThread;
+  std::uintptr_t pc = 0;
+  std::string_view file;
+  int line = 0;
+  std::vector<BlockedThread> blocked;
+};
+
+class ExecutionSink {
+ public:
+  virtual ~ExecutionSink() = default;
+  // A bug ended the execution. Never returns: the exploration process ends.
+  [[noreturn]] virtual void on_bug(const BugReport& bug) = 0;
+  // The execution cannot go on for a reason that is not the program's bug (a replay that
+  // diverged, a strategy that chose a disabled thread). Never returns.
+  [[noreturn]] virtual void on_tool_error(std::string_view message) = 0;
+};
+
+}  // namespace weft::rt

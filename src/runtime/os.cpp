@@ -1,0 +1,84 @@
+#include "runtime/os.hpp"
+
+#include <dlfcn.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace weft::os {
+namespace {
+
+// A raw system call: libc's syscall() is interposed by weft (futex modelling).
+inline long raw_syscall6(long n, long a, long b, long c, long d, long e, long f) {
+#if defined(__x86_64__)
+  long ret;
+  register long r10 asm("r10") = d;
+  register long r8 asm("r8") = e;
+  register long r9 asm("r9") = f;
+  asm volatile("syscall"
+               : "=a"(ret)
+               : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+               : "rcx", "r11", "memory");
+  return ret;
+#elif defined(__aarch64__)
+  register long x8 asm("x8") = n;
+  register long x0 asm("x0") = a;
+  register long x1 asm("x1") = b;
+  register long x2 asm("x2") = c;
+  register long x3 asm("x3") = d;
+  register long x4 asm("x4") = e;
+  register long x5 asm("x5") = f;
+  asm volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5)
+               : "memory");
+  return x0;
+#else
+#error "weft supports x86_64 and aarch64"
+#endif
+}
+
+template <typename F>
+F resolve(const char* name) {
+  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+}
+
+}  // namespace
+
+long futex_wait(const std::uint32_t* word, std::uint32_t expected, long timeout_ns) {
+  struct timespec ts;
+  struct timespec* tp = nullptr;
+  if (timeout_ns >= 0) {
+    ts.tv_sec = timeout_ns / 1000000000;
+    ts.tv_nsec = timeout_ns % 1000000000;
+    tp = &ts;
+  }
+  return raw_syscall6(SYS_futex, reinterpret_cast<long>(word), FUTEX_WAIT_PRIVATE,
+                      static_cast<long>(expected), reinterpret_cast<long>(tp), 0, 0);
+}
+
+long futex_wake(const std::uint32_t* word, int count) {
+  return raw_syscall6(SYS_futex, reinterpret_cast<long>(word), FUTEX_WAKE_PRIVATE, count, 0, 0,
+                      0);
+}
+
+int create_thread(pthread_t* out, const pthread_attr_t* attr, ThreadMain fn, void* arg) {
+  using Fn = int (*)(pthread_t*, const pthread_attr_t*, ThreadMain, void*);
+  static Fn real = resolve<Fn>("pthread_create");
+  return real(out, attr, fn, arg);
+}
+
+int join_thread(pthread_t t, void** ret) {
+  using Fn = int (*)(pthread_t, void**);
+  static Fn real = resolve<Fn>("pthread_join");
+  return real(t, ret);
+}
+
+std::uint64_t monotonic_ns() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + ts.tv_nsec;
+}
+
+pid_t gettid() { return static_cast<pid_t>(raw_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0)); }
+
+}  // namespace weft::os

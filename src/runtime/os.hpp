@@ -1,0 +1,22 @@
+#pragma once
+// The few OS services the runtime itself needs, reached without going through weft's
+// own interposed symbols (which would schedule the runtime against itself).
+#include <pthread.h>
+
+#include <cstdint>
+
+namespace weft::os {
+
+// futex on a private word; `timeout_ns` < 0 waits forever. Returns the raw syscall result.
+long futex_wait(const std::uint32_t* word, std::uint32_t expected, long timeout_ns = -1);
+long futex_wake(const std::uint32_t* word, int count);
+
+using ThreadMain = void* (*)(void*);
+// Real pthread_create/join, whatever the program interposes.
+int create_thread(pthread_t* out, const pthread_attr_t* attr, ThreadMain fn, void* arg);
+int join_thread(pthread_t t, void** ret);
+
+std::uint64_t monotonic_ns();
+pid_t gettid();
+
+}  // namespace weft::os

@@ -1,0 +1,51 @@
+#pragma once
+// Reader-writer locks (pthread_rwlock_*, std::shared_mutex).
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <vector>
+
+#include "core/op.hpp"
+#include "runtime/object_map.hpp"
+
+namespace weft::rt {
+
+class RwLockModel {
+ public:
+  void reset() { locks_.clear(); }
+  bool can_read(std::uintptr_t l) const {
+    const State* s = locks_.find(l);
+    return s == nullptr || s->writer == kNoThread;
+  }
+  bool can_write(std::uintptr_t l) const {
+    const State* s = locks_.find(l);
+    return s == nullptr || (s->writer == kNoThread && s->readers.empty());
+  }
+  void read_lock(std::uintptr_t l, ThreadId t) { locks_.at(l).readers.push_back(t); }
+  void write_lock(std::uintptr_t l, ThreadId t) { locks_.at(l).writer = t; }
+  // 0, or EPERM when t holds it neither way.
+  int unlock(std::uintptr_t l, ThreadId t) {
+    State& s = locks_.at(l);
+    if (s.writer == t) {
+      s.writer = kNoThread;
+      return 0;
+    }
+    auto it = std::find(s.readers.begin(), s.readers.end(), t);
+    if (it == s.readers.end()) return EPERM;
+    s.readers.erase(it);
+    return 0;
+  }
+  ThreadId writer(std::uintptr_t l) const {
+    const State* s = locks_.find(l);
+    return s == nullptr ? kNoThread : s->writer;
+  }
+
+ private:
+  struct State {
+    ThreadId writer = kNoThread;
+    std::vector<ThreadId> readers;
+  };
+  ObjectMap<State> locks_;
+};
+
+}  // namespace weft::rt

@@ -1,0 +1,66 @@
+#pragma once
+// Everything the runtime knows about one controlled thread of the current execution.
+#include <pthread.h>
+
+#include <atomic>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/op.hpp"
+
+namespace weft::rt {
+
+inline constexpr std::uint32_t kShadowDepth = 64;
+
+struct ThreadState {
+  // The baton: 1 when this thread may run. Only the holder of the baton touches any
+  // runtime state, so the rest of this struct needs no synchronisation.
+  alignas(64) std::atomic<std::uint32_t> baton{0};
+
+  ThreadId id = kNoThread;
+  Op pending;                  // the operation it will perform when next chosen
+  bool finished = false;
+  bool detached = false;
+  bool joined = false;
+  bool timed = false;          // the pending wait may complete by timing out
+  bool timed_out = false;      // ...and it did
+  bool woken = false;          // a blocking wait (cond, futex, barrier) was satisfied
+  std::uintptr_t wait_mutex = 0;  // condition variable waits: the mutex to reacquire
+  std::uint64_t wait_generation = 0;  // barrier waits
+
+  pthread_t os{};
+  void* (*start)(void*) = nullptr;
+  void* arg = nullptr;
+  void* retval = nullptr;
+
+  int runtime_depth = 0;       // > 0 while inside weft: interposed calls pass through
+  std::uint32_t shadow_depth = 0;
+  std::uintptr_t shadow[kShadowDepth] = {};  // caller pcs from __tsan_func_entry
+
+  std::vector<std::pair<void (*)(void*), void*>> tls_dtors;  // C++ thread_local destructors
+};
+
+// The controlled thread running on this OS thread (nullptr: not under weft).
+extern thread_local ThreadState* t_self __attribute__((tls_model("initial-exec")));
+
+// The calling thread when an interposed call must be modelled; nullptr to pass through.
+inline ThreadState* controlled_thread() {
+  ThreadState* s = t_self;
+  return (s != nullptr && s->runtime_depth == 0) ? s : nullptr;
+}
+
+// Marks the calling thread as inside weft for its lifetime, so that libc calls weft makes
+// (memcpy, ...) are not scheduled as the program's own.
+class RuntimeScope {
+ public:
+  explicit RuntimeScope(ThreadState* s) : s_(s) { ++s_->runtime_depth; }
+  ~RuntimeScope() { --s_->runtime_depth; }
+  RuntimeScope(const RuntimeScope&) = delete;
+  RuntimeScope& operator=(const RuntimeScope&) = delete;
+
+ private:
+  ThreadState* s_;
+};
+
+}  // namespace weft::rt

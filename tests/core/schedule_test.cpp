@@ -1,0 +1,71 @@
+#include "core/schedule.hpp"
+
+#include <gtest/gtest.h>
+
+namespace weft {
+namespace {
+
+Schedule sample() {
+  Schedule s;
+  s.fingerprint = 0x0123456789abcdefull;
+  s.strategy = "pct:3";
+  s.seed = 42;
+  for (int i = 0; i < 12; ++i) s.decisions.push_back({Decision::kThread, 0});
+  s.decisions.push_back({Decision::kThread, 1});
+  s.decisions.push_back({Decision::kValue, 2});
+  s.decisions.push_back({Decision::kValue, 2});
+  for (int i = 0; i < 3; ++i) s.decisions.push_back({Decision::kThread, 2});
+  return s;
+}
+
+TEST(Schedule, RoundTrips) {
+  const Schedule s = sample();
+  const std::string text = encode_schedule(s);
+  EXPECT_EQ(text.rfind("weft1.0123456789abcdef.pct:3.42.0x12,1,v2,v2,2x3.", 0), 0u) << text;
+  Schedule back;
+  std::string error;
+  ASSERT_TRUE(decode_schedule(text, &back, &error)) << error;
+  EXPECT_EQ(back, s);
+}
+
+TEST(Schedule, RoundTripsOddStrategyNamesAndEmptySchedules) {
+  Schedule s;
+  s.strategy = "bf:method=a.b,c%d e";
+  const std::string text = encode_schedule(s);
+  Schedule back;
+  std::string error;
+  ASSERT_TRUE(decode_schedule(text, &back, &error)) << error;
+  EXPECT_EQ(back, s);
+  // Surrounding whitespace from a copy-paste is fine.
+  ASSERT_TRUE(decode_schedule("  " + text + "\n", &back, &error)) << error;
+}
+
+TEST(Schedule, RejectsMalformedInputWithOneLineErrors) {
+  const std::string good = encode_schedule(sample());
+  std::string error;
+  Schedule out;
+  for (const std::string& bad :
+       {std::string(""), std::string("hello"), good.substr(0, good.size() - 3),
+        good.substr(0, good.size() / 2), std::string("weft9.x"),
+        good.substr(0, 30) + "9" + good.substr(31)}) {
+    error.clear();
+    EXPECT_FALSE(decode_schedule(bad, &out, &error)) << bad;
+    EXPECT_NE(error.find("invalid schedule"), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
+  EXPECT_FALSE(decode_schedule("weft2.0.x.1..0", &out, &error));
+  EXPECT_NE(error.find("unsupported version"), std::string::npos) << error;
+}
+
+TEST(Schedule, DetectsEditedDecisions) {
+  std::string text = encode_schedule(sample());
+  auto pos = text.find("0x12");
+  text[pos + 3] = '3';  // 0x13: the check no longer matches
+  Schedule out;
+  std::string error;
+  EXPECT_FALSE(decode_schedule(text, &out, &error));
+  EXPECT_NE(error.find("check"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace weft

@@ -1,0 +1,32 @@
+# The two commands the README opens with: `make demo` and `make test`. Both install what is
+# missing (Debian packages, as root), configure, build, then run.
+BUILD ?= build
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
+JOBS ?= $(shell nproc)
+
+.PHONY: all deps configure build test demo bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/build.ninja: | deps
+	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS)
+
+configure: deps $(BUILD)/build.ninja
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout 600
+
+demo: build
+	$(BUILD)/bin/weft_demo
+
+bench: build
+	$(BUILD)/bin/weft_bench
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,277 @@
+#include "strategy/execution_tree.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+namespace weft {
+
+namespace {
+
+constexpr std::uint32_t kRootDecision = 0xffffffffu;
+
+// A fingerprint of a decision's options (its kind, and the enabled threads or n): a
+// replayed branch whose decision shows other options means the program went elsewhere.
+std::uint32_t hash_options(Decision::Kind kind, std::span<const ThreadId> enabled,
+                           std::uint64_t n) {
+  std::uint64_t h = 0xcbf29ce484222325ull ^ (static_cast<std::uint64_t>(kind) << 56) ^ n;
+  for (ThreadId t : enabled) h = (h ^ t) * 0x100000001b3ull;
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ull;
+  return static_cast<std::uint32_t>(h ^ (h >> 32));
+}
+
+std::string list_threads(std::span<const ThreadId> threads) {
+  std::string s;
+  for (ThreadId t : threads) {
+    if (!s.empty()) s += ' ';
+    s += std::to_string(t);
+  }
+  return s;
+}
+
+}  // namespace
+
+struct ExecutionTree::Node {
+  Node* parent = nullptr;  // also the free list's link
+  std::unique_ptr<std::vector<Delta>> branches;  // track_branches only
+  std::uint32_t decision = kRootDecision;
+  std::uint32_t choice = 0;
+  std::uint32_t replaced = 0;  // what the parent's execution chose at `decision`
+  std::uint32_t check = 0;     // options hash at `decision` when the branch was found
+  std::uint32_t refs = 0;      // children alive + 1 while in the frontier or executing
+  Decision::Kind kind = Decision::kThread;
+};
+
+// Nodes come from fixed chunks and return to a free list: no allocation per node once
+// the tree has reached its peak size.
+struct ExecutionTree::Pool {
+  static constexpr std::size_t kChunk = 1024;
+  std::vector<std::unique_ptr<Node[]>> chunks;
+  std::size_t used_in_last = kChunk;
+  Node* free_list = nullptr;
+};
+
+ExecutionTree::ExecutionTree(Options options)
+    : options_(options), pool_(std::make_unique<Pool>()) {
+  Node* root = allocate();
+  root->refs = 1;
+  frontier_.push_back(Entry{0, kRootDecision, 0, seq_++, root});
+}
+
+ExecutionTree::ExecutionTree() : ExecutionTree(Options{}) {}
+
+ExecutionTree::~ExecutionTree() = default;
+
+ExecutionTree::Node* ExecutionTree::allocate() {
+  Node* n;
+  if (pool_->free_list != nullptr) {
+    n = pool_->free_list;
+    pool_->free_list = n->parent;
+  } else {
+    if (pool_->used_in_last == Pool::kChunk) {
+      pool_->chunks.push_back(std::make_unique<Node[]>(Pool::kChunk));
+      pool_->used_in_last = 0;
+    }
+    n = &pool_->chunks.back()[pool_->used_in_last++];
+  }
+  *n = Node{};
+  ++stats_.nodes_created;
+  stats_.peak_alive = std::max(stats_.peak_alive, ++stats_.nodes_alive);
+  return n;
+}
+
+// Drops one hold on `node`; a node nobody holds frees itself and drops its hold on its
+// parent (GAMBIT's Detach).
+void ExecutionTree::release(Node* node) {
+  while (node != nullptr && --node->refs == 0) {
+    Node* parent = node->parent;
+    node->branches.reset();
+    node->parent = pool_->free_list;
+    pool_->free_list = node;
+    --stats_.nodes_alive;
+    node = parent;
+  }
+}
+
+bool ExecutionTree::worse(const Entry& a, const Entry& b) {
+  if (a.priority != b.priority) return a.priority < b.priority;
+  // The root's decision (all ones) never competes: it is alone in the first frontier.
+  if (a.decision != b.decision) return a.decision < b.decision;
+  if (a.choice != b.choice) return a.choice > b.choice;
+  return a.seq < b.seq;
+}
+
+bool ExecutionTree::start_execution() {
+  assert(current_ == nullptr && "finish_execution() first");
+  if (frontier_.empty()) return false;
+  std::pop_heap(frontier_.begin(), frontier_.end(), worse);
+  current_ = frontier_.back().node;
+  frontier_.pop_back();
+
+  replay_.clear();
+  for (Node* n = current_; n->parent != nullptr; n = n->parent)
+    replay_.push_back(Replay{Delta{n->decision, n->choice, n->kind}, n->check});
+  std::reverse(replay_.begin(), replay_.end());
+  path_.clear();
+  for (const Replay& r : replay_) path_.push_back(r.delta);
+  cursor_ = 0;
+  first_new_ = replay_.empty() ? 0 : replay_.back().delta.decision + 1;
+  records_.clear();
+  enabled_pool_.clear();
+  op_pool_.clear();
+  last_step_ = 0;
+  diverged_ = false;
+  ++stats_.executions;
+  return true;
+}
+
+void ExecutionTree::note_nondeterminism(std::size_t decision, const std::string& what) {
+  if (!diverged_) {
+    diverged_ = true;
+    ++nondeterministic_executions_;
+  }
+  if (nondeterminism_.empty())
+    nondeterminism_ = "not reproducible: execution " + std::to_string(stats_.executions) +
+                      ", decision " + std::to_string(decision) + ": " + what +
+                      "; the program does not behave the same under the same schedule";
+}
+
+ThreadId ExecutionTree::choose_thread(const SchedulingPoint& p) {
+  const std::size_t index = records_.size();
+  ThreadId pick = default_choice(p);
+  if (cursor_ < replay_.size() && replay_[cursor_].delta.decision == index) {
+    const Replay& r = replay_[cursor_++];
+    if (r.delta.kind != Decision::kThread) {
+      note_nondeterminism(index, "a value choice was expected, a thread choice came");
+    } else if (!p.is_enabled(r.delta.choice)) {
+      note_nondeterminism(index, "thread " + std::to_string(r.delta.choice) +
+                                     " should run but is not enabled (enabled: " +
+                                     list_threads(p.enabled) + ")");
+    } else {
+      pick = r.delta.choice;
+      if (hash_options(Decision::kThread, p.enabled, p.enabled.size()) != r.check)
+        note_nondeterminism(index, "the enabled threads (" + list_threads(p.enabled) +
+                                       ") differ from those when this branch was found");
+    }
+  }
+  Record rec;
+  rec.kind = Decision::kThread;
+  rec.current = p.current;
+  rec.current_enabled = p.current_enabled;
+  rec.choice = pick;
+  rec.options = static_cast<std::uint32_t>(p.enabled.size());
+  rec.first = static_cast<std::uint32_t>(enabled_pool_.size());
+  rec.step = last_step_ = p.step;
+  records_.push_back(rec);
+  enabled_pool_.insert(enabled_pool_.end(), p.enabled.begin(), p.enabled.end());
+  if (options_.record_next_ops)
+    op_pool_.insert(op_pool_.end(), p.next_ops.begin(), p.next_ops.end());
+  return pick;
+}
+
+std::size_t ExecutionTree::choose_value(std::size_t n) {
+  const std::size_t index = records_.size();
+  std::size_t pick = 0;
+  if (cursor_ < replay_.size() && replay_[cursor_].delta.decision == index) {
+    const Replay& r = replay_[cursor_++];
+    if (r.delta.kind != Decision::kValue) {
+      note_nondeterminism(index, "a thread choice was expected, a value choice came");
+    } else if (r.delta.choice >= n) {
+      note_nondeterminism(index, "value " + std::to_string(r.delta.choice) +
+                                     " should be chosen but only " + std::to_string(n) +
+                                     " are possible");
+    } else {
+      pick = r.delta.choice;
+      if (hash_options(Decision::kValue, {}, n) != r.check)
+        note_nondeterminism(index, "a choice among " + std::to_string(n) +
+                                       " values differs from when this branch was found");
+    }
+  }
+  Record rec;
+  rec.kind = Decision::kValue;
+  rec.choice = static_cast<std::uint32_t>(pick);
+  rec.options = static_cast<std::uint32_t>(n);
+  rec.first = static_cast<std::uint32_t>(enabled_pool_.size());
+  rec.step = last_step_;
+  records_.push_back(rec);
+  return pick;
+}
+
+std::span<const ThreadId> ExecutionTree::enabled(const Record& r) const {
+  if (r.kind != Decision::kThread) return {};
+  return std::span<const ThreadId>(enabled_pool_).subspan(r.first, r.options);
+}
+
+std::span<const Op> ExecutionTree::next_ops(const Record& r) const {
+  if (r.kind != Decision::kThread || !options_.record_next_ops) return {};
+  return std::span<const Op>(op_pool_).subspan(r.first, r.options);
+}
+
+std::uint32_t ExecutionTree::options_hash(const Record& r) const {
+  return hash_options(r.kind, enabled(r), r.options);
+}
+
+bool ExecutionTree::branch(std::size_t decision, std::uint32_t choice, std::int64_t priority) {
+  assert(current_ != nullptr && "branch() belongs between start_ and finish_execution()");
+  if (current_ == nullptr || decision >= records_.size()) return false;
+  const Record& r = records_[decision];
+  if (r.kind == Decision::kThread) {
+    const auto en = enabled(r);
+    if (std::find(en.begin(), en.end(), choice) == en.end()) return false;
+  } else if (choice >= r.options) {
+    return false;
+  }
+
+  // Hang the branch from the deepest node whose own delta comes before `decision`: the
+  // current execution agrees with that node's execution up to `decision` (exclusive).
+  Node* at = current_;
+  Node* below = nullptr;  // the child of `at` on the way to current_
+  while (at->parent != nullptr && at->decision >= decision) {
+    below = at;
+    at = at->parent;
+  }
+  // What `at`'s own execution chose there: the current choice, unless `below` replaced it.
+  const std::uint32_t own =
+      (below == nullptr || below->decision > decision) ? r.choice : below->replaced;
+  if (choice == own) return false;
+  if (options_.track_branches) {
+    if (!at->branches) at->branches = std::make_unique<std::vector<Delta>>();
+    for (const Delta& d : *at->branches)
+      if (d.decision == decision && d.choice == choice) return false;
+    at->branches->push_back(Delta{static_cast<std::uint32_t>(decision), choice, r.kind});
+  }
+
+  Node* n = allocate();
+  n->parent = at;
+  ++at->refs;
+  n->decision = static_cast<std::uint32_t>(decision);
+  n->choice = choice;
+  n->replaced = own;
+  n->check = options_hash(r);
+  n->kind = r.kind;
+  n->refs = 1;
+  frontier_.push_back(Entry{priority, n->decision, choice, seq_++, n});
+  std::push_heap(frontier_.begin(), frontier_.end(), worse);
+  return true;
+}
+
+void ExecutionTree::finish_execution() {
+  if (current_ == nullptr) return;
+  if (cursor_ < replay_.size()) {
+    const Delta& d = replay_[cursor_].delta;
+    note_nondeterminism(d.decision, "the execution ended after " +
+                                        std::to_string(records_.size()) +
+                                        " decisions, before this branch's decision");
+  }
+  // A node is at most as deep as the decisions of the execution it branched from: sized
+  // now, replaying a deeper node later allocates nothing.
+  if (replay_.capacity() < records_.size()) {
+    replay_.reserve(records_.capacity());
+    path_.reserve(records_.capacity());
+  }
+  Node* done = current_;
+  current_ = nullptr;
+  release(done);
+}
+
+}  // namespace weft

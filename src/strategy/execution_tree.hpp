@@ -1,0 +1,162 @@
+#pragma once
+// The execution tree of GAMBIT (Coons, Burckhardt, Musuvathi, PPoPP 2010, section 3.2):
+// the engine every systematic strategy shares.
+//
+// A node is one execution, stored as a single delta from its parent's execution: "do
+// what the parent did before decision `decision`, take `choice` there, then follow the
+// default" (default_choice() for threads, 0 for values). The root is the all-default
+// execution. Decisions are the calls to choose() and choose_value() of one execution, in
+// order, numbered from 0: thread and value decisions share one index sequence.
+//
+// Only unexecuted nodes (the frontier) and the ancestors they need are alive: a node is
+// held by its children and by the frontier, and frees itself, then its childless
+// ancestors, when its subtree is done. The frontier is ordered by a priority (higher
+// first), then depth-first: the deepest decision first, the smallest choice first, the
+// newest first. With equal priorities that is exactly a depth-first search.
+//
+// A strategy plugs in a backtrack generator (which branches to add after an execution)
+// and a priority (which branch runs next):
+//
+//   bool next_execution()  -> tree.start_execution()
+//   choose / choose_value  -> tree.choose_thread(p) / tree.choose_value(n)
+//   execution_done(trace)  -> for each alternative worth running: tree.branch(d, c, prio);
+//                             then tree.finish_execution()
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/op.hpp"
+#include "core/schedule.hpp"
+#include "core/scheduling_point.hpp"
+
+namespace weft {
+
+class ExecutionTree {
+ public:
+  struct Options {
+    // Keep every decision's next ops (the lookahead DPOR needs); off for plain DFS.
+    bool record_next_ops = false;
+    // Remember the branches of each node so that branch() refuses a repeat. DFS adds
+    // each alternative exactly once and does not need it; DPOR adds the same backtrack
+    // point from several conflicts and does.
+    bool track_branches = false;
+  };
+
+  // One decision of the current execution.
+  struct Record {
+    Decision::Kind kind = Decision::kThread;
+    bool current_enabled = false;  // thread decisions: could `current` have continued?
+    ThreadId current = kNoThread;  // thread decisions: who took the previous step
+    std::uint32_t choice = 0;      // the thread run, or the value returned
+    std::uint32_t options = 0;     // enabled threads, or n for a value decision
+    std::uint32_t first = 0;       // thread decisions: offset in the enabled/op pools
+    std::uint64_t step = 0;        // SchedulingPoint::step of this (or the last) thread decision
+  };
+
+  // One edge of the tree: where an execution leaves its parent's.
+  struct Delta {
+    std::uint32_t decision = 0;
+    std::uint32_t choice = 0;
+    Decision::Kind kind = Decision::kThread;
+  };
+
+  // GAMBIT Figure 5: how much of the tree is in memory.
+  struct Stats {
+    std::uint64_t executions = 0;     // nodes executed
+    std::uint64_t nodes_created = 0;  // root included
+    std::uint64_t nodes_alive = 0;
+    std::uint64_t peak_alive = 0;
+  };
+
+  ExecutionTree();
+  explicit ExecutionTree(Options options);
+  ~ExecutionTree();
+  ExecutionTree(const ExecutionTree&) = delete;
+  ExecutionTree& operator=(const ExecutionTree&) = delete;
+
+  // --- the search -------------------------------------------------------------------
+  // Takes the best frontier node and prepares to replay it. false: the frontier is empty
+  // (the space is exhausted). Must not be called while an execution is in progress.
+  bool start_execution();
+  // Ends the current execution: reports a branch that was never reached (the program did
+  // not reproduce), and releases the node (freeing it if it got no children).
+  void finish_execution();
+  bool executing() const { return current_ != nullptr; }
+  std::size_t frontier_size() const { return frontier_.size(); }
+
+  // --- during an execution ----------------------------------------------------------
+  // The node's delta where it applies, the default everywhere else. If the delta cannot
+  // be followed (its thread is not enabled, the decision is of the other kind, the value
+  // is out of range), the program is not deterministic: the default is taken and
+  // nondeterminism() says where.
+  ThreadId choose_thread(const SchedulingPoint& p);
+  std::size_t choose_value(std::size_t n);
+
+  // --- after an execution, before finish_execution() ----------------------------------
+  std::span<const Record> decisions() const { return records_; }
+  // The first decision this execution did not inherit from its parent: the node's own
+  // delta + 1 (0 for the root). Alternatives before it were added by an ancestor.
+  std::size_t first_new_decision() const { return first_new_; }
+  std::span<const ThreadId> enabled(const Record& r) const;
+  std::span<const Op> next_ops(const Record& r) const;  // empty unless record_next_ops
+  // The current node's deltas, root first.
+  std::span<const Delta> path() const { return path_; }
+
+  // Adds the execution that agrees with the current one before `decision`, takes
+  // `choice` there (another enabled thread, or another value in [0, n)), and then follows
+  // the default. `decision` may lie before first_new_decision(): the branch then hangs
+  // from the ancestor whose execution it extends (DPOR's backtrack points). false, and
+  // nothing added, when that is the execution the ancestor itself ran, when the choice is
+  // not one of the options, or (track_branches) when it was added before.
+  bool branch(std::size_t decision, std::uint32_t choice, std::int64_t priority = 0);
+
+  // --- reporting ----------------------------------------------------------------------
+  const Stats& stats() const { return stats_; }
+  // The first sign that the program is not deterministic under its schedule ("" if none),
+  // one line; and how many executions showed one.
+  const std::string& nondeterminism() const { return nondeterminism_; }
+  std::uint64_t nondeterministic_executions() const { return nondeterministic_executions_; }
+
+ private:
+  struct Node;
+  struct Pool;
+  struct Entry {
+    std::int64_t priority;
+    std::uint32_t decision;
+    std::uint32_t choice;
+    std::uint64_t seq;
+    Node* node;
+  };
+  struct Replay {
+    Delta delta;
+    std::uint32_t check;  // options_hash at the decision when the branch was found
+  };
+  static bool worse(const Entry& a, const Entry& b);
+  Node* allocate();
+  void release(Node* node);
+  void note_nondeterminism(std::size_t decision, const std::string& what);
+  std::uint32_t options_hash(const Record& r) const;
+
+  Options options_;
+  std::unique_ptr<Pool> pool_;
+  std::vector<Entry> frontier_;  // a heap: the best entry at the front
+  std::uint64_t seq_ = 0;
+  Node* current_ = nullptr;
+  std::vector<Replay> replay_;
+  std::vector<Delta> path_;
+  std::size_t cursor_ = 0;
+  std::size_t first_new_ = 0;
+  std::vector<Record> records_;
+  std::vector<ThreadId> enabled_pool_;
+  std::vector<Op> op_pool_;
+  std::uint64_t last_step_ = 0;
+  bool diverged_ = false;  // this execution showed nondeterminism
+  Stats stats_;
+  std::string nondeterminism_;
+  std::uint64_t nondeterministic_executions_ = 0;
+};
+
+}  // namespace weft

@@ -1,0 +1,66 @@
+#pragma once
+// PCT, probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi, Nagarakatte,
+// "A Randomized Scheduler with Probabilistic Guarantees of Finding Bugs", ASPLOS 2010),
+// exactly as published:
+//   - the threads get distinct random priorities d, d+1, ..., d+n-1;
+//   - d-1 priority change points k_1..k_{d-1} are drawn uniformly from [1, k];
+//   - the enabled thread of highest priority runs;
+//   - when the thread that ran step k_i (counting steps from 1) has run it, its priority
+//     drops to i, below every initial priority.
+// Guarantee (the paper's Theorem): a bug of depth d (d-1 ordering constraints besides
+// the first thread) in a program of at most n threads and k steps is found by each
+// execution with probability at least 1/(n * k^(d-1)).
+#include <cstdint>
+#include <vector>
+
+#include "core/rng.hpp"
+#include "core/strategy.hpp"
+
+namespace weft {
+
+class PctStrategy final : public Strategy {
+ public:
+  static constexpr std::uint64_t kDefaultSteps = 100;
+
+  // depth >= 1. steps = k; 0: estimate k as the longest execution seen so far
+  // (kDefaultSteps before the first has ended). With a fixed k, execution i depends on
+  // Rng(execution_seed(seed, i)) only; with the estimate, also on the executions before.
+  PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t steps = 0);
+
+  bool next_execution() override;  // never exhausted
+  ThreadId choose(const SchedulingPoint& p) override;
+  std::size_t choose_value(std::size_t n) override;  // uniform: PCT says nothing of data
+  void execution_done(const Trace& trace) override;
+  Coverage coverage() const override;  // kind "none", with the guarantee in the summary
+
+  std::uint32_t depth() const { return depth_; }
+  std::uint64_t steps() const;  // k for the next execution
+
+ private:
+  struct ChangePoint {
+    std::uint64_t step;
+    std::uint32_t priority;
+  };
+  void learn_threads(const SchedulingPoint& p);
+  std::uint64_t priority(ThreadId t) const {
+    return lowered_[t] != 0 ? lowered_[t] : depth_ + rank_[t];
+  }
+
+  std::uint64_t seed_;
+  std::uint32_t depth_;
+  std::uint64_t fixed_steps_;
+  std::uint64_t longest_ = 0;       // steps of the longest execution so far
+  std::uint64_t max_threads_ = 0;   // most threads seen in one execution
+  std::uint64_t executions_ = 0;
+  Rng rng_;
+  // Per thread of this execution. rank_: place of its initial priority among the threads
+  // known so far (0 lowest); a thread that appears later takes a uniformly random place,
+  // which keeps the initial priorities a uniformly random permutation. lowered_: 0, or
+  // the priority i it dropped to at change point i.
+  std::vector<std::uint32_t> rank_;
+  std::vector<std::uint32_t> lowered_;
+  std::vector<ChangePoint> changes_;  // by step; equal steps by i, so the last i wins
+  std::size_t next_change_ = 0;
+};
+
+}  // namespace weft

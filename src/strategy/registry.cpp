@@ -1,0 +1,134 @@
+#include "strategy/registry.hpp"
+
+#include <charconv>
+
+#include "strategy/dfs.hpp"
+#include "strategy/pct.hpp"
+#include "strategy/random_walk.hpp"
+
+namespace weft {
+
+namespace {
+
+// Makes a strategy from the text after "name:" (has_arg false: there was no colon).
+using Factory = std::unique_ptr<Strategy> (*)(const StrategyInfo& info, bool has_arg,
+                                              std::string_view arg, std::uint64_t seed,
+                                              std::string* error);
+
+struct Entry {
+  StrategyInfo info;
+  Factory make;
+};
+
+// The user's text in a message, kept to one printable line.
+std::string quoted(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::unique_ptr<Strategy> fail(std::string* error, std::string message) {
+  if (error != nullptr) *error = std::move(message);
+  return nullptr;
+}
+
+bool no_argument(const StrategyInfo& info, bool has_arg, std::string_view arg,
+                 std::string* error) {
+  if (!has_arg) return true;
+  fail(error, std::string(info.name) + " takes no argument, got " + quoted(arg) +
+                  " (usage: " + std::string(info.usage) + ")");
+  return false;
+}
+
+// An unsigned decimal in [lo, hi], the whole text.
+bool parse_uint(std::string_view text, std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
+  if (text.empty()) return false;
+  std::uint64_t v = 0;
+  auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (r.ec != std::errc() || r.ptr != text.data() + text.size()) return false;
+  if (v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+constexpr std::uint64_t kPctDefaultDepth = 3;
+constexpr std::uint64_t kPctMaxDepth = 1000;
+
+const std::vector<Entry>& entries() {
+  static const std::vector<Entry> kEntries = {
+      {{"random", "random",
+        "random walk: each step runs an enabled thread chosen uniformly (the baseline of "
+        "the PCT and POS papers)"},
+       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t seed,
+          std::string* error) -> std::unique_ptr<Strategy> {
+         if (!no_argument(info, has_arg, arg, error)) return nullptr;
+         return std::make_unique<RandomWalkStrategy>(seed);
+       }},
+      {{"pct", "pct[:<d>]",
+        "PCT (Burckhardt et al., ASPLOS'10): random thread priorities and d-1 random "
+        "priority change points; finds a depth-d bug with probability >= 1/(n*k^(d-1)); "
+        "d defaults to 3"},
+       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t seed,
+          std::string* error) -> std::unique_ptr<Strategy> {
+         std::uint64_t d = kPctDefaultDepth;
+         if (has_arg && !parse_uint(arg, 1, kPctMaxDepth, &d))
+           return fail(error, "pct: the depth d must be an integer from 1 to " +
+                                  std::to_string(kPctMaxDepth) + ", got " + quoted(arg) +
+                                  " (usage: " + std::string(info.usage) + ")");
+         return std::make_unique<PctStrategy>(seed, static_cast<std::uint32_t>(d));
+       }},
+      {{"dfs", "dfs",
+        "exhaustive depth-first search over the execution tree (GAMBIT, PPoPP'10): every "
+        "schedule once, then complete"},
+       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t,
+          std::string* error) -> std::unique_ptr<Strategy> {
+         if (!no_argument(info, has_arg, arg, error)) return nullptr;
+         return std::make_unique<DfsStrategy>();
+       }},
+  };
+  return kEntries;
+}
+
+std::string known_names() {
+  std::string s;
+  for (const Entry& e : entries()) {
+    if (!s.empty()) s += ", ";
+    s += e.info.usage;
+  }
+  return s;
+}
+
+}  // namespace
+
+const std::vector<StrategyInfo>& strategy_list() {
+  static const std::vector<StrategyInfo> kList = [] {
+    std::vector<StrategyInfo> list;
+    for (const Entry& e : entries()) list.push_back(e.info);
+    return list;
+  }();
+  return kList;
+}
+
+std::unique_ptr<Strategy> make_strategy(std::string_view spec, std::uint64_t seed,
+                                        std::string* error) {
+  const std::size_t colon = spec.find(':');
+  const std::string_view name = spec.substr(0, colon);
+  const bool has_arg = colon != std::string_view::npos;
+  const std::string_view arg = has_arg ? spec.substr(colon + 1) : std::string_view();
+  for (const Entry& e : entries())
+    if (e.info.name == name) return e.make(e.info, has_arg, arg, seed, error);
+  if (spec.empty()) return fail(error, "no strategy given; known: " + known_names());
+  return fail(error, "unknown strategy " + quoted(name) + "; known: " + known_names());
+}
+
+}  // namespace weft

@@ -1,0 +1,38 @@
+#pragma once
+// The common shape of the systematic strategies (DFS now; preemption bounding, delay
+// bounding, DPOR, best-first later): GAMBIT's execution tree drives every execution, and
+// a subclass only says which branches an execution adds (its backtrack generator) and
+// with which priority (its priority function).
+#include <string>
+
+#include "core/strategy.hpp"
+#include "strategy/execution_tree.hpp"
+
+namespace weft {
+
+class TreeStrategy : public Strategy {
+ public:
+  bool next_execution() override;
+  ThreadId choose(const SchedulingPoint& p) override { return tree_.choose_thread(p); }
+  std::size_t choose_value(std::size_t n) override { return tree_.choose_value(n); }
+  void execution_done(const Trace& trace) override;
+
+  const ExecutionTree& tree() const { return tree_; }
+  // "" while the program has replayed faithfully; else where it did not (one line).
+  const std::string& nondeterminism() const { return tree_.nondeterminism(); }
+  // The frontier is empty: every execution the generator asked for has run.
+  bool exhausted() const { return exhausted_; }
+
+ protected:
+  explicit TreeStrategy(ExecutionTree::Options options = {}) : tree_(options) {}
+  // The backtrack generator: called once per execution, after it ended and before its
+  // node is released; adds what to explore next with tree_.branch().
+  virtual void expand(const Trace& trace) = 0;
+
+  ExecutionTree tree_;
+
+ private:
+  bool exhausted_ = false;
+};
+
+}  // namespace weft

@@ -83,6 +83,7 @@ class ChildSink final : public rt::ExecutionSink {
                             const Schedule* replay, SharedRegion& region) {
   g_region = &region;
   SharedHeader& h = region.header();
+  h.instrumented = rt::g_instrumented;
   detect::install_crash_handlers(&h.bug, &child_finish, &enter_runtime);
   detect::Watchdog::start(&h.steps, &hang_target, options.hang_timeout_s, &h.bug, &child_finish);
 
@@ -123,7 +124,6 @@ class ChildSink final : public rt::ExecutionSink {
   }
   const Coverage cov = strategy->coverage();
   h.complete = complete && replay == nullptr;
-  h.instrumented = rt::g_instrumented;
   h.coverage_bound = cov.bound;
   h.coverage_executions = cov.executions;
   h.coverage_complete = cov.complete;

@@ -1,0 +1,94 @@
+// `make bench`: weft's speed, as ratios measured in one run (these machines are shared
+// and noisy: compare numbers from the same run only).
+//
+//   1. executions per second of the in-process explorer on a 2-thread test with 10
+//      scheduling points per thread, next to the same test run natively (threads created
+//      and joined, no weft);
+//   2. the cost of an instrumented access that is not a scheduling point (a thread not
+//      under test), next to a plain access.
+#include <pthread.h>
+#include <weft/weft.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::atomic<int> g_shared;
+
+void* ten_points(void*) {
+  for (int i = 0; i < 10; ++i) g_shared.fetch_add(1, std::memory_order_relaxed);
+  return nullptr;
+}
+
+void two_threads() {
+  pthread_t a, b;
+  pthread_create(&a, nullptr, ten_points, nullptr);
+  pthread_create(&b, nullptr, ten_points, nullptr);
+  pthread_join(a, nullptr);
+  pthread_join(b, nullptr);
+}
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+int g_plain[64];  // external linkage and written in main: the loads cannot be folded
+
+// Instrumented plain reads (this file is compiled with -fsanitize=thread); the main thread
+// is not under test, so each read is weft's fast path.
+__attribute__((noinline)) long read_loop(long n) {
+  long sum = 0;
+  for (long i = 0; i < n; ++i) sum += g_plain[i & 63];
+  return sum;
+}
+
+}  // namespace
+
+// The same loop, uninstrumented, lives in bench/plain_loop.cpp.
+long plain_read_loop(long n);
+
+int main(int argc, char** argv) {
+  const std::uint64_t executions = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 20000;
+
+  // Native: the same body, run directly (interposed calls pass straight through).
+  auto t0 = Clock::now();
+  for (std::uint64_t i = 0; i < executions; ++i) two_threads();
+  const double native_s = seconds_since(t0);
+
+  weft::Result r = weft::explore([] { two_threads(); },
+                                 {.strategy = "random", .executions = executions, .seed = 1});
+  if (!r.ok()) {
+    std::fprintf(stderr, "weft_bench: unexpected result:\n%s\n", r.report().c_str());
+    return 1;
+  }
+  const double weft_s = r.elapsed_s();
+
+  for (int i = 0; i < 64; ++i) g_plain[i] = i;
+  const long n = 200'000'000;
+  t0 = Clock::now();
+  volatile long sink = read_loop(n);
+  const double instrumented_ns = seconds_since(t0) * 1e9 / n;
+  t0 = Clock::now();
+  sink = plain_read_loop(n);
+  const double plain_ns = seconds_since(t0) * 1e9 / n;
+  (void)sink;
+
+  std::printf("weft bench (one run; compare ratios, not absolute numbers)\n\n");
+  std::printf("in-process explorer, 2 threads x 10 scheduling points, %llu executions:\n",
+              static_cast<unsigned long long>(executions));
+  std::printf("  native run (create+join, no weft) %10.0f executions/s  %8.1f us each\n",
+              executions / native_s, native_s * 1e6 / executions);
+  std::printf("  weft random walk                  %10.0f executions/s  %8.1f us each\n",
+              executions / weft_s, weft_s * 1e6 / executions);
+  std::printf("  ratio weft/native time            %10.2fx\n", weft_s / native_s);
+  std::printf("\ninstrumented access off the schedule (thread not under test):\n");
+  std::printf("  __tsan_read4 fast path            %10.2f ns/access\n", instrumented_ns);
+  std::printf("  plain access                      %10.2f ns/access\n", plain_ns);
+  std::printf("  overhead                          %10.2f ns/access\n", instrumented_ns - plain_ns);
+  return 0;
+}

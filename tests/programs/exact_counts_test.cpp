@@ -1,0 +1,144 @@
+// dfs on real threads runs exactly as many executions as the program has interleavings.
+//
+// The scheduling points of each program are written out below. Every thread starts with
+// thread-start (S) and ends with thread-exit (E); pthread_create (c), pthread_join (j),
+// mutex lock/unlock (L, U) and atomic operations (st) are one step each; so is every
+// instrumented plain access (R, W) while more than one thread is alive, which includes the
+// main thread's read of a pthread_t before joining it (Rt). Accesses while only one thread
+// is alive are not scheduling points (nothing can interleave with them).
+//
+// The counts are small enough to check by hand for the first program; for the others the
+// test also recounts them with an independent brute-force enumeration of the same op lists.
+#include <gtest/gtest.h>
+#include <pthread.h>
+#include <weft/weft.hpp>
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::atomic<int> g_x;
+int g_counter;
+pthread_mutex_t g_m = PTHREAD_MUTEX_INITIALIZER;
+
+void* store_one(void*) {
+  g_x.store(1);
+  return nullptr;
+}
+void* locked_increment(void*) {
+  pthread_mutex_lock(&g_m);
+  g_counter++;
+  pthread_mutex_unlock(&g_m);
+  return nullptr;
+}
+
+// Counts interleavings of per-thread op lists: thread i > 0 may start once thread 0 has
+// executed its create_at[i]-th op; thread 0's op "j<i>" waits for thread i to finish; "L"
+// waits until no other thread holds the (single) lock, which it holds until its "U".
+std::uint64_t brute_force(const std::vector<std::vector<std::string>>& threads,
+                          const std::vector<std::size_t>& create_at) {
+  std::vector<std::size_t> pos(threads.size(), 0);
+  std::function<std::uint64_t()> rec = [&]() -> std::uint64_t {
+    bool all_done = true;
+    std::uint64_t total = 0;
+    for (std::size_t t = 0; t < threads.size(); ++t) {
+      if (pos[t] == threads[t].size()) continue;
+      all_done = false;
+      if (t > 0 && pos[0] <= create_at[t]) continue;
+      const std::string& op = threads[t][pos[t]];
+      if (op[0] == 'j') {
+        std::size_t target = std::stoul(op.substr(1));
+        if (pos[target] != threads[target].size()) continue;
+      }
+      if (op == "L") {
+        bool held = false;
+        for (std::size_t u = 0; u < threads.size(); ++u) {
+          if (u == t) continue;
+          for (std::size_t k = 0; k < pos[u]; ++k)
+            if (threads[u][k] == "L") held = true;
+            else if (threads[u][k] == "U") held = false;
+          if (held) break;
+        }
+        if (held) continue;
+      }
+      ++pos[t];
+      total += rec();
+      --pos[t];
+    }
+    return all_done ? 1 : total;
+  };
+  return rec();
+}
+
+std::uint64_t dfs_executions(const std::function<void()>& body, const std::string& name) {
+  weft::Result r = weft::explore(body, {.strategy = "dfs", .executions = 0, .name = name});
+  EXPECT_TRUE(r.ok()) << r.report();
+  EXPECT_TRUE(r.complete());
+  return r.executions();
+}
+
+TEST(ExactCounts, OneThreadJoinedByMain) {
+  // T0: S c Rt j1 E      T1: S st E
+  // T1 becomes enabled at c; T0's Rt can go before T1's S, after S, after st or after E,
+  // and everything else is forced: 4 executions.
+  auto body = [] {
+    pthread_t t;
+    pthread_create(&t, nullptr, store_one, nullptr);
+    pthread_join(t, nullptr);
+  };
+  EXPECT_EQ(brute_force({{"S", "c", "Rt", "j1", "E"}, {"S", "st", "E"}}, {0, 1}), 4u);
+  EXPECT_EQ(dfs_executions(body, "one-thread"), 4u);
+}
+
+TEST(ExactCounts, TwoThreadsWithOneAtomicStoreEach) {
+  // T0: S c1 c2 Ra j1 Rb j2 E      T1, T2: S st E
+  auto body = [] {
+    pthread_t a, b;
+    pthread_create(&a, nullptr, store_one, nullptr);
+    pthread_create(&b, nullptr, store_one, nullptr);
+    pthread_join(a, nullptr);
+    pthread_join(b, nullptr);
+  };
+  EXPECT_EQ(brute_force({{"S", "c1", "c2", "Ra", "j1", "Rb", "j2", "E"},
+                         {"S", "st", "E"},
+                         {"S", "st", "E"}},
+                        {0, 1, 2}),
+            594u);
+  EXPECT_EQ(dfs_executions(body, "two-stores"), 594u);
+}
+
+TEST(ExactCounts, TwoThreadsIncrementingUnderAMutex) {
+  // T0: S c1 c2 Ra j1 Rb j2 E      T1, T2: S L R W U E  (g_counter++ is a read and a write)
+  auto body = [] {
+    g_counter = 0;
+    pthread_t a, b;
+    pthread_create(&a, nullptr, locked_increment, nullptr);
+    pthread_create(&b, nullptr, locked_increment, nullptr);
+    pthread_join(a, nullptr);
+    pthread_join(b, nullptr);
+    WEFT_ASSERT(g_counter == 2);
+  };
+  EXPECT_EQ(brute_force({{"S", "c1", "c2", "Ra", "j1", "Rb", "j2", "E"},
+                         {"S", "L", "R", "W", "U", "E"},
+                         {"S", "L", "R", "W", "U", "E"}},
+                        {0, 1, 2}),
+            12283u);
+  EXPECT_EQ(dfs_executions(body, "locked-increments"), 12283u);
+}
+
+TEST(ExactCounts, ABudgetStopsDfsBeforeItCompletes) {
+  auto body = [] {
+    pthread_t t;
+    pthread_create(&t, nullptr, store_one, nullptr);
+    pthread_join(t, nullptr);
+  };
+  weft::Result r = weft::explore(body, {.strategy = "dfs", .executions = 3, .name = "budget"});
+  EXPECT_TRUE(r.ok());
+  EXPECT_FALSE(r.complete()) << "3 of 4 executions is not the whole space";
+  EXPECT_EQ(r.executions(), 3u);
+}
+
+}  // namespace

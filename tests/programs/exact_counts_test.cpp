@@ -18,14 +18,16 @@
 #include <string>
 #include <vector>
 
+// External linkage: an atomic that nothing reads may otherwise be optimised away.
+std::atomic<int> g_exact_x;
+
 namespace {
 
-std::atomic<int> g_x;
 int g_counter;
 pthread_mutex_t g_m = PTHREAD_MUTEX_INITIALIZER;
 
 void* store_one(void*) {
-  g_x.store(1);
+  g_exact_x.store(1);
   return nullptr;
 }
 void* locked_increment(void*) {

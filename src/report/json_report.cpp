@@ -1,0 +1,91 @@
+#include "report/json_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "report/location.hpp"
+#include "report/op_text.hpp"
+
+namespace weft {
+namespace {
+
+// Keeps fields in the order written: version and run facts first, for people reading it.
+using json = nlohmann::ordered_json;
+
+json location_object(const Frame& f) {
+  return {{"function", f.function}, {"file", f.file}, {"line", f.line}};
+}
+
+std::string object_string(const Op& op) {
+  return op.object == 0 ? std::string() : hex_address(op.object);
+}
+
+json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
+  json b;
+  b["kind"] = std::string(bug_kind_name(bug.kind));
+  b["message"] = bug.message;
+  b["thread"] = bug.thread == kNoThread ? json(nullptr) : json(bug.thread);
+  b["execution"] = bug.execution;
+  b["preemptions"] = bug.preemptions();
+  b["steps"] = bug.step != 0 ? bug.step : static_cast<std::uint64_t>(bug.events.size());
+  b["schedule"] = bug.schedule;
+  b["location"] = location_object(bug_location(bug, symbolizer));
+
+  json blocked = json::array();
+  for (const BlockedThread& t : bug.blocked) {
+    blocked.push_back({{"thread", t.thread},
+                       {"op", std::string(op_name(t.op.kind))},
+                       {"object", object_string(t.op)},
+                       {"location", location_object(choose_location(t.op, symbolizer))}});
+  }
+  b["blocked"] = std::move(blocked);
+
+  json trace = json::array();
+  for (std::size_t i = 0; i < bug.events.size(); ++i) {
+    const Event& e = bug.events[i];
+    Frame where = choose_location(e, symbolizer);
+    json step = {{"step", i + 1},
+                 {"thread", e.thread},
+                 {"op", std::string(op_name(e.op.kind))},
+                 {"object", object_string(e.op)},
+                 {"size", e.op.size},
+                 {"preemption", (e.flags & kPreemption) != 0},
+                 {"location", where.file.empty()
+                                  ? std::string()
+                                  : where.file + ":" + std::to_string(where.line)},
+                 {"function", where.function}};
+    if (targets_thread(e.op.kind)) step["target"] = e.op.aux;
+    trace.push_back(std::move(step));
+  }
+  b["trace"] = std::move(trace);
+  return b;
+}
+
+}  // namespace
+
+std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
+                        const std::string& program, const std::vector<std::string>& args,
+                        int indent) {
+  json j;
+  j["version"] = kJsonReportVersion;
+  j["program"] = program;
+  j["args"] = args;
+  j["strategy"] = run.strategy;
+  j["seed"] = run.seed;
+  j["executions"] = run.executions;
+  j["elapsed_s"] = run.elapsed_s;
+  j["complete"] = run.complete;
+  j["instrumented"] = run.instrumented;
+  j["coverage"] = {{"kind", run.coverage.kind},
+                   {"complete", run.coverage.complete},
+                   {"bound", run.coverage.bound},
+                   {"executions", run.coverage.executions},
+                   {"summary", run.coverage.summary}};
+  if (!run.error.empty()) j["error"] = run.error;
+  json bugs = json::array();
+  for (const BugRecord& bug : run.bugs) bugs.push_back(bug_object(bug, symbolizer));
+  j["bugs"] = std::move(bugs);
+  // Replace invalid UTF-8 (a message quoting program bytes) rather than throw.
+  return j.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace weft

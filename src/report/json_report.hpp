@@ -1,0 +1,42 @@
+#pragma once
+// The report for machines. The field names and types are a contract (the command line's
+// --json, CI tooling); add fields, never rename or retype them.
+//
+// {
+//   "version": 1, "program": string, "args": [string], "strategy": string,
+//   "seed": uint, "executions": uint, "elapsed_s": number, "complete": bool,
+//   "instrumented": bool,
+//   "coverage": {"kind": string, "complete": bool, "bound": int (-1: none),
+//                "executions": uint, "summary": string},
+//   "error": string,                                   (only when there is one)
+//   "bugs": [{
+//     "kind": string (bug_kind_name), "message": string, "thread": uint | null,
+//     "execution": uint, "preemptions": uint, "steps": uint, "schedule": string,
+//     "location": {"function": string, "file": string, "line": int},
+//     "blocked": [{"thread": uint, "op": string, "object": string,
+//                  "location": {"function", "file", "line"}}],
+//     "trace": [{"step": uint (from 1), "thread": uint, "op": string,
+//                "object": string ("0x..", "" for none), "size": uint,
+//                "preemption": bool, "location": "file:line" ("" unknown),
+//                "function": string,
+//                "target": uint (only for thread-create/join/detach)}]
+//   }]
+// }
+// Unknown strings are "", unknown lines 0. Addresses are hex strings: 64-bit values do not
+// survive JSON readers that use doubles.
+#include <string>
+#include <vector>
+
+#include "core/run_record.hpp"
+#include "report/symbolizer.hpp"
+
+namespace weft {
+
+inline constexpr int kJsonReportVersion = 1;
+
+// Pretty-printed with two-space indentation when `indent` is >= 0, one line when -1.
+std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
+                        const std::string& program = "",
+                        const std::vector<std::string>& args = {}, int indent = 2);
+
+}  // namespace weft

@@ -1,0 +1,51 @@
+#pragma once
+// Code address -> function, source file and line, for the current process (elfutils
+// libdw). Reports are formatted in the process image that recorded the addresses (the
+// explorer's forked parent or child: identical mappings), so addresses are absolute.
+//
+// Lazy and cached: nothing is read until the first lookup, each address is looked up once,
+// each source file is read once. Never on a hot path. Thread-safe; returned references
+// live as long as the Symbolizer.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace weft {
+
+// One source-level frame. Every field may be empty: unknown stays unknown, never a guess.
+struct Frame {
+  std::string function;  // demangled ("ns::worker(int)"); "" when unknown
+  std::string file;      // as the debug info records it, usually absolute; "" when unknown
+  int line = 0;          // 0 when unknown
+  std::string module;    // basename of the executable or shared object ("libc.so.6")
+
+  bool known() const { return !function.empty() || !file.empty(); }
+};
+
+class Symbolizer {
+ public:
+  Symbolizer();
+  ~Symbolizer();
+  Symbolizer(const Symbolizer&) = delete;
+  Symbolizer& operator=(const Symbolizer&) = delete;
+
+  // The source frames at a return address (it points after the call, so pc - 1 is looked
+  // up), innermost first: functions inlined at that point, then the function that contains
+  // them. Empty when the address is unknown (0, unmapped, no symbols).
+  const std::vector<Frame>& frames(std::uintptr_t return_address);
+  // The same for the exact address of an instruction (a faulting pc).
+  const std::vector<Frame>& frames_at(std::uintptr_t address);
+  // The innermost frame at a return address; all fields empty when unknown.
+  Frame symbolize(std::uintptr_t return_address);
+
+  // Line `line` (1-based) of `file` without its indentation and line end; "" when the file
+  // is unreadable or too short.
+  const std::string& source_line(const std::string& file, int line);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace weft

@@ -1,0 +1,294 @@
+#include "report/text_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <utility>
+#include <vector>
+
+#include "report/location.hpp"
+#include "report/op_text.hpp"
+
+namespace weft {
+namespace {
+
+constexpr std::size_t kMaxFunction = 70;  // demangled template names can run for pages
+constexpr std::size_t kMaxSource = 72;
+
+std::string count(std::size_t n, const char* noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+std::string clip(const std::string& s, std::size_t max) {
+  return s.size() <= max ? s : s.substr(0, max - 3) + "...";
+}
+
+// Rows of cells printed with aligned columns; free lines (folds) pass through unaligned.
+class Table {
+ public:
+  void row(std::vector<std::string> cells) { lines_.push_back({std::move(cells), {}}); }
+  void line(std::string text) { lines_.push_back({{}, std::move(text)}); }
+
+  void render(std::string& out, const std::string& indent) const {
+    std::vector<std::size_t> width;
+    for (const Line& l : lines_) {
+      if (l.cells.size() > width.size()) width.resize(l.cells.size(), 0);
+      for (std::size_t i = 0; i < l.cells.size(); ++i) {
+        width[i] = std::max(width[i], l.cells[i].size());
+      }
+    }
+    for (const Line& l : lines_) {
+      std::string text = indent;
+      if (l.cells.empty()) {
+        text += l.free;
+      } else {
+        for (std::size_t i = 0; i < l.cells.size(); ++i) {
+          text += l.cells[i];
+          if (i + 1 < l.cells.size()) text += std::string(width[i] - l.cells[i].size() + 2, ' ');
+        }
+      }
+      while (!text.empty() && text.back() == ' ') text.pop_back();
+      out += text;
+      out += '\n';
+    }
+  }
+
+ private:
+  struct Line {
+    std::vector<std::string> cells;
+    std::string free;
+  };
+  std::vector<Line> lines_;
+};
+
+class TextWriter {
+ public:
+  TextWriter(const RunRecord& run, Symbolizer& symbolizer, const TextOptions& options)
+      : run_(run), sym_(symbolizer), options_(options) {
+    std::error_code ec;
+    cwd_ = std::filesystem::current_path(ec).string();
+    if (ec) cwd_.clear();
+    if (!cwd_.empty() && cwd_.back() != '/') cwd_ += '/';
+  }
+
+  std::string write() {
+    if (!run_.error.empty()) out_ += "weft: error: " + run_.error + "\n";
+    for (std::size_t i = 0; i < run_.bugs.size(); ++i) {
+      if (!out_.empty()) out_ += '\n';
+      write_bug(run_.bugs[i], i);
+    }
+    if (run_.bugs.empty()) {
+      if (run_.error.empty() || run_.executions > 0) write_no_bug();
+    } else {
+      out_ += '\n';
+      write_summary();
+    }
+    return std::move(out_);
+  }
+
+ private:
+  // Paths under the working directory are shown relative to it: shorter, still clickable.
+  std::string path(const std::string& file) const {
+    if (!cwd_.empty() && file.starts_with(cwd_)) return file.substr(cwd_.size());
+    return file;
+  }
+
+  std::string place(const Frame& f) const {
+    if (f.file.empty()) return f.module.empty() ? std::string() : "(" + f.module + ")";
+    return path(f.file) + ":" + std::to_string(f.line);
+  }
+
+  std::string source(const Frame& f) {
+    if (!options_.source_lines) return {};
+    const std::string& text = sym_.source_line(f.file, f.line);
+    return text.empty() ? std::string() : "| " + clip(text, kMaxSource);
+  }
+
+  void write_bug(const BugRecord& bug, std::size_t index) {
+    Frame where = bug_location(bug, sym_);
+    std::string head = run_.bugs.size() > 1 ? "bug " + std::to_string(index + 1) + " of " +
+                                                  std::to_string(run_.bugs.size())
+                                            : std::string("bug");
+    const std::string kind(bug_kind_name(bug.kind));
+    head += ": " + kind;
+    // Say the kind once, even when the message starts with it ("deadlock: ...").
+    std::string_view message = bug.message;
+    if (message.starts_with(kind + ": ")) message.remove_prefix(kind.size() + 2);
+    if (!message.empty()) head += ": " + std::string(message);
+    std::string at;
+    if (bug.thread != kNoThread) at += thread_name(bug.thread);
+    if (!where.file.empty()) at += (at.empty() ? "at " : " at ") + place(where);
+    if (!where.function.empty()) at += (at.empty() ? "in " : " in ") + clip(where.function, kMaxFunction);
+    if (!at.empty()) head += " -- " + at;
+    out_ += head + "\n";
+    if (options_.source_lines && !where.file.empty()) {
+      const std::string& text = sym_.source_line(where.file, where.line);
+      if (!text.empty()) out_ += "  " + std::to_string(where.line) + " | " + text + "\n";
+    }
+
+    write_interleaving(bug);
+    if (!bug.blocked.empty()) write_blocked(bug);
+
+    std::size_t steps = bug.step != 0 ? bug.step : bug.events.size();
+    out_ += "preemptions: " + std::to_string(bug.preemptions()) +
+            ", steps: " + std::to_string(steps) +
+            ", found in execution " + std::to_string(bug.execution) + " of " +
+            std::to_string(std::max<std::uint64_t>(run_.executions, bug.execution)) + "\n";
+    if (!run_.replay_hint.empty()) out_ += "replay: " + run_.replay_hint + "\n";
+    if (!bug.schedule.empty()) out_ += "schedule: " + bug.schedule + "\n";
+  }
+
+  // Steps that are never folded away: they show who ran, and why.
+  static bool notable(const Event& e) {
+    if (e.flags != 0) return true;  // preemption, timeout, failed try
+    switch (e.op.kind) {
+      case OpKind::ThreadStart:
+      case OpKind::ThreadExit:
+      case OpKind::ThreadCreate:
+      case OpKind::ThreadJoin:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  void write_interleaving(const BugRecord& bug) {
+    const std::vector<Event>& events = bug.events;
+    if (events.empty()) {
+      out_ += "interleaving: no steps recorded\n";
+      return;
+    }
+    // A deadlock has no failing step: everyone is blocked after the last one.
+    const bool stuck = bug.kind == BugKind::kDeadlock || bug.kind == BugKind::kHang;
+    out_ += "interleaving (" + count(events.size(), "step") + ", " +
+            count(bug.preemptions(), "preemption") + "; > marks the " +
+            (stuck ? "last" : "failing") + " step):\n";
+    const std::size_t n = events.size();
+    const std::size_t tail = n > options_.unfolded_tail ? n - options_.unfolded_tail : 0;
+    std::vector<bool> keep(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      keep[i] = i == 0 || i >= tail || notable(events[i]) ||
+                events[i].thread != events[i - 1].thread;
+    }
+    const int digits = static_cast<int>(std::to_string(n).size());
+    Table table;
+    for (std::size_t i = 0; i < n;) {
+      if (!keep[i]) {
+        // A run of unremarkable steps: all by the thread of the step before it.
+        std::size_t end = i;
+        while (end < n && !keep[end]) ++end;
+        if (end - i > options_.fold_longer_than) {
+          table.line(fold_line(events, i, end, digits));
+          i = end;
+          continue;
+        }
+      }
+      table.row(step_row(events[i], i, i + 1 == n, digits));
+      ++i;
+    }
+    table.render(out_, "  ");
+  }
+
+  std::vector<std::string> step_row(const Event& e, std::size_t index, bool last, int digits) {
+    Frame where = choose_location(e, sym_);
+    char number[32];
+    std::snprintf(number, sizeof number, "%s%*zu", last ? ">" : " ", digits, index + 1);
+    return {number,
+            thread_name(e.thread),
+            op_text(e),
+            object_text(e.op),
+            (e.flags & kPreemption) ? "*preempt*" : "",
+            place(where),
+            clip(where.function, kMaxFunction),
+            source(where)};
+  }
+
+  std::string fold_line(const std::vector<Event>& events, std::size_t begin, std::size_t end,
+                        int digits) const {
+    std::vector<std::pair<std::string_view, std::size_t>> kinds;  // in order of appearance
+    for (std::size_t i = begin; i < end; ++i) {
+      std::string_view name = op_name(events[i].op.kind);
+      auto it = std::find_if(kinds.begin(), kinds.end(),
+                             [&](const auto& k) { return k.first == name; });
+      if (it == kinds.end()) {
+        kinds.emplace_back(name, 1);
+      } else {
+        ++it->second;
+      }
+    }
+    std::string what;
+    for (const auto& [name, count] : kinds) {
+      what += (what.empty() ? "" : ", ") + std::to_string(count) + " " + std::string(name);
+    }
+    return std::string(static_cast<std::size_t>(digits) + 1, ' ') + "  ... " +
+           count(end - begin, "step") + " of " + thread_name(events[begin].thread) +
+           " folded (" + std::to_string(begin + 1) + "-" + std::to_string(end) + ": " + what +
+           ")";
+  }
+
+  void write_blocked(const BugRecord& bug) {
+    out_ += "blocked threads:\n";
+    Table table;
+    for (const BlockedThread& b : bug.blocked) {
+      Frame where = choose_location(b.op, sym_);
+      table.row({thread_name(b.thread), std::string(op_name(b.op.kind)), object_text(b.op),
+                 place(where), clip(where.function, kMaxFunction), source(where)});
+    }
+    table.render(out_, "  ");
+  }
+
+  std::string coverage_text() const {
+    const Coverage& c = run_.coverage;
+    if (!c.summary.empty()) return c.summary;
+    std::string text = c.kind;
+    if (c.bound >= 0) text += ", bound " + std::to_string(c.bound);
+    text += c.complete ? ", complete" : ", not complete";
+    return text;
+  }
+
+  std::string elapsed() const {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, run_.elapsed_s < 100 ? "%.2f s" : "%.0f s", run_.elapsed_s);
+    return buf;
+  }
+
+  void write_sync_only() {
+    if (!run_.instrumented) {
+      out_ +=
+          "note: only synchronisation calls were scheduling points (memory accesses not "
+          "visible); build with weft's instrumentation to see them\n";
+    }
+  }
+
+  void write_summary() {
+    out_ += "run: strategy " + run_.strategy + ", seed " + std::to_string(run_.seed) + ", " +
+            count(run_.executions, "execution") + " in " + elapsed() + ", " +
+            (run_.complete ? "complete" : "not complete") + "\n";
+    out_ += "coverage: " + coverage_text() + "\n";
+    write_sync_only();
+  }
+
+  void write_no_bug() {
+    std::string line = "no bug found in " + count(run_.executions, "execution") + " (" +
+                       run_.strategy + ", seed " + std::to_string(run_.seed) + ", " +
+                       (run_.complete ? "complete" : "budget");
+    if (!run_.coverage.summary.empty()) line += "; " + run_.coverage.summary;
+    out_ += line + ")\n";
+    write_sync_only();
+  }
+
+  const RunRecord& run_;
+  Symbolizer& sym_;
+  const TextOptions& options_;
+  std::string cwd_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string format_text(const RunRecord& run, Symbolizer& symbolizer,
+                        const TextOptions& options) {
+  return TextWriter(run, symbolizer, options).write();
+}
+
+}  // namespace weft

@@ -1,0 +1,37 @@
+#pragma once
+// The report for people: each bug with the interleaving that causes it, then what the
+// run covered.
+#include <cstddef>
+#include <string>
+
+#include "core/run_record.hpp"
+#include "report/symbolizer.hpp"
+
+namespace weft {
+
+struct TextOptions {
+  // Consecutive unremarkable steps of one thread longer than this fold into one line.
+  std::size_t fold_longer_than = 8;
+  // The steps just before the failure are always shown in full.
+  std::size_t unfolded_tail = 6;
+  // Append each location's source line when the file is readable.
+  bool source_lines = true;
+};
+
+// Layout (each part only when it applies):
+//   weft: error: <error>
+//   bug: <kind>: <message> -- T<n> at <file>:<line> in <function>
+//     <line> | <source>
+//   interleaving (<n> steps, <p> preemptions; > marks the failing step):
+//     <step> T<n> <op> <object> [*preempt*] <file>:<line> <function> | <source>
+//     ... (<k> steps of T<n> folded: ...)
+//   blocked threads: (deadlocks) T<n> <op> <object> <file>:<line> <function>
+//   preemptions: <p>, steps: <n>, found in execution <e> of <x>
+//   replay: <hint>
+//   schedule: <schedule>
+//   run: / coverage: / note: (sync-only)        or, without bugs,
+//   no bug found in <x> executions (<strategy>, seed <s>, complete|budget)
+std::string format_text(const RunRecord& run, Symbolizer& symbolizer,
+                        const TextOptions& options = {});
+
+}  // namespace weft

@@ -1,0 +1,246 @@
+#include "report/text_report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "records.hpp"
+
+namespace weft {
+namespace {
+
+using weft_test::Site;
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+// The line of the interleaving table for step `n` ("  >12  T1 ...").
+std::string step_line(const std::string& text, std::size_t n) {
+  for (const std::string& line : lines_of(text)) {
+    std::istringstream in(line);
+    std::string first;
+    in >> first;
+    if (!first.empty() && first[0] == '>') first.erase(0, 1);
+    std::string second;
+    in >> second;
+    if (first == std::to_string(n) && !second.empty() && second[0] == 'T') return line;
+  }
+  return {};
+}
+
+TEST(TextReport, BugLineThenEveryStep) {
+  Symbolizer sym;
+  RunRecord run = weft_test::lost_update_run();
+  std::string text = format_text(run, sym);
+  SCOPED_TRACE(text);
+  std::vector<std::string> lines = lines_of(text);
+  ASSERT_FALSE(lines.empty());
+  // First line: kind, message, where.
+  Site s = weft_test::named_site(0);
+  EXPECT_EQ(lines[0].rfind("bug: assertion: counter == 2 -- T0 at ", 0), 0u) << lines[0];
+  EXPECT_TRUE(contains(lines[0], "sites.cpp:" + std::to_string(s.line)));
+  EXPECT_TRUE(contains(lines[0], "in weft_test::named_site(int)"));
+  // The source line of the bug's location.
+  EXPECT_TRUE(contains(lines[1], std::to_string(s.line) + " | std::uintptr_t pc = return_address();"))
+      << lines[1];
+
+  for (std::size_t n = 1; n <= run.bugs[0].events.size(); ++n) {
+    EXPECT_FALSE(step_line(text, n).empty()) << "step " << n;
+  }
+  Site b = weft_test::other_site();
+  std::string read = step_line(text, 3);
+  EXPECT_TRUE(contains(read, "T1")) << read;
+  EXPECT_TRUE(contains(read, "read")) << read;
+  EXPECT_TRUE(contains(read, "0x5000 (4 bytes)")) << read;
+  EXPECT_TRUE(contains(read, "*preempt*")) << read;
+  EXPECT_TRUE(contains(read, "sites.cpp:" + std::to_string(b.line))) << read;
+  EXPECT_TRUE(contains(read, "weft_test::other_site()")) << read;
+  EXPECT_FALSE(contains(step_line(text, 5), "*preempt*"));
+  EXPECT_TRUE(contains(step_line(text, 1), "thread-create")) << step_line(text, 1);
+  EXPECT_TRUE(contains(step_line(text, 1), "  T1  ")) << step_line(text, 1);  // its target
+  // The failing step is last and marked.
+  std::string last = step_line(text, 7);
+  EXPECT_TRUE(contains(last, ">7")) << last;
+  EXPECT_TRUE(contains(last, "thread-join"));
+  EXPECT_FALSE(contains(step_line(text, 6), ">"));
+
+  EXPECT_TRUE(contains(text, "interleaving (7 steps, 2 preemptions"));
+  EXPECT_TRUE(contains(text, "\npreemptions: 2, steps: 7, found in execution 17 of 17\n"));
+  EXPECT_TRUE(contains(text, "\nreplay: weft replay ./counter_test --schedule=<schedule>\n"));
+  EXPECT_TRUE(contains(text, "\nschedule: " + run.bugs[0].schedule + "\n"));
+  EXPECT_TRUE(contains(text, "\nrun: strategy pct, seed 42, 17 executions in 0.25 s, not complete\n"));
+  EXPECT_TRUE(contains(text, "\ncoverage: 17 samples, no guarantee\n"));
+  EXPECT_FALSE(contains(text, "synchronisation"));  // instrumented
+}
+
+TEST(TextReport, SourceLinesCanBeLeftOut) {
+  Symbolizer sym;
+  TextOptions options;
+  options.source_lines = false;
+  std::string text = format_text(weft_test::lost_update_run(), sym, options);
+  EXPECT_FALSE(contains(text, "| ")) << text;
+}
+
+TEST(TextReport, LongRunsOfOneThreadAreFoldedButNotTheTail) {
+  Symbolizer sym;
+  RunRecord run = weft_test::lost_update_run();
+  BugRecord& bug = run.bugs[0];
+  const std::uintptr_t pc = weft_test::other_site().pc;
+  bug.events.clear();
+  bug.events.push_back(weft_test::event(0, OpKind::ThreadCreate, 0, pc, 0, 0, 1));
+  bug.events.push_back(weft_test::event(1, OpKind::ThreadStart, 0, pc));
+  for (int i = 0; i < 20; ++i) {  // steps 3..22: T1 alone, unremarkable
+    bug.events.push_back(weft_test::event(1, i % 2 ? OpKind::Write : OpKind::Read, 0x5000, pc, 0, 4));
+  }
+  bug.events.push_back(weft_test::event(0, OpKind::MutexLock, 0x6000, pc, kPreemption));
+  for (int i = 0; i < 20; ++i) {  // steps 24..43: T0 alone; the last 6 stay visible
+    bug.events.push_back(weft_test::event(0, OpKind::Read, 0x5000, pc, 0, 4));
+  }
+  bug.step = bug.events.size();
+  std::string text = format_text(run, sym);
+  SCOPED_TRACE(text);
+  EXPECT_TRUE(contains(text, "... 20 steps of T1 folded (3-22: 10 read, 10 write)"));
+  EXPECT_TRUE(step_line(text, 3).empty());
+  EXPECT_TRUE(step_line(text, 22).empty());
+  EXPECT_FALSE(step_line(text, 2).empty());   // thread-start is notable
+  EXPECT_FALSE(step_line(text, 23).empty());  // a preemption
+  EXPECT_TRUE(contains(step_line(text, 23), "*preempt*"));
+  // T0's run: steps 24..37 fold (14 > 8); 38..43 are the unfolded tail.
+  EXPECT_TRUE(contains(text, "... 14 steps of T0 folded (24-37: 14 read)"));
+  for (std::size_t n = 38; n <= 43; ++n) EXPECT_FALSE(step_line(text, n).empty()) << n;
+  EXPECT_TRUE(contains(step_line(text, 43), ">43"));
+}
+
+TEST(TextReport, ShortRunsAreNotFolded) {
+  Symbolizer sym;
+  RunRecord run = weft_test::lost_update_run();
+  BugRecord& bug = run.bugs[0];
+  const std::uintptr_t pc = weft_test::other_site().pc;
+  bug.events.clear();
+  for (int i = 0; i < 16; ++i) bug.events.push_back(weft_test::event(0, OpKind::Read, 1, pc, 0, 4));
+  std::string text = format_text(run, sym);
+  // Steps 2..10 would be a run of 9 (folded); 8 of them are not.
+  EXPECT_TRUE(contains(text, "... 9 steps of T0 folded (2-10: 9 read)")) << text;
+  bug.events.resize(14);  // 2..8 = 7 unremarkable steps before the tail of 6
+  text = format_text(run, sym);
+  EXPECT_FALSE(contains(text, "folded")) << text;
+  for (std::size_t n = 1; n <= 14; ++n) EXPECT_FALSE(step_line(text, n).empty()) << n;
+}
+
+TEST(TextReport, DeadlockListsBlockedThreads) {
+  Symbolizer sym;
+  RunRecord run;
+  run.strategy = "dfs";
+  run.executions = 3;
+  run.instrumented = true;
+  BugRecord bug;
+  bug.kind = BugKind::kDeadlock;
+  bug.message = "no thread can run; 2 blocked";
+  bug.execution = 3;
+  Site a = weft_test::named_site(0), b = weft_test::other_site();
+  bug.events = {weft_test::event(0, OpKind::MutexLock, 0xa000, a.pc),
+                weft_test::event(1, OpKind::MutexLock, 0xb000, b.pc, kPreemption)};
+  bug.blocked = {{0, make_op(OpKind::MutexLock, 0xb000, a.pc)},
+                 {1, make_op(OpKind::MutexLock, 0xa000, b.pc)}};
+  run.bugs.push_back(bug);
+  std::string text = format_text(run, sym);
+  SCOPED_TRACE(text);
+  EXPECT_EQ(text.rfind("bug: deadlock: no thread can run; 2 blocked\n", 0), 0u);
+  std::vector<std::string> lines = lines_of(text);
+  auto header = std::find(lines.begin(), lines.end(), "blocked threads:");
+  ASSERT_NE(header, lines.end());
+  ASSERT_GE(lines.end() - header, 3);
+  std::string t0 = header[1], t1 = header[2];
+  EXPECT_EQ(t0.rfind("  T0  mutex-lock  0xb000", 0), 0u) << t0;
+  EXPECT_TRUE(contains(t0, "sites.cpp:" + std::to_string(a.line)));
+  EXPECT_TRUE(contains(t0, "weft_test::named_site(int)"));
+  EXPECT_EQ(t1.rfind("  T1  mutex-lock  0xa000", 0), 0u) << t1;
+  EXPECT_TRUE(contains(t1, "sites.cpp:" + std::to_string(b.line)));
+  EXPECT_TRUE(contains(text, "preemptions: 1, steps: 2, found in execution 3 of 3"));
+  // The kind is said once even when the message repeats it.
+  run.bugs[0].message = "deadlock: all blocked";
+  EXPECT_EQ(format_text(run, sym).rfind("bug: deadlock: all blocked\n", 0), 0u);
+}
+
+TEST(TextReport, NoBugIsOneLine) {
+  Symbolizer sym;
+  RunRecord run;
+  run.strategy = "dfs";
+  run.seed = 7;
+  run.executions = 100;
+  run.complete = true;
+  run.instrumented = true;
+  EXPECT_EQ(format_text(run, sym), "no bug found in 100 executions (dfs, seed 7, complete)\n");
+  run.complete = false;
+  run.strategy = "random";
+  run.coverage.summary = "100 random schedules";
+  EXPECT_EQ(format_text(run, sym),
+            "no bug found in 100 executions (random, seed 7, budget; 100 random schedules)\n");
+}
+
+TEST(TextReport, SyncOnlyRunsSaySo) {
+  Symbolizer sym;
+  RunRecord run;
+  run.strategy = "random";
+  run.executions = 10;
+  run.instrumented = false;
+  std::vector<std::string> lines = lines_of(format_text(run, sym));
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[1],
+            "note: only synchronisation calls were scheduling points (memory accesses not "
+            "visible); build with weft's instrumentation to see them");
+  RunRecord with_bug = weft_test::lost_update_run();
+  with_bug.instrumented = false;
+  std::string text = format_text(with_bug, sym);
+  EXPECT_TRUE(contains(text, "\nnote: only synchronisation calls were scheduling points")) << text;
+}
+
+TEST(TextReport, ErrorComesFirst) {
+  Symbolizer sym;
+  RunRecord run = weft_test::lost_update_run();
+  run.error = "replay diverged at step 4: T2 is not enabled";
+  std::string text = format_text(run, sym);
+  EXPECT_EQ(text.rfind("weft: error: replay diverged at step 4: T2 is not enabled\n\nbug: ", 0), 0u)
+      << text;
+  RunRecord bad_option;
+  bad_option.error = "unknown strategy 'xyz'";
+  EXPECT_EQ(format_text(bad_option, sym), "weft: error: unknown strategy 'xyz'\n");
+}
+
+TEST(TextReport, SeveralBugsAreNumbered) {
+  Symbolizer sym;
+  RunRecord run = weft_test::lost_update_run();
+  BugRecord crash;
+  crash.kind = BugKind::kCrash;
+  crash.message = "SIGSEGV at 0x0";
+  crash.thread = 2;
+  crash.execution = 9;
+  run.bugs.push_back(crash);
+  std::string text = format_text(run, sym);
+  EXPECT_TRUE(contains(text, "bug 1 of 2: assertion: counter == 2")) << text;
+  EXPECT_TRUE(contains(text, "\nbug 2 of 2: crash: SIGSEGV at 0x0 -- T2\n")) << text;
+  EXPECT_TRUE(contains(text, "interleaving: no steps recorded")) << text;
+}
+
+TEST(TextReport, UnknownLocationsStillFormat) {
+  Symbolizer sym;
+  RunRecord run = weft_test::lost_update_run();
+  for (Event& e : run.bugs[0].events) e.op.pc = 0xdeadbeef;
+  run.bugs[0].pc = 0;
+  std::string text = format_text(run, sym);
+  EXPECT_EQ(text.rfind("bug: assertion: counter == 2 -- T0\n", 0), 0u) << text;
+  EXPECT_FALSE(step_line(text, 3).empty()) << text;
+}
+
+}  // namespace
+}  // namespace weft

@@ -32,17 +32,17 @@ __attribute__((noinline)) void range(ThreadState* self, const void* src, void* d
 extern "C" {
 
 void* memcpy(void* dst, const void* src, std::size_t n) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) range(self, src, dst, n, WEFT_PC);
+  if (ThreadState* self = rt::controlled_thread()) range(self, src, dst, n, WEFT_RAW_PC);
   return __memcpy_chk(dst, src, n, static_cast<std::size_t>(-1));
 }
 
 void* memmove(void* dst, const void* src, std::size_t n) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) range(self, src, dst, n, WEFT_PC);
+  if (ThreadState* self = rt::controlled_thread()) range(self, src, dst, n, WEFT_RAW_PC);
   return __memmove_chk(dst, src, n, static_cast<std::size_t>(-1));
 }
 
 void* memset(void* dst, int c, std::size_t n) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) range(self, nullptr, dst, n, WEFT_PC);
+  if (ThreadState* self = rt::controlled_thread()) range(self, nullptr, dst, n, WEFT_RAW_PC);
   return __memset_chk(dst, c, n, static_cast<std::size_t>(-1));
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "runtime/controller.hpp"
+#include "runtime/instrumented_code.hpp"
 #include "runtime/thread_state.hpp"
 
 #define WEFT_DEFINE_REAL(name)                                                   \
@@ -22,7 +23,10 @@
   }
 
 // The return address of the interposed call: where the program called it.
-#define WEFT_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
+#define WEFT_RAW_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
+// The same, attributed to the program's instrumented code when the call came from inside
+// a library (for synchronisation calls; memory hooks are always called from the program).
+#define WEFT_PC ::weft::rt::program_pc(WEFT_RAW_PC)
 
 namespace weft::intercept {
 

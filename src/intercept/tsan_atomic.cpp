@@ -30,6 +30,7 @@ __attribute__((noinline)) void atomic_point(OpKind kind, const volatile void* a,
                                             int mo, std::uintptr_t pc) {
   ThreadState* self = rt::controlled_thread();
   if (self == nullptr) return;
+  rt::note_instrumented_module(pc);
   Controller& c = ctl();
   if (!rt::access_is_scheduling_point(c)) return;
   RuntimeScope scope(self);
@@ -45,52 +46,52 @@ __attribute__((noinline)) void atomic_point(OpKind kind, const volatile void* a,
 
 #define WEFT_TSAN_ATOMIC(n, T)                                                              \
   T __tsan_atomic##n##_load(const volatile T* a, int mo) {                                 \
-    atomic_point(OpKind::AtomicLoad, a, sizeof(T), mo, WEFT_PC);                            \
+    atomic_point(OpKind::AtomicLoad, a, sizeof(T), mo, WEFT_RAW_PC);                            \
     return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                            \
   }                                                                                         \
   void __tsan_atomic##n##_store(volatile T* a, T v, int mo) {                               \
-    atomic_point(OpKind::AtomicStore, a, sizeof(T), mo, WEFT_PC);                           \
+    atomic_point(OpKind::AtomicStore, a, sizeof(T), mo, WEFT_RAW_PC);                           \
     __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                               \
   }                                                                                         \
   T __tsan_atomic##n##_exchange(volatile T* a, T v, int mo) {                               \
-    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_PC);                             \
+    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
     return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                     \
   }                                                                                         \
   T __tsan_atomic##n##_fetch_add(volatile T* a, T v, int mo) {                              \
-    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_PC);                             \
+    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
     return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##n##_fetch_sub(volatile T* a, T v, int mo) {                              \
-    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_PC);                             \
+    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
     return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##n##_fetch_and(volatile T* a, T v, int mo) {                              \
-    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_PC);                             \
+    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
     return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##n##_fetch_or(volatile T* a, T v, int mo) {                               \
-    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_PC);                             \
+    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
     return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                       \
   }                                                                                         \
   T __tsan_atomic##n##_fetch_xor(volatile T* a, T v, int mo) {                              \
-    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_PC);                             \
+    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
     return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##n##_fetch_nand(volatile T* a, T v, int mo) {                             \
-    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_PC);                             \
+    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
     return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                     \
   }                                                                                         \
   int __tsan_atomic##n##_compare_exchange_strong(volatile T* a, T* c, T v, int mo, int fmo) { \
-    atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, WEFT_PC);                             \
+    atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, WEFT_RAW_PC);                             \
     return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
   }                                                                                         \
   /* A weak CAS that fails spuriously is a strong one retried: weft never fails it. */      \
   int __tsan_atomic##n##_compare_exchange_weak(volatile T* a, T* c, T v, int mo, int fmo) {   \
-    atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, WEFT_PC);                             \
+    atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, WEFT_RAW_PC);                             \
     return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
   }                                                                                         \
   T __tsan_atomic##n##_compare_exchange_val(volatile T* a, T c, T v, int mo, int fmo) {      \
-    atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, WEFT_PC);                             \
+    atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, WEFT_RAW_PC);                             \
     __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
     return c;                                                                               \
   }
@@ -108,7 +109,7 @@ void __tsan_atomic_thread_fence(int mo) {
     Controller& c = ctl();
     if (rt::access_is_scheduling_point(c)) {
       RuntimeScope scope(self);
-      Op op = make_op(OpKind::Fence, 0, WEFT_PC, 0, static_cast<std::uint32_t>(mo));
+      Op op = make_op(OpKind::Fence, 0, WEFT_RAW_PC, 0, static_cast<std::uint32_t>(mo));
       op.flags |= order_flags(mo, true, true);
       c.schedule(self, op);
     }

@@ -17,6 +17,7 @@ namespace {
 
 __attribute__((noinline)) void access_slow(ThreadState* self, OpKind kind, const volatile void* a,
                                            std::size_t size, std::uintptr_t pc) {
+  rt::note_instrumented_module(pc);
   Controller& c = ctl();
   if (!rt::access_is_scheduling_point(c)) return;
   RuntimeScope scope(self);
@@ -34,14 +35,14 @@ inline __attribute__((always_inline)) void access(OpKind kind, const volatile vo
 }  // namespace
 
 #define WEFT_TSAN_ACCESS(n)                                                              \
-  void __tsan_read##n(void* a) { access(OpKind::Read, a, n, WEFT_PC); }                  \
-  void __tsan_write##n(void* a) { access(OpKind::Write, a, n, WEFT_PC); }                \
-  void __tsan_unaligned_read##n(void* a) { access(OpKind::Read, a, n, WEFT_PC); }        \
-  void __tsan_unaligned_write##n(void* a) { access(OpKind::Write, a, n, WEFT_PC); }      \
-  void __tsan_volatile_read##n(void* a) { access(OpKind::Read, a, n, WEFT_PC); }         \
-  void __tsan_volatile_write##n(void* a) { access(OpKind::Write, a, n, WEFT_PC); }       \
-  void __tsan_unaligned_volatile_read##n(void* a) { access(OpKind::Read, a, n, WEFT_PC); } \
-  void __tsan_unaligned_volatile_write##n(void* a) { access(OpKind::Write, a, n, WEFT_PC); } \
+  void __tsan_read##n(void* a) { access(OpKind::Read, a, n, WEFT_RAW_PC); }                  \
+  void __tsan_write##n(void* a) { access(OpKind::Write, a, n, WEFT_RAW_PC); }                \
+  void __tsan_unaligned_read##n(void* a) { access(OpKind::Read, a, n, WEFT_RAW_PC); }        \
+  void __tsan_unaligned_write##n(void* a) { access(OpKind::Write, a, n, WEFT_RAW_PC); }      \
+  void __tsan_volatile_read##n(void* a) { access(OpKind::Read, a, n, WEFT_RAW_PC); }         \
+  void __tsan_volatile_write##n(void* a) { access(OpKind::Write, a, n, WEFT_RAW_PC); }       \
+  void __tsan_unaligned_volatile_read##n(void* a) { access(OpKind::Read, a, n, WEFT_RAW_PC); } \
+  void __tsan_unaligned_volatile_write##n(void* a) { access(OpKind::Write, a, n, WEFT_RAW_PC); } \
   void __tsan_read##n##_pc(void* a, void* pc) {                                          \
     access(OpKind::Read, a, n, reinterpret_cast<std::uintptr_t>(pc));                     \
   }                                                                                      \
@@ -57,8 +58,8 @@ WEFT_TSAN_ACCESS(4)
 WEFT_TSAN_ACCESS(8)
 WEFT_TSAN_ACCESS(16)
 
-void __tsan_read_range(void* a, unsigned long size) { access(OpKind::Read, a, size, WEFT_PC); }
-void __tsan_write_range(void* a, unsigned long size) { access(OpKind::Write, a, size, WEFT_PC); }
+void __tsan_read_range(void* a, unsigned long size) { access(OpKind::Read, a, size, WEFT_RAW_PC); }
+void __tsan_write_range(void* a, unsigned long size) { access(OpKind::Write, a, size, WEFT_RAW_PC); }
 void __tsan_read_range_pc(void* a, unsigned long size, void* pc) {
   access(OpKind::Read, a, size, reinterpret_cast<std::uintptr_t>(pc));
 }
@@ -67,9 +68,9 @@ void __tsan_write_range_pc(void* a, unsigned long size, void* pc) {
 }
 
 // The vtable pointer is read at a virtual call and written by constructors/destructors.
-void __tsan_vptr_read(void** vptr_p) { access(OpKind::Read, vptr_p, sizeof(void*), WEFT_PC); }
+void __tsan_vptr_read(void** vptr_p) { access(OpKind::Read, vptr_p, sizeof(void*), WEFT_RAW_PC); }
 void __tsan_vptr_update(void** vptr_p, void* new_val) {
-  if (*vptr_p != new_val) access(OpKind::Write, vptr_p, sizeof(void*), WEFT_PC);
+  if (*vptr_p != new_val) access(OpKind::Write, vptr_p, sizeof(void*), WEFT_RAW_PC);
 }
 
 // A shadow call stack, so that a report can name the user's line behind a header's.

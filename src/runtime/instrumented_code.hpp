@@ -1,0 +1,16 @@
+#pragma once
+// Where the program's instrumented code lives, so that an operation called from inside an
+// uninstrumented library (std::thread's constructor in libstdc++.so calls pthread_create)
+// can be attributed to the program's own line instead.
+#include <cstdint>
+
+namespace weft::rt {
+
+// Records the code of the module containing `pc`, a pc of instrumented code (the memory
+// hooks' slow paths call it; __tsan_init cannot: compilers tail-call it from constructors).
+void note_instrumented_module(std::uintptr_t pc);
+// `pc` when it is in instrumented code (or nothing is instrumented); otherwise the first
+// return address on the calling thread's stack that is. Costs an unwind only in that case.
+std::uintptr_t program_pc(std::uintptr_t pc);
+
+}  // namespace weft::rt

@@ -1,6 +1,7 @@
 #include "runtime/controller.hpp"
 
 #include <cxxabi.h>
+#include <signal.h>
 
 #include <cstdlib>
 #include <exception>
@@ -38,6 +39,10 @@ ThreadState* Controller::new_thread() {
 // Thread 0 of each execution runs the body; every controlled thread starts here.
 void* Controller::thread_main(void* state) {
   auto* self = static_cast<ThreadState*>(state);
+  stack_t alt{};
+  alt.ss_sp = self->altstack.get();
+  alt.ss_size = ThreadState::kAltStackSize;
+  sigaltstack(&alt, nullptr);
   t_self = self;
   Controller* c = active();
   c->wait_baton(self);  // chosen for its ThreadStart step
@@ -285,6 +290,9 @@ void Controller::finish_thread(ThreadState* self) {
   --alive_;
   ThreadState* next = pick();
   t_self = nullptr;  // whatever glibc runs after this is outside the program's schedule
+  stack_t off{};
+  off.ss_flags = SS_DISABLE;
+  sigaltstack(&off, nullptr);
   if (next != nullptr) {
     pass_baton(next);
   } else {

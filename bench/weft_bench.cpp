@@ -33,6 +33,21 @@ void two_threads() {
   pthread_join(b, nullptr);
 }
 
+// One long execution: two threads taking turns, to price a hand-off apart from the fixed
+// cost of an execution (creating and reaping its threads).
+void* many_points(void*) {
+  for (int i = 0; i < 20000; ++i) g_shared.fetch_add(1, std::memory_order_relaxed);
+  return nullptr;
+}
+
+void two_long_threads() {
+  pthread_t a, b;
+  pthread_create(&a, nullptr, many_points, nullptr);
+  pthread_create(&b, nullptr, many_points, nullptr);
+  pthread_join(a, nullptr);
+  pthread_join(b, nullptr);
+}
+
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -69,6 +84,13 @@ int main(int argc, char** argv) {
   const double weft_s = r.elapsed_s();
 
   for (int i = 0; i < 64; ++i) g_plain[i] = i;
+  // Where an execution's time goes: steps that switch threads vs. the fixed cost.
+  weft::Result long_run = weft::explore([] { two_long_threads(); },
+                                        {.strategy = "random", .executions = 3, .seed = 1});
+  const double switch_us = long_run.elapsed_s() * 1e6 / (3 * 40000.0);
+  weft::Result one_thread = weft::explore([] {}, {.strategy = "random", .executions = executions});
+  const double empty_us = one_thread.elapsed_s() * 1e6 / executions;
+
   const long n = 200'000'000;
   t0 = Clock::now();
   volatile long sink = read_loop(n);
@@ -86,6 +108,11 @@ int main(int argc, char** argv) {
   std::printf("  weft random walk                  %10.0f executions/s  %8.1f us each\n",
               executions / weft_s, weft_s * 1e6 / executions);
   std::printf("  ratio weft/native time            %10.2fx\n", weft_s / native_s);
+  std::printf("  where the time goes:\n");
+  std::printf("    one step (random walk: a thread switch every other step) %8.2f us\n",
+              switch_us);
+  std::printf("    an execution of an empty body (one thread started/reaped) %7.2f us\n",
+              empty_us);
   std::printf("\ninstrumented access off the schedule (thread not under test):\n");
   std::printf("  __tsan_read4 fast path            %10.2f ns/access\n", instrumented_ns);
   std::printf("  plain access                      %10.2f ns/access\n", plain_ns);

@@ -21,7 +21,7 @@ struct BugRecord {
   BugKind kind = BugKind::kAssertion;
   std::string message;          // one line: what failed ("counter == 2", "SIGSEGV at 0x0")
   ThreadId thread = kNoThread;  // the thread that failed (kNoThread: none in particular)
-  std::uintptr_t pc = 0;        // where it failed, when known (assertion site, faulting pc)
+  std::uintptr_t pc = 0;        // where it failed, read as a return address (crashes store the faulting pc + 1)
   std::uint64_t step = 0;       // steps taken when it failed
   std::uint64_t execution = 0;  // 1-based index of the execution that found it
   std::string schedule;         // encoded Schedule that reproduces it

@@ -32,7 +32,7 @@ void __assert_fail(const char* expr, const char* file, unsigned int line,
                    const char* function) noexcept {
   if (ThreadState* self = rt::controlled_thread()) {
     RuntimeScope scope(self);
-    std::string msg = std::string("assertion failed: ") + expr;
+    std::string msg = std::string("assert(") + expr + ") failed";
     rt::BugReport bug;
     bug.kind = BugKind::kAssertion;
     bug.message = msg;

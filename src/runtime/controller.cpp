@@ -152,7 +152,7 @@ ThreadState* Controller::pick() {
       BugReport bug;
       bug.kind = BugKind::kDeadlock;
       bug.blocked = blocked_threads();
-      std::string msg = "deadlock: no thread can run, " + std::to_string(bug.blocked.size()) +
+      std::string msg = "no thread can run, " + std::to_string(bug.blocked.size()) +
                         " blocked";
       bug.message = msg;
       config_.sink->on_bug(bug);

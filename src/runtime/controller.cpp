@@ -8,6 +8,7 @@
 #include <typeinfo>
 #include <string>
 
+#include "detect/deadlock.hpp"
 #include "runtime/os.hpp"
 
 namespace weft::rt {
@@ -152,8 +153,7 @@ ThreadState* Controller::pick() {
       BugReport bug;
       bug.kind = BugKind::kDeadlock;
       bug.blocked = blocked_threads();
-      std::string msg = "no thread can run, " + std::to_string(bug.blocked.size()) +
-                        " blocked";
+      std::string msg = detect::describe_deadlock(wait_edges());
       bug.message = msg;
       config_.sink->on_bug(bug);
     }
@@ -340,6 +340,28 @@ void Controller::uncaught_exception(ThreadState* self) {
   bug.message = msg;
   bug.thread = self->id;
   fail(bug);
+}
+
+std::vector<detect::WaitEdge> Controller::wait_edges() const {
+  std::vector<detect::WaitEdge> out;
+  for (std::size_t i = 0; i < nthreads_; ++i) {
+    const ThreadState& t = *threads_[i];
+    if (t.finished) continue;
+    detect::WaitEdge w{t.id, t.pending, kNoThread};
+    switch (t.pending.kind) {
+      case OpKind::MutexLock: w.holder = mutexes.owner(t.pending.object); break;
+      case OpKind::RwReadLock:
+      case OpKind::RwWriteLock: w.holder = rwlocks.writer(t.pending.object); break;
+      case OpKind::ThreadJoin: w.holder = t.pending.aux; break;
+      case OpKind::CondWake:
+        if (t.woken) w.holder = mutexes.owner(t.wait_mutex);
+        break;
+      default: break;
+    }
+    if (w.holder == t.id) w.holder = kNoThread;  // a thread relocking its own mutex
+    out.push_back(w);
+  }
+  return out;
 }
 
 void Controller::fail(BugReport bug) {

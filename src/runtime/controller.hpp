@@ -18,6 +18,7 @@
 #include "core/event.hpp"
 #include "core/schedule.hpp"
 #include "core/strategy.hpp"
+#include "detect/deadlock.hpp"
 #include "runtime/counter_models.hpp"
 #include "runtime/execution_sink.hpp"
 #include "runtime/mutex_model.hpp"
@@ -98,6 +99,7 @@ class Controller {
   void pass_baton(ThreadState* next);
   void wait_baton(ThreadState* self);
   std::vector<BlockedThread> blocked_threads() const;
+  std::vector<detect::WaitEdge> wait_edges() const;
   static void* thread_main(void* state);
 
   static std::atomic<Controller*> active_;

@@ -1,28 +1,19 @@
 #include "detect/deadlock.hpp"
 
-#include <cstdio>
-
 namespace weft::detect {
 namespace {
 
 std::string thread_name(ThreadId t) { return "T" + std::to_string(t); }
 
-std::string object(const Op& op) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%#lx", static_cast<unsigned long>(op.object));
-  return buf;
-}
-
-// "T1 waits for T2 (mutex-lock 0x...)" or "T3 waits in cond-wake 0x... (nobody can wake it)"
+// "T1 waits for T2 (mutex-lock)" or "T3 waits in cond-wake, never signalled". No addresses:
+// they change from run to run (thread stacks), and the message names the bug in replays.
 std::string one(const WaitEdge& w) {
   std::string s = thread_name(w.thread);
   if (w.holder != kNoThread) {
-    s += " waits for " + thread_name(w.holder) + " (" + std::string(op_name(w.op.kind));
-    if (w.op.kind != OpKind::ThreadJoin) s += " " + object(w.op);
-    return s + ")";
+    return s + " waits for " + thread_name(w.holder) + " (" + std::string(op_name(w.op.kind)) +
+           ")";
   }
   s += " waits in " + std::string(op_name(w.op.kind));
-  if (w.op.object != 0) s += " " + object(w.op);
   switch (w.op.kind) {
     case OpKind::CondWake: return s + ", never signalled";
     case OpKind::FutexWoken: return s + ", never woken";

@@ -167,7 +167,13 @@ int pthread_once(pthread_once_t* once, void (*init)()) {
     if (c.onces.phase(a) == OnceModel::Phase::kDone) return 0;
     c.onces.set(a, OnceModel::Phase::kRunning);
   }
-  init();  // the program's code: scheduled like any other
+  try {
+    init();  // the program's code: scheduled like any other
+  } catch (...) {  // std::call_once: an exception leaves the flag unset for the next caller
+    RuntimeScope scope(self);
+    ctl().onces.set(a, OnceModel::Phase::kNotRun);
+    throw;
+  }
   RuntimeScope scope(self);
   ctl().schedule(self, make_op(OpKind::OnceDone, a, pc));
   ctl().onces.set(a, OnceModel::Phase::kDone);

@@ -34,10 +34,7 @@ long futex(ThreadState* self, long* a, std::uintptr_t pc, bool* handled) {
         return -1;
       }
       c.waits.add(addr(word), self);
-      self->timed = a[3] != 0;
-      c.schedule(self, make_op(OpKind::FutexWoken, addr(word), pc, 4));
-      self->timed = false;
-      if (self->timed_out) {
+      if (c.schedule_wait(self, make_op(OpKind::FutexWoken, addr(word), pc, 4), a[3] != 0)) {
         c.waits.remove(addr(word), self);
         errno = ETIMEDOUT;
         return -1;

@@ -27,10 +27,7 @@ int wait(ThreadState* self, pthread_cond_t* cv, pthread_mutex_t* m, std::uintptr
   const unsigned depth = c.mutexes.release_all(ma);
   c.waits.add(ca, self);
   self->wait_mutex = ma;
-  self->timed = timed;
-  c.schedule(self, make_op(OpKind::CondWake, ca, pc));
-  self->timed = false;
-  const bool timed_out = self->timed_out;
+  const bool timed_out = c.schedule_wait(self, make_op(OpKind::CondWake, ca, pc), timed);
   if (timed_out) c.waits.remove(ca, self);
   for (unsigned i = 0; i < depth; ++i) c.mutexes.lock(ma, self->id);
   return timed_out ? ETIMEDOUT : 0;

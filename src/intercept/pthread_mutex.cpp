@@ -39,10 +39,7 @@ int lock(ThreadState* self, pthread_mutex_t* m, std::uintptr_t pc, bool timed) {
   RuntimeScope scope(self);
   Controller& c = ctl();
   learn_type(c, m);
-  self->timed = timed;
-  c.schedule(self, make_op(OpKind::MutexLock, addr(m), pc));
-  self->timed = false;
-  if (self->timed_out) return ETIMEDOUT;
+  if (c.schedule_wait(self, make_op(OpKind::MutexLock, addr(m), pc), timed)) return ETIMEDOUT;
   return c.mutexes.lock(addr(m), self->id);
 }
 

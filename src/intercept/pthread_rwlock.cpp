@@ -24,10 +24,9 @@ int lock(ThreadState* self, pthread_rwlock_t* l, std::uintptr_t pc, bool write, 
   Controller& c = ctl();
   const std::uintptr_t a = addr(l);
   if (c.rwlocks.writer(a) == self->id) return EDEADLK;
-  self->timed = timed;
-  c.schedule(self, make_op(write ? OpKind::RwWriteLock : OpKind::RwReadLock, a, pc));
-  self->timed = false;
-  if (self->timed_out) return ETIMEDOUT;
+  if (c.schedule_wait(self, make_op(write ? OpKind::RwWriteLock : OpKind::RwReadLock, a, pc),
+                     timed))
+    return ETIMEDOUT;
   if (write)
     c.rwlocks.write_lock(a, self->id);
   else

@@ -37,10 +37,7 @@ int sem_wait_impl(ThreadState* self, sem_t* s, std::uintptr_t pc, bool timed) {
   RuntimeScope scope(self);
   Controller& c = ctl();
   learn_semaphore(c, s);
-  self->timed = timed;
-  c.schedule(self, make_op(OpKind::SemWait, addr(s), pc));
-  self->timed = false;
-  if (self->timed_out) {
+  if (c.schedule_wait(self, make_op(OpKind::SemWait, addr(s), pc), timed)) {
     errno = ETIMEDOUT;
     return -1;
   }

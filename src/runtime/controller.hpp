@@ -59,6 +59,14 @@ class Controller {
   // Announces `op` and returns when `self` has been chosen to perform it; the caller then
   // applies its effect (through the models) before its next scheduling point.
   void schedule(ThreadState* self, const Op& op);
+  // schedule() for a blocking wait that, when `timed`, may instead time out once nothing
+  // else can run. Returns true when it timed out.
+  bool schedule_wait(ThreadState* self, const Op& op, bool timed) {
+    self->timed = timed;
+    schedule(self, op);
+    self->timed = false;
+    return self->timed_out;
+  }
   // Data nondeterminism: a value in [0, n) chosen by the strategy and recorded.
   std::size_t choose_value(std::size_t n);
   // pthread_create under control: a ThreadCreate step, then a new controlled thread.

@@ -1,9 +1,11 @@
-// C++ thread_local destructors and assert(): both need to stay under weft's control.
+// C++ thread_local destructors, pthread keys and assert(): all need to stay under weft's
+// control.
 #include <assert.h>
 
 #include <string>
 
 #include "intercept/real.hpp"
+#include "runtime/key_registry.hpp"
 
 using namespace weft;
 using namespace weft::intercept;
@@ -44,6 +46,25 @@ void __assert_fail(const char* expr, const char* file, unsigned int line,
   }
   real___assert_fail()(expr, file, line, function);
   __builtin_unreachable();
+}
+
+}  // extern "C"
+
+// pthread keys: tracked so that weft can run their destructors under control.
+WEFT_DEFINE_REAL(pthread_key_create)
+WEFT_DEFINE_REAL(pthread_key_delete)
+
+extern "C" {
+
+int pthread_key_create(pthread_key_t* key, void (*destructor)(void*)) noexcept {
+  int rc = real_pthread_key_create()(key, destructor);
+  if (rc == 0) rt::note_key(*key, destructor);
+  return rc;
+}
+
+int pthread_key_delete(pthread_key_t key) noexcept {
+  rt::forget_key(key);
+  return real_pthread_key_delete()(key);
 }
 
 }  // extern "C"

@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 #include <signal.h>
+#include <sys/prctl.h>
 
 #include <cstdlib>
 #include <exception>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "detect/deadlock.hpp"
+#include "runtime/key_registry.hpp"
 #include "runtime/os.hpp"
 
 namespace weft::rt {
@@ -37,29 +39,96 @@ ThreadState* Controller::new_thread() {
   return threads_[nthreads_++].get();
 }
 
-// Thread 0 of each execution runs the body; every controlled thread starts here.
-void* Controller::thread_main(void* state) {
-  auto* self = static_cast<ThreadState*>(state);
+// A carrier waits for a controlled thread to run, runs it, makes itself new again, and
+// waits for the next (a carrier with a custom stack size ends with its one thread).
+void* Controller::carrier_main(void* arg) {
+  auto* carrier = static_cast<Carrier*>(arg);
   stack_t alt{};
-  alt.ss_sp = self->altstack.get();
-  alt.ss_size = ThreadState::kAltStackSize;
+  alt.ss_sp = carrier->altstack.get();
+  alt.ss_size = Carrier::kAltStackSize;
   sigaltstack(&alt, nullptr);
+  pthread_sigmask(SIG_SETMASK, nullptr, &carrier->initial_mask);
+  prctl(PR_GET_NAME, carrier->initial_name, 0, 0, 0);
+  for (;;) {
+    while (carrier->go.load(std::memory_order_acquire) == 0)
+      os::futex_wait(reinterpret_cast<const std::uint32_t*>(&carrier->go), 0);
+    carrier->go.store(0, std::memory_order_relaxed);
+    ThreadState* self = carrier->assigned;
+    Controller* c = active();
+    try {
+      c->run_thread(self);
+    } catch (abi::__forced_unwind&) {  // pthread_exit: this OS thread ends
+      carrier->dead = true;
+      c->carrier_parked();
+      throw;
+    }
+    reset_carrier(carrier);
+    const bool reusable = carrier->reusable;
+    c->carrier_parked();
+    if (!reusable) return nullptr;
+  }
+}
+
+void Controller::run_thread(ThreadState* self) {
   t_self = self;
-  Controller* c = active();
-  c->wait_baton(self);  // chosen for its ThreadStart step
+  wait_baton(self);  // chosen for its ThreadStart step
   try {
     if (self->id == 0)
-      (*c->body_)();
+      (*body_)();
     else
       self->retval = self->start(self->arg);
   } catch (abi::__forced_unwind&) {  // pthread_exit: finish under control, then unwind on
-    c->finish_thread(self);
+    finish_thread(self);
     throw;
   } catch (...) {
-    c->uncaught_exception(self);
+    uncaught_exception(self);
   }
-  c->finish_thread(self);
-  return self->retval;
+  finish_thread(self);
+}
+
+void Controller::carrier_parked() {
+  if (busy_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    os::futex_wake(reinterpret_cast<const std::uint32_t*>(&busy_), 1);
+}
+
+int Controller::start_os_thread(ThreadState* t, const pthread_attr_t* attr) {
+  std::size_t stack = 0;
+  if (attr != nullptr) pthread_attr_getstacksize(attr, &stack);
+  pthread_attr_t defaults;
+  std::size_t default_stack = 0;
+  pthread_attr_init(&defaults);
+  pthread_attr_getstacksize(&defaults, &default_stack);
+  pthread_attr_destroy(&defaults);
+  const bool standard = attr == nullptr || stack == 0 || stack == default_stack;
+
+  Carrier* carrier = nullptr;
+  if (standard && !idle_.empty()) {
+    carrier = idle_.back();
+    idle_.pop_back();
+  } else {
+    auto fresh = std::make_unique<Carrier>();
+    fresh->reusable = standard;
+    // The OS thread is always joinable (weft reaps it); a detached attribute only changes
+    // the model. Stack size and guard are kept.
+    pthread_attr_t own;
+    pthread_attr_init(&own);
+    if (!standard) pthread_attr_setstacksize(&own, stack);
+    std::size_t guard = 0;
+    if (attr != nullptr && pthread_attr_getguardsize(attr, &guard) == 0)
+      pthread_attr_setguardsize(&own, guard);
+    int rc = os::create_thread(&fresh->os, &own, &Controller::carrier_main, fresh.get());
+    pthread_attr_destroy(&own);
+    if (rc != 0) return rc;
+    carrier = fresh.get();
+    carriers_.push_back(std::move(fresh));
+  }
+  t->carrier = carrier;
+  t->os = carrier->os;
+  busy_.fetch_add(1, std::memory_order_relaxed);
+  carrier->assigned = t;
+  carrier->go.store(1, std::memory_order_release);
+  os::futex_wake(reinterpret_cast<const std::uint32_t*>(&carrier->go), 1);
+  return 0;
 }
 
 void Controller::run_execution(const std::function<void()>& body) {
@@ -79,16 +148,29 @@ void Controller::run_execution(const std::function<void()>& body) {
   done_.store(0, std::memory_order_relaxed);
   if (config_.steps_out) config_.steps_out->store(0, std::memory_order_relaxed);
   if (config_.decisions_out) config_.decisions_out->store(0, std::memory_order_relaxed);
+  idle_.clear();
+  for (auto& c : carriers_) idle_.push_back(c.get());
 
   ThreadState* main = new_thread();
-  if (os::create_thread(&main->os, nullptr, &Controller::thread_main, main) != 0)
+  if (start_os_thread(main, nullptr) != 0)
     config_.sink->on_tool_error("cannot create a thread (pthread_create failed)");
   ThreadState* first = pick();
   pass_baton(first);
   while (done_.load(std::memory_order_acquire) == 0)
     os::futex_wait(reinterpret_cast<const std::uint32_t*>(&done_), 0);
-  // Reap every OS thread, detached ones included: none outlives its execution.
-  for (std::size_t i = 0; i < nthreads_; ++i) os::join_thread(threads_[i]->os, nullptr);
+  // Every carrier must be back (its thread's last steps run after the baton moved on).
+  for (std::uint32_t b; (b = busy_.load(std::memory_order_acquire)) != 0;)
+    os::futex_wait(reinterpret_cast<const std::uint32_t*>(&busy_), b);
+  // Carriers whose thread exited with pthread_exit, or that had a custom stack, end here:
+  // no OS thread outlives its execution unaccounted for.
+  for (auto it = carriers_.begin(); it != carriers_.end();) {
+    if ((*it)->dead || !(*it)->reusable) {
+      os::join_thread((*it)->os, nullptr);
+      it = carriers_.erase(it);
+    } else {
+      ++it;
+    }
+  }
   holder_.store(nullptr, std::memory_order_release);
   body_ = nullptr;
 }
@@ -253,22 +335,12 @@ int Controller::create_thread(ThreadState* self, pthread_t* out, const pthread_a
   ThreadState* child = new_thread();
   child->start = start;
   child->arg = arg;
-  // The OS thread is always joinable (weft reaps it at the end of the execution); a
-  // detached attribute only changes the model. Stack size and guard are kept.
-  pthread_attr_t own;
-  pthread_attr_init(&own);
   if (attr != nullptr) {
     int state = PTHREAD_CREATE_JOINABLE;
     pthread_attr_getdetachstate(attr, &state);
     child->detached = state == PTHREAD_CREATE_DETACHED;
-    std::size_t size = 0;
-    if (pthread_attr_getstacksize(attr, &size) == 0 && size != 0)
-      pthread_attr_setstacksize(&own, size);
-    if (pthread_attr_getguardsize(attr, &size) == 0) pthread_attr_setguardsize(&own, size);
   }
-  int rc = os::create_thread(&child->os, &own, &Controller::thread_main, child);
-  pthread_attr_destroy(&own);
-  if (rc != 0) {
+  if (int rc = start_os_thread(child, attr); rc != 0) {
     child->finished = true;
     --alive_;
     return rc;
@@ -284,15 +356,13 @@ void Controller::finish_thread(ThreadState* self) {
     self->tls_dtors.pop_back();
     fn(obj);
   }
+  run_key_destructors();  // ...and so do pthread key destructors
   ++self->runtime_depth;  // no RuntimeScope: this thread leaves weft for good below
   schedule(self, make_op(OpKind::ThreadExit));
   self->finished = true;
   --alive_;
   ThreadState* next = pick();
   t_self = nullptr;  // whatever glibc runs after this is outside the program's schedule
-  stack_t off{};
-  off.ss_flags = SS_DISABLE;
-  sigaltstack(&off, nullptr);
   if (next != nullptr) {
     pass_baton(next);
   } else {

@@ -19,6 +19,7 @@
 #include "core/schedule.hpp"
 #include "core/strategy.hpp"
 #include "detect/deadlock.hpp"
+#include "runtime/carrier.hpp"
 #include "runtime/counter_models.hpp"
 #include "runtime/execution_sink.hpp"
 #include "runtime/mutex_model.hpp"
@@ -108,7 +109,13 @@ class Controller {
   void wait_baton(ThreadState* self);
   std::vector<BlockedThread> blocked_threads() const;
   std::vector<detect::WaitEdge> wait_edges() const;
-  static void* thread_main(void* state);
+  // Gives `t` an OS thread: an idle carrier, or a new one (a custom stack size needs one).
+  int start_os_thread(ThreadState* t, const pthread_attr_t* attr);
+  static void* carrier_main(void* carrier);
+  // Runs controlled thread `self` from its ThreadStart step to its end.
+  void run_thread(ThreadState* self);
+  // A carrier is done with its thread of this execution (touches nothing afterwards).
+  void carrier_parked();
 
   static std::atomic<Controller*> active_;
 
@@ -127,6 +134,9 @@ class Controller {
   std::vector<Op> next_ops_;
   std::atomic<ThreadState*> holder_{nullptr};
   std::atomic<std::uint32_t> done_{0};
+  std::vector<std::unique_ptr<Carrier>> carriers_;
+  std::vector<Carrier*> idle_;            // carriers free for this execution
+  std::atomic<std::uint32_t> busy_{0};    // carriers still running this execution's threads
   const std::function<void()>* body_ = nullptr;
 };
 

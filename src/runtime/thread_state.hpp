@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <memory>
 #include <utility>
 #include <vector>
 
@@ -40,10 +39,7 @@ struct ThreadState {
   std::uintptr_t shadow[kShadowDepth] = {};  // caller pcs from __tsan_func_entry
 
   std::vector<std::pair<void (*)(void*), void*>> tls_dtors;  // C++ thread_local destructors
-
-  // An alternate signal stack, so that a stack overflow is reported like any other crash.
-  static constexpr std::size_t kAltStackSize = 64 * 1024;
-  std::unique_ptr<char[]> altstack{new char[kAltStackSize]};
+  struct Carrier* carrier = nullptr;  // the pooled OS thread running it
 };
 
 // The controlled thread running on this OS thread (nullptr: not under weft).

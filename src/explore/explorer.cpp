@@ -1,6 +1,5 @@
 #include "explore/explorer.hpp"
 
-#include <sched.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -10,8 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "detect/crash_handler.hpp"
-#include "detect/watchdog.hpp"
+#include "explore/execution_child.hpp"
 #include "explore/replay_strategy.hpp"
 #include "explore/shared_region.hpp"
 #include "runtime/access_policy.hpp"
@@ -24,84 +22,11 @@ namespace {
 
 constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
 
-// The exploration process's view of the shared region (set once in the child).
-SharedRegion* g_region = nullptr;
-
-[[noreturn]] void child_finish() { _exit(0); }
-
-// The controlled thread that crashed; it is inside weft from now on, so that what the
-// handler calls (string formatting, memcpy) is not scheduled as the program's own.
-ThreadId enter_runtime() {
-  rt::ThreadState* s = rt::t_self;
-  if (s == nullptr) return kNoThread;
-  ++s->runtime_depth;
-  return s->id;
-}
-
-detect::HangTarget hang_target() {
-  detect::HangTarget t;
-  rt::Controller* c = rt::Controller::active();
-  rt::ThreadState* holder = c == nullptr ? nullptr : c->holder();
-  if (holder != nullptr) {
-    t.running = true;
-    t.os = holder->os;
-    t.thread = holder->id;
-  }
-  return t;
-}
-
-// Bugs and tool errors found by the runtime end the exploration process, leaving their
-// description in the shared region.
-class ChildSink final : public rt::ExecutionSink {
- public:
-  explicit ChildSink(SharedHeader* h) : h_(h) {}
-  [[noreturn]] void on_bug(const rt::BugReport& bug) override {
-    detect::BugSlot& s = h_->bug;
-    if (s.claim()) {
-      s.kind = static_cast<int>(bug.kind);
-      s.thread = bug.thread;
-      s.pc = bug.pc;
-      s.line = bug.line;
-      detect::copy_text(s.message, sizeof s.message, bug.message.data(), bug.message.size());
-      detect::copy_text(s.file, sizeof s.file, bug.file.data(), bug.file.size());
-      s.nblocked = 0;
-      for (const BlockedThread& b : bug.blocked)
-        if (s.nblocked < detect::BugSlot::kMaxBlocked) s.blocked[s.nblocked++] = b;
-      s.publish();
-    }
-    child_finish();
-  }
-  [[noreturn]] void on_tool_error(std::string_view message) override {
-    detect::copy_text(h_->error, sizeof h_->error, message.data(), message.size());
-    child_finish();
-  }
-
- private:
-  SharedHeader* h_;
-};
-
-// Only one controlled thread runs at a time: on one CPU, a hand-off is a local context
-// switch instead of a wake-up across CPUs (measured in `make bench`). Carriers and the
-// watchdog, created after this, inherit it.
-void pin_to_one_cpu() {
-  cpu_set_t allowed;
-  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
-  int cpu = sched_getcpu();
-  if (cpu < 0 || !CPU_ISSET(cpu, &allowed)) return;
-  cpu_set_t one;
-  CPU_ZERO(&one);
-  CPU_SET(cpu, &one);
-  sched_setaffinity(0, sizeof one, &one);
-}
-
 [[noreturn]] void run_child(const std::function<void()>& body, const Options& options,
                             const Schedule* replay, SharedRegion& region) {
-  g_region = &region;
   SharedHeader& h = region.header();
   h.instrumented = rt::g_instrumented;
-  detect::install_crash_handlers(&h.bug, &child_finish, &enter_runtime);
-  pin_to_one_cpu();
-  detect::Watchdog::start(&h.steps, &hang_target, options.hang_timeout_s, &h.bug, &child_finish);
+  install_child_detectors(h, options.hang_timeout_s);
 
   ChildSink sink(&h);
   std::unique_ptr<Strategy> strategy;
@@ -230,37 +155,8 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   if (h.error[0] != '\0') run.error = h.error;
 
   const bool died = !h.finished.load() && !h.bug.written() && h.error[0] == '\0';
-  if (h.bug.written() || died) {
-    BugRecord bug;
-    if (h.bug.written()) {
-      bug.kind = static_cast<BugKind>(h.bug.kind);
-      bug.message = h.bug.message;
-      bug.thread = h.bug.thread;
-      bug.pc = h.bug.pc;
-      bug.source_file = h.bug.file;
-      bug.source_line = h.bug.line;
-      bug.blocked.assign(h.bug.blocked, h.bug.blocked + h.bug.nblocked);
-    } else {
-      bug.kind = BugKind::kCrash;
-      bug.message = WIFSIGNALED(status)
-                        ? "the exploration process was killed by signal " +
-                              std::to_string(WTERMSIG(status))
-                        : "the exploration process exited with status " +
-                              std::to_string(WEXITSTATUS(status));
-    }
-    const std::uint64_t steps = std::min<std::uint64_t>(h.steps.load(), region.max_events());
-    const std::uint64_t ndec = std::min<std::uint64_t>(h.decisions.load(), region.max_decisions());
-    bug.step = steps;
-    bug.execution = run.executions;
-    bug.events.assign(region.events(), region.events() + steps);
-    Schedule s;
-    s.fingerprint = fingerprint;
-    s.strategy = run.strategy;
-    s.seed = run.seed;
-    s.decisions.assign(region.decisions(), region.decisions() + ndec);
-    bug.schedule = encode_schedule(s);
-    run.bugs.push_back(std::move(bug));
-  }
+  if (h.bug.written() || died)
+    run.bugs.push_back(read_bug(region, status, fingerprint, run.strategy, run.seed));
   return run;
 }
 

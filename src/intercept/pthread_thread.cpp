@@ -93,7 +93,11 @@ int pthread_detach(pthread_t t) noexcept {
 }
 
 void pthread_exit(void* ret) {
-  if (ThreadState* self = rt::controlled_thread()) self->retval = ret;
+  if (ThreadState* self = rt::controlled_thread()) {
+    self->retval = ret;
+    // A process's main thread has no weft entry frame to finish it on the way out.
+    if (self->adopted) ctl().finish_thread(self);
+  }
   // The unwind passes through the thread's entry, which finishes it under control.
   real_pthread_exit()(ret);
   __builtin_unreachable();

@@ -175,6 +175,15 @@ void Controller::run_execution(const std::function<void()>& body) {
   body_ = nullptr;
 }
 
+void Controller::adopt_main_thread() {
+  ThreadState* main = new_thread();
+  main->os = pthread_self();
+  main->adopted = true;
+  t_self = main;
+  ThreadState* first = pick();  // thread 0's ThreadStart: the only choice
+  (void)first;
+}
+
 bool Controller::enabled(const ThreadState& t) const {
   const Op& op = t.pending;
   switch (op.kind) {

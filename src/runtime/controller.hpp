@@ -52,6 +52,10 @@ class Controller {
   // Runs one execution of `body` on a fresh controlled thread 0 until every controlled
   // thread has finished. Bugs do not return (see ExecutionSink).
   void run_execution(const std::function<void()>& body);
+  // Whole programs: the calling thread (the process's main thread, before main) becomes
+  // controlled thread 0 of a new execution, and returns holding the baton. The execution
+  // ends when the process does.
+  void adopt_main_thread();
   std::uint64_t steps() const { return step_; }
   std::uint64_t decision_count() const { return ndecisions_; }
   Trace trace() const { return Trace(events_, step_); }

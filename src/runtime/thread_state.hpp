@@ -23,6 +23,7 @@ struct ThreadState {
   bool finished = false;
   bool detached = false;
   bool joined = false;
+  bool adopted = false;        // a process's own main thread (whole-program mode)
   bool timed = false;          // the pending wait may complete by timing out
   bool timed_out = false;      // ...and it did
   bool woken = false;          // a blocking wait (cond, futex, barrier) was satisfied

@@ -1,0 +1,113 @@
+#include "explore/execution_child.hpp"
+
+#include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "detect/crash_handler.hpp"
+#include "detect/watchdog.hpp"
+#include "runtime/controller.hpp"
+
+namespace weft::explorer {
+namespace {
+
+[[noreturn]] void child_finish() { _exit(0); }
+
+// The controlled thread that crashed; it is inside weft from now on, so that what the
+// handler calls (string formatting, memcpy) is not scheduled as the program's own.
+ThreadId enter_runtime() {
+  rt::ThreadState* s = rt::t_self;
+  if (s == nullptr) return kNoThread;
+  ++s->runtime_depth;
+  return s->id;
+}
+
+detect::HangTarget hang_target() {
+  detect::HangTarget t;
+  rt::Controller* c = rt::Controller::active();
+  rt::ThreadState* holder = c == nullptr ? nullptr : c->holder();
+  if (holder != nullptr) {
+    t.running = true;
+    t.os = holder->os;
+    t.thread = holder->id;
+  }
+  return t;
+}
+
+}  // namespace
+
+void ChildSink::on_bug(const rt::BugReport& bug) {
+  detect::BugSlot& s = h_->bug;
+  if (s.claim()) {
+    s.kind = static_cast<int>(bug.kind);
+    s.thread = bug.thread;
+    s.pc = bug.pc;
+    s.line = bug.line;
+    detect::copy_text(s.message, sizeof s.message, bug.message.data(), bug.message.size());
+    detect::copy_text(s.file, sizeof s.file, bug.file.data(), bug.file.size());
+    s.nblocked = 0;
+    for (const BlockedThread& b : bug.blocked)
+      if (s.nblocked < detect::BugSlot::kMaxBlocked) s.blocked[s.nblocked++] = b;
+    s.publish();
+  }
+  child_finish();
+}
+
+void ChildSink::on_tool_error(std::string_view message) {
+  detect::copy_text(h_->error, sizeof h_->error, message.data(), message.size());
+  child_finish();
+}
+
+void pin_to_one_cpu() {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
+  int cpu = sched_getcpu();
+  if (cpu < 0 || !CPU_ISSET(cpu, &allowed)) return;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  sched_setaffinity(0, sizeof one, &one);
+}
+
+void install_child_detectors(SharedHeader& h, double hang_timeout_s) {
+  detect::install_crash_handlers(&h.bug, &child_finish, &enter_runtime);
+  pin_to_one_cpu();  // before the watchdog: threads made from here on inherit it
+  detect::Watchdog::start(&h.steps, &hang_target, hang_timeout_s, &h.bug, &child_finish);
+}
+
+BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerprint,
+                   const std::string& strategy, std::uint64_t seed) {
+  SharedHeader& h = region.header();
+  BugRecord bug;
+  if (h.bug.written()) {
+    bug.kind = static_cast<BugKind>(h.bug.kind);
+    bug.message = h.bug.message;
+    bug.thread = h.bug.thread;
+    bug.pc = h.bug.pc;
+    bug.source_file = h.bug.file;
+    bug.source_line = h.bug.line;
+    bug.blocked.assign(h.bug.blocked, h.bug.blocked + h.bug.nblocked);
+  } else {
+    bug.kind = BugKind::kCrash;
+    bug.message = WIFSIGNALED(wait_status)
+                      ? "the process was killed by signal " + std::to_string(WTERMSIG(wait_status))
+                      : "the process exited with status " +
+                            std::to_string(WEXITSTATUS(wait_status));
+  }
+  const std::uint64_t steps = std::min<std::uint64_t>(h.steps.load(), region.max_events());
+  const std::uint64_t ndec = std::min<std::uint64_t>(h.decisions.load(), region.max_decisions());
+  bug.step = steps;
+  bug.execution = h.executions.load();
+  bug.events.assign(region.events(), region.events() + steps);
+  Schedule s;
+  s.fingerprint = fingerprint;
+  s.strategy = strategy;
+  s.seed = seed;
+  s.decisions.assign(region.decisions(), region.decisions() + ndec);
+  bug.schedule = encode_schedule(s);
+  return bug;
+}
+
+}  // namespace weft::explorer

@@ -1,0 +1,37 @@
+#pragma once
+// What both executors (in-process and fork server) do in the process that runs
+// executions, and how the supervising process reads what it left in shared memory.
+#include <cstdint>
+#include <string>
+
+#include "core/run_record.hpp"
+#include "explore/shared_region.hpp"
+#include "runtime/execution_sink.hpp"
+
+namespace weft::explorer {
+
+// Bugs and tool errors end the execution process, leaving their description in the
+// shared region.
+class ChildSink final : public rt::ExecutionSink {
+ public:
+  explicit ChildSink(SharedHeader* h) : h_(h) {}
+  [[noreturn]] void on_bug(const rt::BugReport& bug) override;
+  [[noreturn]] void on_tool_error(std::string_view message) override;
+
+ private:
+  SharedHeader* h_;
+};
+
+// Crash handlers, the hang watchdog, one CPU for all controlled threads.
+void install_child_detectors(SharedHeader& h, double hang_timeout_s);
+
+// Only one controlled thread runs at a time: on one CPU, a hand-off is a local context
+// switch instead of a wake-up across CPUs (measured in `make bench`).
+void pin_to_one_cpu();
+
+// The bug the execution process left (or, if it died without a word, a crash), with its
+// trace and schedule. `wait_status` is from waitpid.
+BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerprint,
+                   const std::string& strategy, std::uint64_t seed);
+
+}  // namespace weft::explorer

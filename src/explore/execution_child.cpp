@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "detect/crash_handler.hpp"
 #include "detect/watchdog.hpp"
@@ -52,6 +53,7 @@ void ChildSink::on_bug(const rt::BugReport& bug) {
       if (s.nblocked < detect::BugSlot::kMaxBlocked) s.blocked[s.nblocked++] = b;
     s.publish();
   }
+  std::fflush(nullptr);  // what the program printed before the bug belongs in its report
   child_finish();
 }
 

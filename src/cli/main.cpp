@@ -1,0 +1,273 @@
+// weft: the command line. `weft run` tests a whole program, `weft replay` reruns one
+// schedule of it, `weft strategies` lists the search strategies.
+//
+// Exit status (a contract): 0 no bug found (budget spent or space exhausted), 1 a bug
+// was found, 2 usage or tool error.
+#include <CLI/CLI.hpp>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "strategy/registry.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kOk = 0, kBug = 1, kError = 2;
+constexpr const char* kDefaultStrategy = "random";
+
+int fail(const std::string& message) {
+  std::cerr << "weft: " << message << "\n";
+  return kError;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// weft's runtime next to this executable: <prefix>/bin/weft -> <prefix>/lib/libweft.so.
+std::string runtime_path() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  for (const char* rel : {"../lib/libweft.so", "../lib/weft/libweft.so"}) {
+    fs::path p = self.parent_path() / rel;
+    if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec).string();
+  }
+  return "";
+}
+
+// The program as execvp would find it; "" with *why when it cannot be run.
+std::string resolve_program(const std::string& name, std::string* why) {
+  std::vector<fs::path> candidates;
+  if (name.find('/') != std::string::npos) {
+    candidates.emplace_back(name);
+  } else if (const char* path = std::getenv("PATH")) {
+    std::stringstream ss(path);
+    std::string dir;
+    while (std::getline(ss, dir, ':')) candidates.push_back(fs::path(dir.empty() ? "." : dir) / name);
+  }
+  for (const fs::path& p : candidates) {
+    std::error_code ec;
+    if (!fs::exists(p, ec) || fs::is_directory(p, ec)) continue;
+    if (access(p.c_str(), X_OK) != 0) {
+      *why = "program '" + p.string() + "' is not executable";
+      return "";
+    }
+    char magic[4] = {};
+    std::ifstream in(p, std::ios::binary);
+    in.read(magic, 4);
+    if (std::memcmp(magic, "\x7f" "ELF", 4) != 0) {
+      *why = "program '" + p.string() + "' is not an ELF executable (weft runs compiled "
+             "programs, not scripts)";
+      return "";
+    }
+    return p.string();
+  }
+  *why = "program '" + name + "' not found";
+  return "";
+}
+
+pid_t g_child = 0;
+void forward_signal(int sig) {
+  if (g_child > 0) kill(-g_child, SIGKILL);  // the program and every execution it forked
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+struct Run {
+  std::string strategy = kDefaultStrategy;
+  std::uint64_t executions = 1000;
+  double time_s = 0;
+  std::uint64_t seed = 0;
+  std::uint64_t steps = 100000;
+  double hang_timeout_s = 10;
+  std::string json;
+  std::string schedule_out;
+  bool quiet = false;
+  bool gdb = false;
+  std::string schedule_file;
+  std::vector<std::string> command;
+};
+
+int launch(const Run& r, bool replay) {
+  if (r.command.empty()) return fail("no program given (usage: weft run [options] -- PROGRAM [ARGS...])");
+  std::string why;
+  const std::string program = resolve_program(r.command[0], &why);
+  if (program.empty()) return fail(why);
+  const std::string runtime = runtime_path();
+  if (runtime.empty()) return fail("cannot find weft's runtime (libweft.so) next to this weft");
+  std::string schedule;
+  if (replay) {
+    std::error_code ec;
+    if (!fs::exists(r.schedule_file, ec)) return fail("schedule file '" + r.schedule_file + "' not found");
+    schedule = read_file(r.schedule_file);
+  } else {
+    std::string error;
+    if (!weft::make_strategy(r.strategy, r.seed, &error)) return fail(error);
+  }
+  char dir_template[] = "/tmp/weft-XXXXXX";
+  const char* dir = mkdtemp(dir_template);
+  if (dir == nullptr) return fail(std::string("cannot make a temporary directory: ") + std::strerror(errno));
+  const fs::path results(dir);
+
+  std::vector<std::string> env = {
+      "WEFT_MODE=" + std::string(replay ? "replay" : "run"),
+      "WEFT_RESULT_DIR=" + results.string(),
+      "WEFT_STRATEGY=" + r.strategy,
+      "WEFT_SEED=" + std::to_string(r.seed),
+      "WEFT_EXECUTIONS=" + std::to_string(r.executions),
+      "WEFT_TIME=" + std::to_string(r.time_s),
+      "WEFT_STEPS=" + std::to_string(r.steps),
+      "WEFT_HANG_TIMEOUT=" + std::to_string(r.hang_timeout_s),
+      "WEFT_SCHEDULE=" + schedule,
+  };
+  const char* preload = std::getenv("LD_PRELOAD");
+  env.push_back("LD_PRELOAD=" + runtime + (preload ? ":" + std::string(preload) : ""));
+
+  std::vector<std::string> argv = r.command;
+  argv[0] = program;
+  if (r.gdb) {
+    // The execution runs in a child of the fork server: follow it.
+    std::vector<std::string> g = {"gdb", "-q", "-ex", "set follow-fork-mode child", "--args"};
+    argv.insert(argv.begin(), g.begin(), g.end());
+  }
+
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) return fail(std::string("fork failed: ") + std::strerror(errno));
+  if (pid == 0) {
+    setpgid(0, 0);
+    for (const std::string& e : env) putenv(strdup(e.c_str()));
+    std::vector<char*> cargv;
+    for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+    cargv.push_back(nullptr);
+    execvp(cargv[0], cargv.data());
+    std::fprintf(stderr, "weft: cannot execute %s: %s\n", cargv[0], std::strerror(errno));
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  g_child = pid;
+  signal(SIGINT, forward_signal);
+  signal(SIGTERM, forward_signal);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  kill(-pid, SIGKILL);  // nothing of the run may outlive it
+
+  const fs::path result = results / "result.json";
+  std::error_code ec;
+  if (!fs::exists(result, ec)) {
+    fs::remove_all(results, ec);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) return kError;
+    return fail("the program ended without weft taking control (is it statically linked, or "
+                "does it clear LD_PRELOAD?); exit status " +
+                std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)));
+  }
+  const std::string json = read_file(result);
+  const std::string report = read_file(results / "report.txt");
+  const std::string output = read_file(results / "output.txt");
+  const std::string found = read_file(results / "schedule.txt");
+  fs::remove_all(results, ec);
+
+  const bool has_bug = !found.empty();
+  const bool has_error = json.find("\"error\"") != std::string::npos;
+  if (!r.json.empty()) {
+    if (r.json == "-") {
+      std::cout << json << "\n";
+    } else {
+      std::ofstream(r.json) << json << "\n";
+    }
+  }
+  if (r.json != "-") {
+    if (!r.quiet || has_bug || has_error) {
+      if (has_bug && !output.empty() && !replay)
+        std::cout << "output of the failing execution:\n" << output
+                  << (output.back() == '\n' ? "" : "\n") << "\n";
+      std::cout << report;
+    }
+  }
+  if (has_bug && !replay) {
+    std::string out = r.schedule_out;
+    if (out.empty()) out = fs::path(program).filename().string() + ".weft-schedule";
+    std::ofstream(out) << found << "\n";
+    if (r.json != "-")
+      std::cout << "schedule written to " << out << "; replay it with: weft replay " << out
+                << " -- " << r.command[0] << (r.command.size() > 1 ? " ..." : "") << "\n";
+  }
+  if (has_error) return kError;
+  return has_bug ? kBug : kOk;
+}
+
+void add_run_options(CLI::App* app, Run& r) {
+  app->add_option("--json", r.json, "write the result as JSON to FILE ('-': stdout)");
+  app->add_flag("--quiet,-q", r.quiet, "print nothing unless a bug is found");
+  app->add_option("--steps", r.steps, "steps after which an execution is a livelock (default 100000)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{50000000}));
+  app->add_option("--hang-timeout", r.hang_timeout_s,
+                  "seconds without a scheduling point before a thread is reported as hung "
+                  "(default 10)")
+      ->check(CLI::Range(0.01, 86400.0));
+  app->add_option("command", r.command, "-- PROGRAM [ARGS...]")->required();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"weft: systematic concurrency testing for C and C++"};
+  app.require_subcommand(1);
+  Run run, replay;
+
+  CLI::App* run_cmd = app.add_subcommand("run", "explore a program's schedules until a bug or the budget");
+  run_cmd->add_option("--strategy,-s", run.strategy,
+                      std::string("search strategy (default ") + kDefaultStrategy +
+                          "; see 'weft strategies')");
+  run_cmd->add_option("--executions,-n", run.executions, "budget of executions (0: no limit; default 1000)");
+  run_cmd->add_option("--time,-t", run.time_s, "budget in seconds (0: no limit)")
+      ->check(CLI::Range(0.0, 1e9));
+  run_cmd->add_option("--seed", run.seed, "seed of randomized strategies (default 0)");
+  run_cmd->add_option("--schedule-out", run.schedule_out,
+                      "where to write the first bug's schedule (default PROGRAM.weft-schedule)");
+  add_run_options(run_cmd, run);
+
+  CLI::App* replay_cmd = app.add_subcommand("replay", "rerun exactly one recorded schedule, in the foreground");
+  replay_cmd->add_option("schedule", replay.schedule_file, "SCHEDULE_FILE")->required();
+  replay_cmd->add_flag("--gdb", replay.gdb, "run the replay under gdb (following the execution)");
+  add_run_options(replay_cmd, replay);
+
+  app.add_subcommand("strategies", "list the search strategies");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string what = e.what();
+    return fail(what + " (see 'weft --help')");
+  }
+  if (app.got_subcommand("strategies")) {
+    for (const weft::StrategyInfo& s : weft::strategy_list())
+      std::printf("%-14s %s\n", std::string(s.usage).c_str(), std::string(s.description).c_str());
+    return kOk;
+  }
+  if (app.got_subcommand("run")) return launch(run, false);
+  return launch(replay, true);
+}

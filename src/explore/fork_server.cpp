@@ -1,0 +1,335 @@
+#include "explore/fork_server.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/schedule.hpp"
+#include "explore/execution_child.hpp"
+#include "explore/point_log.hpp"
+#include "explore/replay_strategy.hpp"
+#include "explore/shared_region.hpp"
+#include "report/json_report.hpp"
+#include "report/symbolizer.hpp"
+#include "report/text_report.hpp"
+#include "runtime/access_policy.hpp"
+#include "runtime/controller.hpp"
+#include "runtime/os.hpp"
+#include "strategy/registry.hpp"
+
+namespace weft::explorer {
+namespace {
+
+struct Config {
+  bool replay = false;
+  std::string result_dir;
+  std::string strategy = "random";
+  std::uint64_t seed = 0;
+  std::uint64_t executions = 1000;
+  double time_s = 0;
+  std::uint64_t steps = 100000;
+  double hang_timeout_s = 10;
+  std::string schedule;
+};
+
+std::string take_env(const char* name) {
+  const char* v = std::getenv(name);
+  std::string s = v == nullptr ? "" : v;
+  unsetenv(name);
+  return s;
+}
+
+// What the child needs after fork (it keeps the server's memory, copy-on-write).
+struct ServerState {
+  Config config;
+  std::unique_ptr<SharedRegion> region;
+  std::unique_ptr<PointLog> log;
+  std::unique_ptr<Strategy> strategy;
+  std::unique_ptr<ChildSink> sink;
+  int stdin_fd = -1;   // memfd holding the program's whole input, fed to every execution
+  int output_fd = -1;  // memfd capturing each execution's stdout and stderr
+};
+ServerState* g_server = nullptr;
+
+[[noreturn]] void log_full() {
+  g_server->sink->on_tool_error("the scheduling-point log is full (raise its size)");
+}
+
+void execution_exited() {
+  // Last of the atexit handlers: the program ran to its end.
+  g_server->region->header().finished.store(1, std::memory_order_release);
+}
+
+// In the child: become the execution and return into the program.
+void become_execution(ServerState& s) {
+  if (!s.config.replay) {
+    dup2(s.output_fd, STDOUT_FILENO);
+    dup2(s.output_fd, STDERR_FILENO);
+  }
+  if (s.stdin_fd >= 0) {
+    // A description of its own, so that every execution reads the input from the start.
+    std::string path = "/proc/self/fd/" + std::to_string(s.stdin_fd);
+    int in = open(path.c_str(), O_RDONLY);
+    if (in >= 0) {
+      dup2(in, STDIN_FILENO);
+      close(in);
+    }
+  }
+  if (s.output_fd >= 0) close(s.output_fd);
+  if (s.stdin_fd >= 0) close(s.stdin_fd);
+  SharedHeader& h = s.region->header();
+  install_child_detectors(h, s.config.hang_timeout_s);
+  static RecordingStrategy recording(s.strategy.get(), s.log.get(), &log_full);
+  rt::ControllerConfig cfg;
+  cfg.strategy = &recording;
+  cfg.sink = s.sink.get();
+  cfg.max_steps = s.config.steps;
+  cfg.events = s.region->events();
+  cfg.decisions = s.region->decisions();
+  cfg.decision_capacity = s.region->max_decisions();
+  cfg.steps_out = &h.steps;
+  cfg.decisions_out = &h.decisions;
+  auto* controller = new rt::Controller(cfg);  // lives as long as the process
+  std::atexit(&execution_exited);
+  controller->adopt_main_thread();
+}
+
+std::string read_fd(int fd, std::size_t limit = 1 << 20) {
+  std::string out;
+  if (fd < 0) return out;
+  lseek(fd, 0, SEEK_SET);
+  char buf[65536];
+  ssize_t n;
+  while (out.size() < limit && (n = read(fd, buf, sizeof buf)) > 0) out.append(buf, n);
+  return out;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+std::vector<std::string> own_args() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::vector<std::string> args;
+  std::string arg;
+  while (std::getline(in, arg, '\0')) args.push_back(arg);
+  return args;
+}
+
+std::uint64_t program_fingerprint(const std::string& program) {
+  std::string base = program.substr(program.rfind('/') + 1);
+  return fnv1a64("program:" + base);
+}
+
+// Waits for the child; kills it past `deadline_ns` (monotonic). Returns the wait status
+// and whether it had to be killed.
+int wait_child(pid_t pid, std::uint64_t deadline_ns, bool* killed) {
+  int status = 0;
+  *killed = false;
+  for (long sleep_us = 50;; sleep_us = sleep_us < 5000 ? sleep_us * 2 : 5000) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) return status;
+    if (r < 0 && errno != EINTR) return status;
+    if (!*killed && os::monotonic_ns() > deadline_ns) {
+      kill(pid, SIGKILL);
+      *killed = true;
+    }
+    struct timespec ts{0, sleep_us * 1000};
+    nanosleep(&ts, nullptr);
+  }
+}
+
+// Never returns in the server; returns in each execution's child.
+void serve(ServerState& s) {
+  const Config& cfg = s.config;
+  RunRecord run;
+  std::vector<std::string> args = own_args();
+  const std::string program = args.empty() ? "" : args[0];
+  if (!args.empty()) args.erase(args.begin());
+  const std::uint64_t fingerprint = program_fingerprint(program);
+  std::string output;
+
+  auto finish = [&](const std::string& note) {
+    Symbolizer symbolizer;
+    if (!note.empty() && run.error.empty() && run.bugs.empty()) run.coverage.summary = note;
+    write_file(cfg.result_dir + "/result.json", format_json(run, symbolizer, program, args));
+    write_file(cfg.result_dir + "/report.txt", format_text(run, symbolizer));
+    write_file(cfg.result_dir + "/output.txt", output);
+    if (!run.bugs.empty()) write_file(cfg.result_dir + "/schedule.txt", run.bugs[0].schedule);
+    std::fflush(nullptr);
+    _exit(0);
+  };
+
+  Schedule replay;
+  run.strategy = cfg.strategy;
+  run.seed = cfg.seed;
+  s.region = std::make_unique<SharedRegion>(cfg.steps + 2, 2 * (cfg.steps + 2) + 4096);
+  s.log = std::make_unique<PointLog>(std::size_t{1} << 32);
+  if (!s.region->ok() || !s.log->ok()) {
+    run.error = "cannot map the shared trace memory";
+    finish("");
+  }
+  SharedHeader& h = s.region->header();
+  s.sink = std::make_unique<ChildSink>(&h);
+  if (cfg.replay) {
+    std::string error;
+    if (!decode_schedule(cfg.schedule, &replay, &error)) {
+      run.error = error;
+      finish("");
+    }
+    if (replay.fingerprint != fingerprint) {
+      run.error = "the schedule was recorded for another program (this is " +
+                  program.substr(program.rfind('/') + 1) + ")";
+      finish("");
+    }
+    run.strategy = replay.strategy;
+    run.seed = replay.seed;
+    s.strategy = std::make_unique<ReplayStrategy>(replay.decisions, s.sink.get());
+  } else {
+    std::string error;
+    s.strategy = make_strategy(cfg.strategy, cfg.seed, &error);
+    if (!s.strategy) {
+      run.error = error;
+      finish("");
+    }
+  }
+  run.instrumented = rt::g_instrumented;
+
+  // The same input for every execution.
+  if (!isatty(STDIN_FILENO)) {
+    s.stdin_fd = memfd_create("weft-stdin", 0);
+    char buf[65536];
+    ssize_t n;
+    while ((n = read(STDIN_FILENO, buf, sizeof buf)) > 0)
+      if (write(s.stdin_fd, buf, n) != n) break;
+  }
+  s.output_fd = memfd_create("weft-output", 0);
+  pin_to_one_cpu();
+
+  const std::uint64_t start = os::monotonic_ns();
+  const auto budget_ns = static_cast<std::uint64_t>(cfg.time_s * 1e9);
+  const std::uint64_t max_executions = cfg.replay ? 1 : cfg.executions;
+  std::string note;
+  for (std::uint64_t i = 0;; ++i) {
+    if (max_executions != 0 && i >= max_executions) break;
+    if (budget_ns != 0 && os::monotonic_ns() - start >= budget_ns) break;
+    if (!s.strategy->next_execution()) {
+      run.complete = !cfg.replay;
+      break;
+    }
+    // A fresh slate in shared memory for this execution.
+    new (&h.bug) detect::BugSlot();
+    h.finished.store(0);
+    h.steps.store(0);
+    h.decisions.store(0);
+    h.error[0] = '\0';
+    h.executions.store(i + 1);
+    s.log->clear();
+    if (s.output_fd >= 0) {
+      ftruncate(s.output_fd, 0);
+      lseek(s.output_fd, 0, SEEK_SET);
+    }
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) {
+      run.error = std::string("fork failed: ") + std::strerror(errno);
+      break;
+    }
+    if (pid == 0) {
+      become_execution(s);
+      return;  // into the program; never reached in the server
+    }
+    bool killed = false;
+    const auto deadline =
+        os::monotonic_ns() + static_cast<std::uint64_t>((cfg.hang_timeout_s + 5) * 1e9);
+    const int status = wait_child(pid, deadline, &killed);
+    run.executions = i + 1;
+    if (h.error[0] != '\0') {
+      run.error = h.error;
+      break;
+    }
+    const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
+    bool bug = h.bug.written() || killed || WIFSIGNALED(status) ||
+               (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+    if (!cfg.replay) {
+      std::string diverged = s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load());
+      if (!diverged.empty()) {
+        run.error = diverged;
+        break;
+      }
+      s.strategy->execution_done(trace);
+    }
+    if (bug) {
+      BugRecord b = read_bug(*s.region, status, fingerprint, run.strategy, run.seed);
+      if (!h.bug.written()) {
+        if (killed) {
+          b.kind = BugKind::kHang;
+          b.message = "the execution did not finish within " +
+                      std::to_string(static_cast<int>(cfg.hang_timeout_s + 5)) + " s";
+        } else if (WIFEXITED(status)) {
+          b.kind = BugKind::kExitCode;
+          b.message = "the program exited with status " + std::to_string(WEXITSTATUS(status));
+        }
+      }
+      run.bugs.push_back(std::move(b));
+      output = read_fd(s.output_fd);
+      break;
+    }
+    if (i == 0 && !cfg.replay) {
+      bool threads = false;
+      for (const Event& e : trace.events()) threads |= e.thread != 0;
+      if (!threads) {
+        note = "the program created no thread: there is nothing to explore";
+        break;
+      }
+    }
+  }
+  run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
+  run.coverage = s.strategy->coverage();
+  if (cfg.replay) run.coverage = Coverage{};
+  finish(note);
+}
+
+bool parse_number(const std::string& text, double* out) {
+  char* end = nullptr;
+  *out = std::strtod(text.c_str(), &end);
+  return !text.empty() && end != nullptr && *end == '\0';
+}
+
+}  // namespace
+
+void maybe_run_fork_server() {
+  const std::string mode = take_env("WEFT_MODE");
+  if (mode != "run" && mode != "replay") return;
+  auto* s = new ServerState();  // shared with every child; never freed
+  g_server = s;
+  Config& c = s->config;
+  c.replay = mode == "replay";
+  c.result_dir = take_env("WEFT_RESULT_DIR");
+  double v = 0;
+  if (std::string x = take_env("WEFT_STRATEGY"); !x.empty()) c.strategy = x;
+  if (parse_number(take_env("WEFT_SEED"), &v)) c.seed = static_cast<std::uint64_t>(v);
+  if (parse_number(take_env("WEFT_EXECUTIONS"), &v)) c.executions = static_cast<std::uint64_t>(v);
+  if (parse_number(take_env("WEFT_TIME"), &v)) c.time_s = v;
+  if (parse_number(take_env("WEFT_STEPS"), &v)) c.steps = static_cast<std::uint64_t>(v);
+  if (parse_number(take_env("WEFT_HANG_TIMEOUT"), &v)) c.hang_timeout_s = v;
+  c.schedule = take_env("WEFT_SCHEDULE");
+  // A program this one executes must not find weft preloaded and become a server too.
+  unsetenv("LD_PRELOAD");
+  serve(*s);
+}
+
+}  // namespace weft::explorer

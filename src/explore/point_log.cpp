@@ -1,0 +1,108 @@
+#include "explore/point_log.hpp"
+
+#include <cstring>
+#include <vector>
+
+namespace weft::explorer {
+
+struct PointLog::Header {
+  std::size_t used;
+};
+
+namespace {
+
+struct Record {
+  std::uint32_t kind;  // Decision::Kind
+  std::uint32_t n;     // enabled threads, or the number of values
+  std::uint64_t step;
+  std::uint64_t thread_count;
+  std::uint32_t current;
+  std::uint32_t current_enabled;
+};
+
+std::size_t align8(std::size_t n) { return (n + 7) & ~std::size_t{7}; }
+
+std::size_t record_size(const Record& r) {
+  if (r.kind != Decision::kThread) return sizeof(Record);
+  return sizeof(Record) + align8(r.n * sizeof(ThreadId)) + r.n * sizeof(Op);
+}
+
+}  // namespace
+
+PointLog::PointLog(std::size_t capacity) : capacity_(capacity) {
+  void* p = mmap(nullptr, capacity, PROT_READ | PROT_WRITE,
+                 MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p != MAP_FAILED) {
+    base_ = static_cast<char*>(p);
+    clear();
+  }
+}
+
+PointLog::~PointLog() {
+  if (base_ != nullptr) munmap(base_, capacity_);
+}
+
+PointLog::Header* PointLog::header() const { return reinterpret_cast<Header*>(base_); }
+
+void PointLog::clear() { header()->used = align8(sizeof(Header)); }
+
+bool PointLog::append(const SchedulingPoint& p) {
+  Record r{Decision::kThread, static_cast<std::uint32_t>(p.enabled.size()), p.step,
+           p.thread_count, p.current, p.current_enabled ? 1u : 0u};
+  const std::size_t size = record_size(r);
+  Header* h = header();
+  if (h->used + size > capacity_) return false;
+  char* at = base_ + h->used;
+  std::memcpy(at, &r, sizeof r);
+  std::memcpy(at + sizeof r, p.enabled.data(), r.n * sizeof(ThreadId));
+  std::memcpy(at + sizeof r + align8(r.n * sizeof(ThreadId)), p.next_ops.data(), r.n * sizeof(Op));
+  h->used += size;
+  return true;
+}
+
+bool PointLog::append_value(std::size_t n) {
+  Record r{Decision::kValue, static_cast<std::uint32_t>(n), 0, 0, 0, 0};
+  Header* h = header();
+  if (h->used + sizeof r > capacity_) return false;
+  std::memcpy(base_ + h->used, &r, sizeof r);
+  h->used += sizeof r;
+  return true;
+}
+
+std::string PointLog::feed(Strategy& strategy, const Decision* decisions,
+                           std::size_t ndecisions) const {
+  std::vector<ThreadId> enabled;
+  std::vector<Op> ops;
+  std::size_t offset = align8(sizeof(Header)), i = 0;
+  const std::size_t end = header()->used;
+  for (; offset < end; ++i) {
+    Record r;
+    std::memcpy(&r, base_ + offset, sizeof r);
+    if (i >= ndecisions) break;  // the child died between its choice and its record
+    std::uint32_t answer;
+    if (r.kind == Decision::kThread) {
+      enabled.resize(r.n);
+      ops.resize(r.n);
+      std::memcpy(enabled.data(), base_ + offset + sizeof r, r.n * sizeof(ThreadId));
+      std::memcpy(ops.data(), base_ + offset + sizeof r + align8(r.n * sizeof(ThreadId)),
+                  r.n * sizeof(Op));
+      SchedulingPoint p;
+      p.step = r.step;
+      p.current = r.current;
+      p.current_enabled = r.current_enabled != 0;
+      p.enabled = enabled;
+      p.next_ops = ops;
+      p.thread_count = r.thread_count;
+      answer = strategy.choose(p);
+    } else {
+      answer = static_cast<std::uint32_t>(strategy.choose_value(r.n));
+    }
+    if (decisions[i].kind != r.kind || decisions[i].value != answer)
+      return "the strategy chose differently in the server than in the execution at decision " +
+             std::to_string(i) + ": the strategy is not deterministic";
+    offset += record_size(r);
+  }
+  return "";
+}
+
+}  // namespace weft::explorer

@@ -91,6 +91,8 @@ void become_execution(ServerState& s) {
   if (s.output_fd >= 0) close(s.output_fd);
   if (s.stdin_fd >= 0) close(s.stdin_fd);
   SharedHeader& h = s.region->header();
+  h.instrumented = rt::g_instrumented;
+  rt::g_instrumented_out = &h.instrumented;
   install_child_detectors(h, s.config.hang_timeout_s);
   static RecordingStrategy recording(s.strategy.get(), s.log.get(), &log_full);
   rt::ControllerConfig cfg;
@@ -257,6 +259,7 @@ void serve(ServerState& s) {
         os::monotonic_ns() + static_cast<std::uint64_t>((cfg.hang_timeout_s + 5) * 1e9);
     const int status = wait_child(pid, deadline, &killed);
     run.executions = i + 1;
+    run.instrumented |= h.instrumented;
     if (h.error[0] != '\0') {
       run.error = h.error;
       break;

@@ -11,6 +11,7 @@ using namespace weft::intercept;
 
 namespace weft::rt {
 bool g_instrumented = false;
+bool* g_instrumented_out = nullptr;
 }
 
 namespace {
@@ -87,7 +88,10 @@ void __tsan_func_exit() {
 }
 
 // Called by every instrumented module's constructor; idempotent.
-void __tsan_init() { rt::g_instrumented = true; }
+void __tsan_init() {
+  rt::g_instrumented = true;
+  if (rt::g_instrumented_out != nullptr) *rt::g_instrumented_out = true;
+}
 
 void __tsan_ignore_thread_begin() {}
 void __tsan_ignore_thread_end() {}

@@ -13,5 +13,8 @@ inline bool access_is_scheduling_point(const Controller& c) { return c.alive() >
 
 // True once instrumented code (__tsan_init from a module constructor) was loaded.
 extern bool g_instrumented;
+// Where to also record it (a whole program's execution: its constructors run after weft
+// took control, so the fork server learns it from the execution).
+extern bool* g_instrumented_out;
 
 }  // namespace weft::rt

@@ -1,0 +1,171 @@
+// The command line's contract, end to end: `weft run` / `weft replay` on whole programs,
+// exit codes (0 no bug, 1 bug, 2 usage or tool error), the JSON fields, bad input.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kBin = WEFT_BIN_DIR;          // weft, weft-cc and the test programs
+const std::string kSources = WEFT_PROGRAMS_DIR;  // tests/cli/programs
+
+struct Output {
+  int status = -1;
+  std::string out;
+};
+
+Output sh(const std::string& command) {
+  Output o;
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) o.out.append(buf, n);
+  int st = pclose(p);
+  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
+
+std::string weft() { return kBin + "/weft"; }
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("weft-cli-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string in_dir(const std::string& name) const { return (dir_ / name).string(); }
+  nlohmann::json run_json(const std::string& args, int expect_status) {
+    Output o = sh("cd " + dir_.string() + " && " + weft() + " run --json - " + args);
+    EXPECT_EQ(o.status, expect_status) << o.out;
+    auto j = nlohmann::json::parse(o.out, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << o.out;
+    return j;
+  }
+  fs::path dir_;
+};
+
+TEST_F(Cli, DeadlockIsFoundWrittenAndReplayed) {
+  const std::string program = kBin + "/cli_deadlock";
+  Output o = sh("cd " + dir_.string() + " && " + weft() + " run -s dfs -n 0 -- " + program);
+  ASSERT_EQ(o.status, 1) << o.out;
+  EXPECT_NE(o.out.find("bug: deadlock"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("deadlock: starting"), std::string::npos) << "the failing run's output";
+  const std::string schedule = in_dir("cli_deadlock.weft-schedule");
+  ASSERT_TRUE(fs::exists(schedule)) << o.out;
+  for (int i = 0; i < 3; ++i) {
+    Output r = sh(weft() + " replay " + schedule + " -- " + program);
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_NE(r.out.find("bug: deadlock: cycle"), std::string::npos) << r.out;
+  }
+}
+
+TEST_F(Cli, JsonResultHasTheContractFields) {
+  nlohmann::json j = run_json("-s dfs -n 0 -- " + kBin + "/cli_deadlock", 1);
+  for (const char* f : {"version", "program", "args", "strategy", "seed", "executions",
+                        "elapsed_s", "complete", "instrumented", "bugs"})
+    EXPECT_TRUE(j.contains(f)) << f;
+  EXPECT_EQ(j["version"], 1);
+  EXPECT_EQ(j["strategy"], "dfs");
+  EXPECT_FALSE(j["instrumented"].get<bool>());
+  ASSERT_EQ(j["bugs"].size(), 1u);
+  const auto& bug = j["bugs"][0];
+  for (const char* f : {"kind", "message", "execution", "preemptions", "schedule", "trace"})
+    EXPECT_TRUE(bug.contains(f)) << f;
+  EXPECT_EQ(bug["kind"], "deadlock");
+  for (const auto& step : bug["trace"])
+    for (const char* f : {"step", "thread", "op", "object", "location"})
+      EXPECT_TRUE(step.contains(f)) << f;
+}
+
+TEST_F(Cli, CorrectProgramCompletesWithExitZero) {
+  nlohmann::json j = run_json("-s dfs -n 0 -- " + kBin + "/cli_locked", 0);
+  EXPECT_TRUE(j["complete"].get<bool>());
+  EXPECT_TRUE(j["bugs"].empty());
+  EXPECT_GT(j["executions"].get<int>(), 1);
+}
+
+TEST_F(Cli, LostUpdateShowsAsExitCodeWithTheSameInputEveryExecution) {
+  Output o = sh("cd " + dir_.string() + " && echo hello | " + weft() +
+                " run -s dfs -n 0 -- " + kBin + "/cli_lost_update_exit a b");
+  ASSERT_EQ(o.status, 1) << o.out;
+  EXPECT_NE(o.out.find("bug: exit-code"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("status 7"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("input: hello"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("argc=3"), std::string::npos) << o.out;
+  nlohmann::json j = run_json("-s dfs -n 0 -- " + kBin + "/cli_lost_update_exit < /dev/null", 1);
+  EXPECT_TRUE(j["instrumented"].get<bool>());
+}
+
+TEST_F(Cli, NullDereferenceIsACrash) {
+  nlohmann::json j = run_json("-s dfs -n 0 -- " + kBin + "/cli_null_deref", 1);
+  ASSERT_EQ(j["bugs"].size(), 1u);
+  EXPECT_EQ(j["bugs"][0]["kind"], "crash");
+  EXPECT_NE(j["bugs"][0]["message"].get<std::string>().find("SIGSEGV"), std::string::npos);
+}
+
+TEST_F(Cli, ProgramWithoutThreadsRunsOnce) {
+  Output o = sh(weft() + " run -- " + kBin + "/cli_no_threads");
+  EXPECT_EQ(o.status, 0) << o.out;
+  EXPECT_NE(o.out.find("nothing to explore"), std::string::npos) << o.out;
+}
+
+TEST_F(Cli, CompilerWrappersBuildInstrumentedPrograms) {
+  for (const char* cc : {"gcc", "clang"}) {
+    const std::string exe = in_dir(std::string("lost_") + cc);
+    Output b = sh(std::string("WEFT_CC=") + cc + " " + kBin + "/weft-cc -O1 " + kSources +
+                  "/lost_update_exit.c -o " + exe);
+    ASSERT_EQ(b.status, 0) << b.out;
+    nlohmann::json j = run_json("-s dfs -n 0 -- " + exe + " < /dev/null", 1);
+    EXPECT_TRUE(j["instrumented"].get<bool>()) << cc;
+    // Separate compile and link steps work too.
+    Output c = sh(std::string("WEFT_CC=") + cc + " " + kBin + "/weft-cc -c " + kSources +
+                  "/lost_update_exit.c -o " + exe + ".o && " + kBin + "/weft-cc " + exe +
+                  ".o -o " + exe + "2");
+    ASSERT_EQ(c.status, 0) << c.out;
+    run_json("-s dfs -n 0 -- " + exe + "2 < /dev/null", 1);
+  }
+}
+
+TEST_F(Cli, BadInputIsAOneLineErrorWithExitTwo) {
+  const std::string script = in_dir("script.sh");
+  std::ofstream(script) << "#!/bin/sh\necho hi\n";
+  chmod(script.c_str(), 0755);
+  const std::string plain = in_dir("plain");
+  std::ofstream(plain) << "data";
+  const std::string schedule = in_dir("bad.schedule");
+  std::ofstream(schedule) << "weft1.truncated";
+  const std::string other = in_dir("other.schedule");
+  sh("cd " + dir_.string() + " && " + weft() + " run -s dfs -n 0 --schedule-out " + other +
+     " -- " + kBin + "/cli_deadlock");
+  for (const std::string& args :
+       {std::string("run -- /no/such/program"), "run -- " + plain, "run -- " + script,
+        "run -s bogus -- " + kBin + "/cli_locked", "run --executions x -- " + kBin + "/cli_locked",
+        "run --steps 0 -- " + kBin + "/cli_locked", std::string("frobnicate"), std::string("run"),
+        "replay " + schedule + " -- " + kBin + "/cli_locked",
+        "replay " + other + " -- " + kBin + "/cli_locked",
+        "replay /no/such/schedule -- " + kBin + "/cli_locked"}) {
+    Output o = sh(weft() + " " + args);
+    EXPECT_EQ(o.status, 2) << args << "\n" << o.out;
+    EXPECT_NE(o.out.find("weft"), std::string::npos) << args << "\n" << o.out;
+  }
+}
+
+TEST_F(Cli, StrategiesAreListed) {
+  Output o = sh(weft() + " strategies");
+  EXPECT_EQ(o.status, 0);
+  for (const char* s : {"random", "pct", "dfs"}) EXPECT_NE(o.out.find(s), std::string::npos);
+}
+
+}  // namespace

@@ -27,6 +27,7 @@ demo: build
 
 bench: build
 	$(BUILD)/bin/weft_bench
+	$(BUILD)/bin/weft_run_bench
 
 clean:
 	rm -rf $(BUILD)

@@ -137,20 +137,28 @@ std::uint64_t program_fingerprint(const std::string& program) {
 }
 
 // Waits for the child; kills it past `deadline_ns` (monotonic). Returns the wait status
-// and whether it had to be killed.
+// and whether it had to be killed. SIGCHLD is blocked in the server, so that the wait can
+// sleep until the child ends or the deadline passes, whichever comes first.
 int wait_child(pid_t pid, std::uint64_t deadline_ns, bool* killed) {
   int status = 0;
   *killed = false;
-  for (long sleep_us = 50;; sleep_us = sleep_us < 5000 ? sleep_us * 2 : 5000) {
+  sigset_t chld;
+  sigemptyset(&chld);
+  sigaddset(&chld, SIGCHLD);
+  for (;;) {
     pid_t r = waitpid(pid, &status, WNOHANG);
     if (r == pid) return status;
     if (r < 0 && errno != EINTR) return status;
-    if (!*killed && os::monotonic_ns() > deadline_ns) {
-      kill(pid, SIGKILL);
+    const std::uint64_t now = os::monotonic_ns();
+    if (now >= deadline_ns) {
+      if (!*killed) kill(pid, SIGKILL);
       *killed = true;
+      waitpid(pid, &status, 0);
+      return status;
     }
-    struct timespec ts{0, sleep_us * 1000};
-    nanosleep(&ts, nullptr);
+    const std::uint64_t left = deadline_ns - now;
+    struct timespec ts{static_cast<time_t>(left / 1000000000), static_cast<long>(left % 1000000000)};
+    sigtimedwait(&chld, nullptr, &ts);
   }
 }
 
@@ -220,6 +228,10 @@ void serve(ServerState& s) {
   }
   s.output_fd = memfd_create("weft-output", 0);
   pin_to_one_cpu();
+  sigset_t chld, old_mask;
+  sigemptyset(&chld);
+  sigaddset(&chld, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &chld, &old_mask);
 
   const std::uint64_t start = os::monotonic_ns();
   const auto budget_ns = static_cast<std::uint64_t>(cfg.time_s * 1e9);
@@ -251,6 +263,7 @@ void serve(ServerState& s) {
       break;
     }
     if (pid == 0) {
+      sigprocmask(SIG_SETMASK, &old_mask, nullptr);  // the program's own mask
       become_execution(s);
       return;  // into the program; never reached in the server
     }

@@ -20,7 +20,10 @@
       fn.store(f, std::memory_order_relaxed);                                    \
     }                                                                            \
     return f;                                                                    \
-  }
+  }                                                                              \
+  /* Resolved at load time, before the fork server forks: a dlsym in every */   \
+  /* execution's child costs more than the execution (make bench). */            \
+  __attribute__((constructor(101))) static void resolve_real_##name() { real_##name(); }
 
 // The return address of the interposed call: where the program called it.
 #define WEFT_RAW_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))

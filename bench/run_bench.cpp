@@ -1,0 +1,50 @@
+// `make bench`, whole programs: executions per second of `weft run` (fork server) on a
+// small 2-thread C program, next to starting the same program with posix_spawn, in one run.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+extern char** environ;
+
+int main(int argc, char** argv) {
+  const int n = argc > 1 ? std::atoi(argv[1]) : 2000;
+  const std::string bin = WEFT_BIN_DIR;
+  const std::string program = bin + "/bench_two_threads";
+
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < n; ++i) {
+    pid_t pid;
+    char* args[] = {const_cast<char*>(program.c_str()), nullptr};
+    if (posix_spawn(&pid, program.c_str(), nullptr, nullptr, args, environ) != 0) return 1;
+    int status;
+    waitpid(pid, &status, 0);
+  }
+  const double spawn_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  const std::string cmd = bin + "/weft run --quiet --json - -s random -n " + std::to_string(n) +
+                          " -- " + program;
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string json;
+  char buf[4096];
+  std::size_t got;
+  while ((got = fread(buf, 1, sizeof buf, p)) > 0) json.append(buf, got);
+  if (pclose(p) != 0) {
+    std::fprintf(stderr, "run_bench: weft run failed:\n%s\n", json.c_str());
+    return 1;
+  }
+  const auto at = json.find("\"elapsed_s\":");
+  const double weft_s = at == std::string::npos ? 0 : std::atof(json.c_str() + at + 12);
+
+  std::printf("\nwhole programs, a 2-thread C program (5 lock/unlock per thread), %d executions:\n", n);
+  std::printf("  posix_spawn + wait, no weft        %10.0f executions/s  %8.1f us each\n",
+              n / spawn_s, spawn_s * 1e6 / n);
+  std::printf("  weft run (fork server, random)     %10.0f executions/s  %8.1f us each\n",
+              n / weft_s, weft_s * 1e6 / n);
+  std::printf("  speed-up over spawning             %10.2fx\n", spawn_s / weft_s);
+  return 0;
+}

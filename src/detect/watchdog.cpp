@@ -20,14 +20,24 @@ struct State {
 };
 State g_state;
 std::atomic<std::uintptr_t> g_sampled_pc{0};
+std::atomic<std::uintptr_t>* g_sample_out = &g_sampled_pc;
 
 void on_sample(int, siginfo_t*, void* uctx) {
   auto* uc = static_cast<ucontext_t*>(uctx);
 #if defined(__x86_64__)
-  g_sampled_pc.store(static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]) + 1);
+  g_sample_out->store(static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]) + 1);
 #elif defined(__aarch64__)
-  g_sampled_pc.store(static_cast<std::uintptr_t>(uc->uc_mcontext.pc) + 1);
+  g_sample_out->store(static_cast<std::uintptr_t>(uc->uc_mcontext.pc) + 1);
 #endif
+}
+
+void install_sample_handler() {
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = &on_sample;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGURG, &sa, nullptr);
 }
 
 void sleep_ms(long ms) {
@@ -58,17 +68,8 @@ void* run(void*) {
     pthread_kill(t.os, SIGURG);
     for (int i = 0; i < 20 && g_sampled_pc.load() == 0; ++i) sleep_ms(5);
     if (s.slot->claim()) {
-      s.slot->kind = static_cast<int>(BugKind::kHang);
-      s.slot->thread = t.thread;
       s.slot->pc = g_sampled_pc.load();
-      copy_text(s.slot->message, sizeof s.slot->message, "thread ");
-      append_dec(s.slot->message, sizeof s.slot->message, t.thread);
-      append_text(s.slot->message, sizeof s.slot->message,
-                  " is blocked outside weft's control (no scheduling point for ");
-      append_dec(s.slot->message, sizeof s.slot->message,
-                 static_cast<std::uint64_t>(s.timeout_s));
-      append_text(s.slot->message, sizeof s.slot->message,
-                  " s): a system call, a lock weft does not model, or a long computation");
+      Watchdog::describe_hang(s.slot, t.thread, s.timeout_s);
       s.slot->publish();
     }
     s.finish();
@@ -78,15 +79,32 @@ void* run(void*) {
 
 }  // namespace
 
+void Watchdog::install_sampler(std::atomic<std::uintptr_t>* out) {
+  g_sample_out = out;
+  install_sample_handler();
+}
+
+void Watchdog::describe_hang(BugSlot* slot, ThreadId thread, double timeout_s) {
+  slot->kind = static_cast<int>(BugKind::kHang);
+  slot->thread = thread;
+  copy_text(slot->message, sizeof slot->message, "thread ");
+  append_dec(slot->message, sizeof slot->message, thread);
+  append_text(slot->message, sizeof slot->message,
+              " is blocked outside weft's control (no scheduling point for ");
+  const auto tenths = static_cast<std::uint64_t>(timeout_s * 10 + 0.5);
+  append_dec(slot->message, sizeof slot->message, tenths / 10);
+  if (tenths % 10 != 0) {
+    append_text(slot->message, sizeof slot->message, ".");
+    append_dec(slot->message, sizeof slot->message, tenths % 10);
+  }
+  append_text(slot->message, sizeof slot->message,
+              " s): a system call, a lock weft does not model, or a long computation");
+}
+
 void Watchdog::start(const std::atomic<std::uint64_t>* steps, TargetFn target, double timeout_s,
                      BugSlot* slot, FinishFn finish) {
   g_state = State{steps, target, timeout_s, slot, finish};
-  struct sigaction sa;
-  std::memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = &on_sample;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGURG, &sa, nullptr);
+  install_sample_handler();
   pthread_t t;
   os::create_thread(&t, nullptr, &run, nullptr);
 }

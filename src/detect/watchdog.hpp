@@ -25,6 +25,11 @@ class Watchdog {
   // Starts the watchdog thread (uncontrolled). It lives until the process ends.
   static void start(const std::atomic<std::uint64_t>* steps, TargetFn target, double timeout_s,
                     BugSlot* slot, FinishFn finish);
+  // Only the sampling half, for a watchdog in another process: SIGURG stores the
+  // interrupted pc (+1, read as a return address) into *out.
+  static void install_sampler(std::atomic<std::uintptr_t>* out);
+  // The message of a hang bug of `thread` after `timeout_s` seconds.
+  static void describe_hang(BugSlot* slot, ThreadId thread, double timeout_s);
 };
 
 }  // namespace weft::detect

@@ -73,10 +73,13 @@ void pin_to_one_cpu() {
   sched_setaffinity(0, sizeof one, &one);
 }
 
-void install_child_detectors(SharedHeader& h, double hang_timeout_s) {
+void install_child_detectors(SharedHeader& h, double hang_timeout_s, bool supervised) {
   detect::install_crash_handlers(&h.bug, &child_finish, &enter_runtime);
   pin_to_one_cpu();  // before the watchdog: threads made from here on inherit it
-  detect::Watchdog::start(&h.steps, &hang_target, hang_timeout_s, &h.bug, &child_finish);
+  if (supervised)
+    detect::Watchdog::install_sampler(&h.sampled_pc);
+  else
+    detect::Watchdog::start(&h.steps, &hang_target, hang_timeout_s, &h.bug, &child_finish);
 }
 
 BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerprint,

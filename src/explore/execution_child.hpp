@@ -22,8 +22,10 @@ class ChildSink final : public rt::ExecutionSink {
   SharedHeader* h_;
 };
 
-// Crash handlers, the hang watchdog, one CPU for all controlled threads.
-void install_child_detectors(SharedHeader& h, double hang_timeout_s);
+// Crash handlers, one CPU for all controlled threads, and the hang watchdog: a thread of
+// the execution process, or (`supervised`) the supervising process, which then only
+// needs the execution to answer its sampling signal.
+void install_child_detectors(SharedHeader& h, double hang_timeout_s, bool supervised = false);
 
 // Only one controlled thread runs at a time: on one CPU, a hand-off is a local context
 // switch instead of a wake-up across CPUs (measured in `make bench`).

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "core/schedule.hpp"
+#include "detect/watchdog.hpp"
 #include "explore/execution_child.hpp"
 #include "explore/point_log.hpp"
 #include "explore/replay_strategy.hpp"
@@ -93,7 +95,7 @@ void become_execution(ServerState& s) {
   SharedHeader& h = s.region->header();
   h.instrumented = rt::g_instrumented;
   rt::g_instrumented_out = &h.instrumented;
-  install_child_detectors(h, s.config.hang_timeout_s);
+  install_child_detectors(h, s.config.hang_timeout_s, /*supervised=*/true);
   static RecordingStrategy recording(s.strategy.get(), s.log.get(), &log_full);
   rt::ControllerConfig cfg;
   cfg.strategy = &recording;
@@ -104,6 +106,7 @@ void become_execution(ServerState& s) {
   cfg.decision_capacity = s.region->max_decisions();
   cfg.steps_out = &h.steps;
   cfg.decisions_out = &h.decisions;
+  cfg.holder_out = &h.holder;
   auto* controller = new rt::Controller(cfg);  // lives as long as the process
   std::atexit(&execution_exited);
   controller->adopt_main_thread();
@@ -136,28 +139,49 @@ std::uint64_t program_fingerprint(const std::string& program) {
   return fnv1a64("program:" + base);
 }
 
-// Waits for the child; kills it past `deadline_ns` (monotonic). Returns the wait status
-// and whether it had to be killed. SIGCHLD is blocked in the server, so that the wait can
-// sleep until the child ends or the deadline passes, whichever comes first.
-int wait_child(pid_t pid, std::uint64_t deadline_ns, bool* killed) {
+// Waits for the child, watching its progress: when no step was taken for the hang
+// timeout, it samples where the running thread is, reports a hang and kills the child.
+// SIGCHLD is blocked in the server, so the wait sleeps until the child ends or the next
+// check is due.
+int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s) {
   int status = 0;
-  *killed = false;
   sigset_t chld;
   sigemptyset(&chld);
   sigaddset(&chld, SIGCHLD);
+  const auto limit = static_cast<std::uint64_t>(hang_timeout_s * 1e9);
+  std::uint64_t last_steps = ~std::uint64_t{0}, since = os::monotonic_ns();
   for (;;) {
     pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid) return status;
-    if (r < 0 && errno != EINTR) return status;
+    if (r == pid || (r < 0 && errno != EINTR)) return status;
     const std::uint64_t now = os::monotonic_ns();
-    if (now >= deadline_ns) {
-      if (!*killed) kill(pid, SIGKILL);
-      *killed = true;
+    const std::uint64_t steps = h.steps.load(std::memory_order_relaxed);
+    if (steps != last_steps) {
+      last_steps = steps;
+      since = now;
+    } else if (now - since >= limit) {
+      const std::uint64_t holder = h.holder.load(std::memory_order_relaxed);
+      const auto tid = static_cast<pid_t>(holder & 0xffffffffu);
+      if (tid != 0) {
+        h.sampled_pc.store(0);
+        syscall(SYS_tgkill, pid, tid, SIGURG);
+        for (int i = 0; i < 40 && h.sampled_pc.load() == 0; ++i) {
+          struct timespec ts{0, 5000000};
+          nanosleep(&ts, nullptr);
+        }
+      }
+      if (h.bug.claim()) {
+        h.bug.pc = h.sampled_pc.load();
+        detect::Watchdog::describe_hang(&h.bug, static_cast<ThreadId>(holder >> 32),
+                                        hang_timeout_s);
+        h.bug.publish();
+      }
+      kill(pid, SIGKILL);
       waitpid(pid, &status, 0);
       return status;
     }
-    const std::uint64_t left = deadline_ns - now;
-    struct timespec ts{static_cast<time_t>(left / 1000000000), static_cast<long>(left % 1000000000)};
+    const std::uint64_t wait_ns = std::min<std::uint64_t>(limit - (now - since), 50000000);
+    struct timespec ts{static_cast<time_t>(wait_ns / 1000000000),
+                       static_cast<long>(wait_ns % 1000000000)};
     sigtimedwait(&chld, nullptr, &ts);
   }
 }
@@ -267,10 +291,8 @@ void serve(ServerState& s) {
       become_execution(s);
       return;  // into the program; never reached in the server
     }
-    bool killed = false;
-    const auto deadline =
-        os::monotonic_ns() + static_cast<std::uint64_t>((cfg.hang_timeout_s + 5) * 1e9);
-    const int status = wait_child(pid, deadline, &killed);
+    h.holder.store(0);
+    const int status = wait_child(pid, h, cfg.hang_timeout_s);
     run.executions = i + 1;
     run.instrumented |= h.instrumented;
     if (h.error[0] != '\0') {
@@ -278,7 +300,7 @@ void serve(ServerState& s) {
       break;
     }
     const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
-    bool bug = h.bug.written() || killed || WIFSIGNALED(status) ||
+    bool bug = h.bug.written() || WIFSIGNALED(status) ||
                (WIFEXITED(status) && WEXITSTATUS(status) != 0);
     if (!cfg.replay) {
       std::string diverged = s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load());
@@ -290,15 +312,9 @@ void serve(ServerState& s) {
     }
     if (bug) {
       BugRecord b = read_bug(*s.region, status, fingerprint, run.strategy, run.seed);
-      if (!h.bug.written()) {
-        if (killed) {
-          b.kind = BugKind::kHang;
-          b.message = "the execution did not finish within " +
-                      std::to_string(static_cast<int>(cfg.hang_timeout_s + 5)) + " s";
-        } else if (WIFEXITED(status)) {
-          b.kind = BugKind::kExitCode;
-          b.message = "the program exited with status " + std::to_string(WEXITSTATUS(status));
-        }
+      if (!h.bug.written() && WIFEXITED(status)) {
+        b.kind = BugKind::kExitCode;
+        b.message = "the program exited with status " + std::to_string(WEXITSTATUS(status));
       }
       run.bugs.push_back(std::move(b));
       output = read_fd(s.output_fd);

@@ -20,6 +20,8 @@ struct SharedHeader {
   std::atomic<std::uint64_t> executions{0};
   std::atomic<std::uint64_t> steps{0};      // of the current execution
   std::atomic<std::uint64_t> decisions{0};  // of the current execution
+  std::atomic<std::uint64_t> holder{0};     // thread id << 32 | kernel tid of the runner
+  std::atomic<std::uintptr_t> sampled_pc{0};  // where a hung thread was (fork server)
   bool complete = false;
   bool instrumented = false;
   std::int64_t coverage_bound = -1;

@@ -54,6 +54,7 @@ void* Controller::carrier_main(void* arg) {
       os::futex_wait(reinterpret_cast<const std::uint32_t*>(&carrier->go), 0);
     carrier->go.store(0, std::memory_order_relaxed);
     ThreadState* self = carrier->assigned;
+    self->tid = os::gettid();
     Controller* c = active();
     try {
       c->run_thread(self);
@@ -179,7 +180,11 @@ void Controller::adopt_main_thread() {
   ThreadState* main = new_thread();
   main->os = pthread_self();
   main->adopted = true;
+  main->tid = os::gettid();
   t_self = main;
+  holder_.store(main, std::memory_order_release);
+  if (config_.holder_out != nullptr)
+    config_.holder_out->store(static_cast<std::uint32_t>(main->tid), std::memory_order_relaxed);
   ThreadState* first = pick();  // thread 0's ThreadStart: the only choice
   (void)first;
 }
@@ -325,6 +330,11 @@ void Controller::wait_baton(ThreadState* self) {
   while (self->baton.load(std::memory_order_acquire) == 0)
     os::futex_wait(reinterpret_cast<const std::uint32_t*>(&self->baton), 0);
   self->baton.store(0, std::memory_order_relaxed);
+  // The runner says who it is itself: only it surely knows its kernel thread id by now.
+  if (config_.holder_out != nullptr)
+    config_.holder_out->store(static_cast<std::uint64_t>(self->id) << 32 |
+                                  static_cast<std::uint32_t>(self->tid),
+                              std::memory_order_relaxed);
 }
 
 void Controller::schedule(ThreadState* self, const Op& op) {

@@ -38,6 +38,9 @@ struct ControllerConfig {
   std::size_t decision_capacity = 0;
   std::atomic<std::uint64_t>* steps_out = nullptr;      // published step count (watchdog,
   std::atomic<std::uint64_t>* decisions_out = nullptr;  // crash reports)
+  // Published {thread id, kernel tid} of the thread holding the baton, for a watchdog in
+  // another process (the fork server).
+  std::atomic<std::uint64_t>* holder_out = nullptr;
 };
 
 class Controller {

@@ -31,6 +31,7 @@ struct ThreadState {
   std::uint64_t wait_generation = 0;  // barrier waits
 
   pthread_t os{};
+  int tid = 0;                 // kernel thread id (for a supervisor's signals)
   void* (*start)(void*) = nullptr;
   void* arg = nullptr;
   void* retval = nullptr;

@@ -115,6 +115,16 @@ TEST_F(Cli, NullDereferenceIsACrash) {
   EXPECT_NE(j["bugs"][0]["message"].get<std::string>().find("SIGSEGV"), std::string::npos);
 }
 
+TEST_F(Cli, BlockingOutsideWeftIsAHangNotAHungRun) {
+  nlohmann::json j = run_json("--hang-timeout 0.3 -- " + kBin + "/cli_blocked_read", 1);
+  ASSERT_EQ(j["bugs"].size(), 1u);
+  const auto& bug = j["bugs"][0];
+  EXPECT_EQ(bug["kind"], "hang");
+  EXPECT_NE(bug["message"].get<std::string>().find("blocked outside weft"), std::string::npos);
+  EXPECT_NE(bug["location"]["function"].get<std::string>().find("read"), std::string::npos)
+      << bug.dump();
+}
+
 TEST_F(Cli, ProgramWithoutThreadsRunsOnce) {
   Output o = sh(weft() + " run -- " + kBin + "/cli_no_threads");
   EXPECT_EQ(o.status, 0) << o.out;

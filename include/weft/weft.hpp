@@ -28,6 +28,7 @@ struct Options {
   std::uint64_t max_steps = 100000;  // an execution longer than this is a livelock
   double hang_timeout_s = 10;        // a thread stuck outside weft this long is a hang
   std::string name;                  // names the test in schedules (default: the body's type)
+  bool real_time = false;            // clocks read real time (default: virtual, see README)
 };
 
 // One step of a bug's interleaving, symbolized.

@@ -102,6 +102,7 @@ struct Run {
   std::string schedule_out;
   bool quiet = false;
   bool gdb = false;
+  bool real_time = false;
   std::string schedule_file;
   std::vector<std::string> command;
 };
@@ -137,6 +138,7 @@ int launch(const Run& r, bool replay) {
       "WEFT_STEPS=" + std::to_string(r.steps),
       "WEFT_HANG_TIMEOUT=" + std::to_string(r.hang_timeout_s),
       "WEFT_SCHEDULE=" + schedule,
+      std::string("WEFT_REAL_TIME=") + (r.real_time ? "1" : "0"),
   };
   const char* preload = std::getenv("LD_PRELOAD");
   env.push_back("LD_PRELOAD=" + runtime + (preload ? ":" + std::string(preload) : ""));
@@ -224,6 +226,9 @@ void add_run_options(CLI::App* app, Run& r) {
                   "seconds without a scheduling point before a thread is reported as hung "
                   "(default 10)")
       ->check(CLI::Range(0.01, 86400.0));
+  app->add_flag("--real-time", r.real_time,
+                "clocks read real time (default: virtual time that advances with the steps "
+                "taken and the sleeps asked for, the same in every execution)");
   app->add_option("command", r.command, "-- PROGRAM [ARGS...]")->required();
 }
 

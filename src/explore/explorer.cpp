@@ -26,6 +26,7 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
                             const Schedule* replay, SharedRegion& region) {
   SharedHeader& h = region.header();
   h.instrumented = rt::g_instrumented;
+  rt::VirtualClock::enabled = !options.real_time;
   install_child_detectors(h, options.hang_timeout_s);
 
   ChildSink sink(&h);

@@ -359,6 +359,7 @@ void maybe_run_fork_server() {
   if (parse_number(take_env("WEFT_STEPS"), &v)) c.steps = static_cast<std::uint64_t>(v);
   if (parse_number(take_env("WEFT_HANG_TIMEOUT"), &v)) c.hang_timeout_s = v;
   c.schedule = take_env("WEFT_SCHEDULE");
+  rt::VirtualClock::enabled = take_env("WEFT_REAL_TIME") != "1";
   // A program this one executes must not find weft preloaded and become a server too.
   unsetenv("LD_PRELOAD");
   serve(*s);

@@ -45,9 +45,17 @@ int join(ThreadState* self, pthread_t t, void** ret, std::uintptr_t pc, bool try
   return 0;
 }
 
-void yield(ThreadState* self, OpKind kind, std::uintptr_t pc) {
+// A sleep is a yield that advances virtual time by what was asked.
+void yield(ThreadState* self, OpKind kind, std::uintptr_t pc, std::uint64_t sleep_ns = 0) {
   RuntimeScope scope(self);
   ctl().schedule(self, make_op(kind, 0, pc));
+  ctl().sleep_for(sleep_ns);
+}
+
+std::uint64_t to_ns(const struct timespec* ts) {
+  if (ts == nullptr || ts->tv_sec < 0) return 0;
+  return static_cast<std::uint64_t>(ts->tv_sec) * 1000000000ull +
+         static_cast<std::uint64_t>(ts->tv_nsec);
 }
 
 }  // namespace
@@ -114,7 +122,7 @@ int sched_yield() noexcept {
 // Sleeping threads yield instead of sleeping: time under weft is the schedule's.
 unsigned int sleep(unsigned int seconds) {
   if (ThreadState* self = rt::controlled_thread()) {
-    yield(self, OpKind::Sleep, WEFT_PC);
+    yield(self, OpKind::Sleep, WEFT_PC, seconds * 1000000000ull);
     return 0;
   }
   return real_sleep()(seconds);
@@ -122,7 +130,7 @@ unsigned int sleep(unsigned int seconds) {
 
 int usleep(useconds_t usec) {
   if (ThreadState* self = rt::controlled_thread()) {
-    yield(self, OpKind::Sleep, WEFT_PC);
+    yield(self, OpKind::Sleep, WEFT_PC, usec * 1000ull);
     return 0;
   }
   return real_usleep()(usec);
@@ -130,7 +138,7 @@ int usleep(useconds_t usec) {
 
 int nanosleep(const struct timespec* req, struct timespec* rem) {
   if (ThreadState* self = rt::controlled_thread()) {
-    yield(self, OpKind::Sleep, WEFT_PC);
+    yield(self, OpKind::Sleep, WEFT_PC, to_ns(req));
     if (rem != nullptr) *rem = timespec{0, 0};
     return 0;
   }
@@ -140,7 +148,13 @@ int nanosleep(const struct timespec* req, struct timespec* rem) {
 int clock_nanosleep(clockid_t clock, int flags, const struct timespec* req,
                     struct timespec* rem) {
   if (ThreadState* self = rt::controlled_thread()) {
-    yield(self, OpKind::Sleep, WEFT_PC);
+    std::uint64_t ns = to_ns(req);
+    if (flags & TIMER_ABSTIME) {  // until a virtual instant
+      struct timespec now;
+      const std::uint64_t at = rt::VirtualClock::read(clock, ctl().virtual_ns(), &now) ? to_ns(&now) : ns;
+      ns = ns > at ? ns - at : 0;
+    }
+    yield(self, OpKind::Sleep, WEFT_PC, ns);
     if (rem != nullptr) *rem = timespec{0, 0};
     return 0;
   }

@@ -136,6 +136,7 @@ void Controller::run_execution(const std::function<void()>& body) {
   body_ = &body;
   step_ = 0;
   ndecisions_ = 0;
+  slept_ns_ = 0;
   last_ = kNoThread;
   threads_.clear();
   nthreads_ = 0;

@@ -25,6 +25,7 @@
 #include "runtime/mutex_model.hpp"
 #include "runtime/rwlock_model.hpp"
 #include "runtime/thread_state.hpp"
+#include "runtime/virtual_clock.hpp"
 #include "runtime/wait_queue_model.hpp"
 
 namespace weft::rt {
@@ -60,6 +61,9 @@ class Controller {
   // ends when the process does.
   void adopt_main_thread();
   std::uint64_t steps() const { return step_; }
+  // Virtual time elapsed in this execution (see virtual_clock.hpp), and sleeping.
+  std::uint64_t virtual_ns() const { return step_ * VirtualClock::kNsPerStep + slept_ns_; }
+  void sleep_for(std::uint64_t ns) { slept_ns_ += ns; }
   std::uint64_t decision_count() const { return ndecisions_; }
   Trace trace() const { return Trace(events_, step_); }
 
@@ -132,6 +136,7 @@ class Controller {
   Decision* decisions_;
   std::uint64_t step_ = 0;
   std::uint64_t ndecisions_ = 0;
+  std::uint64_t slept_ns_ = 0;
   ThreadId last_ = kNoThread;
 
   std::vector<std::unique_ptr<ThreadState>> threads_;  // reused across executions

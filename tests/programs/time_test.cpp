@@ -1,0 +1,63 @@
+// Time under weft is the schedule's: sleeps do not sleep but advance virtual time, and
+// every execution reads the same clock values at the same point of its schedule.
+#include <gtest/gtest.h>
+#include <sys/time.h>
+#include <weft/weft.hpp>
+
+#include <chrono>
+#include <ctime>
+#include <thread>
+
+std::int64_t g_first_reading = -1;
+
+namespace {
+
+TEST(VirtualTime, SleepsAdvanceTimeWithoutSleeping) {
+  auto body = [] {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::thread sleeper([] { std::this_thread::sleep_for(std::chrono::seconds(30)); });
+    sleeper.join();
+    const auto waited = std::chrono::steady_clock::now() - t0;
+    WEFT_ASSERT(waited >= std::chrono::seconds(30));
+  };
+  // 200 executions of a 30 s sleep: finishes only if nothing really sleeps.
+  weft::Result r = weft::explore(body, {.strategy = "random", .executions = 200, .seed = 2});
+  EXPECT_TRUE(r.ok()) << r.report();
+  EXPECT_LT(r.elapsed_s(), 60.0);
+}
+
+TEST(VirtualTime, EveryExecutionStartsAtTheSameInstant) {
+  // The explored executions run one after another in one process, so a global remembers
+  // the first execution's reading: every later one reads the very same instant.
+  auto body = [] {
+    const std::int64_t now = std::chrono::system_clock::now().time_since_epoch().count();
+    if (g_first_reading < 0) g_first_reading = now;
+    WEFT_ASSERT(now == g_first_reading);
+    struct timeval tv;
+    gettimeofday(&tv, nullptr);
+    WEFT_ASSERT(std::time(nullptr) == tv.tv_sec);
+    std::thread t([] {});
+    t.join();
+  };
+  weft::Result r = weft::explore(body, {.strategy = "dfs", .executions = 0});
+  EXPECT_TRUE(r.ok()) << r.report();
+  EXPECT_TRUE(r.complete());
+  EXPECT_GT(r.executions(), 1u);
+}
+
+TEST(VirtualTime, RealTimeOptionReadsTheRealClock) {
+  // The same body as above, with real clocks: the second execution reads a later instant.
+  auto body = [] {
+    const std::int64_t now = std::chrono::system_clock::now().time_since_epoch().count();
+    if (g_first_reading < 0) g_first_reading = now;
+    WEFT_ASSERT(now == g_first_reading);
+    std::thread t([] {});
+    t.join();
+  };
+  g_first_reading = -1;
+  weft::Result r = weft::explore(body, {.strategy = "dfs", .executions = 0, .real_time = true});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.bugs()[0].execution(), 2u) << r.report();
+}
+
+}  // namespace

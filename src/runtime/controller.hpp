@@ -92,6 +92,8 @@ class Controller {
   std::size_t thread_count() const { return nthreads_; }
   // A bug found by the program's own thread: never returns.
   [[noreturn]] void fail(BugReport bug);
+  // The program did something weft cannot follow: the run stops with this message.
+  [[noreturn]] void tool_error(std::string_view message) { config_.sink->on_tool_error(message); }
   // Called inside a catch handler: the exception escaped `self`'s start routine.
   [[noreturn]] void uncaught_exception(ThreadState* self);
   // Unfinished threads: an access by the only one left cannot interleave with anything.

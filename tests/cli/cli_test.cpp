@@ -172,6 +172,13 @@ TEST_F(Cli, BadInputIsAOneLineErrorWithExitTwo) {
   }
 }
 
+TEST_F(Cli, ChildProcessesAreOutsideWhatWeftControls) {
+  Output o = sh(weft() + " run -- " + kBin + "/cli_forks");
+  EXPECT_EQ(o.status, 2) << o.out;
+  EXPECT_NE(o.out.find("fork()"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("outside what weft controls"), std::string::npos) << o.out;
+}
+
 TEST_F(Cli, StrategiesAreListed) {
   Output o = sh(weft() + " strategies");
   EXPECT_EQ(o.status, 0);

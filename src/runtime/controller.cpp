@@ -95,11 +95,14 @@ void Controller::carrier_parked() {
 int Controller::start_os_thread(ThreadState* t, const pthread_attr_t* attr) {
   std::size_t stack = 0;
   if (attr != nullptr) pthread_attr_getstacksize(attr, &stack);
-  pthread_attr_t defaults;
-  std::size_t default_stack = 0;
-  pthread_attr_init(&defaults);
-  pthread_attr_getstacksize(&defaults, &default_stack);
-  pthread_attr_destroy(&defaults);
+  static const std::size_t default_stack = [] {
+    pthread_attr_t defaults;
+    std::size_t size = 0;
+    pthread_attr_init(&defaults);
+    pthread_attr_getstacksize(&defaults, &size);
+    pthread_attr_destroy(&defaults);
+    return size;
+  }();
   const bool standard = attr == nullptr || stack == 0 || stack == default_stack;
 
   Carrier* carrier = nullptr;

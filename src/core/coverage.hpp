@@ -13,6 +13,10 @@ struct Coverage {
   std::int64_t bound = -1;      // for bounded kinds: the largest bound fully explored
   std::uint64_t executions = 0; // executions that count towards the statement
   std::string summary;          // one line for people
+  // Bounded kinds, while a search is under way: the bound being explored now (bound + 1;
+  // -1: none) and how many of its executions have run, for a progress line.
+  std::int64_t exploring_bound = -1;
+  std::uint64_t exploring_executions = 0;
 };
 
 }  // namespace weft

@@ -3,7 +3,9 @@
 #include <charconv>
 
 #include "strategy/dfs.hpp"
+#include "strategy/delay_bound.hpp"
 #include "strategy/pct.hpp"
+#include "strategy/preemption_bound.hpp"
 #include "strategy/random_walk.hpp"
 
 namespace weft {
@@ -64,6 +66,18 @@ bool parse_uint(std::string_view text, std::uint64_t lo, std::uint64_t hi, std::
 constexpr std::uint64_t kPctDefaultDepth = 3;
 constexpr std::uint64_t kPctMaxDepth = 1000;
 
+// pb and db: no argument (iterate until every schedule has run) or a bound in [0, kMaxBound].
+constexpr std::uint64_t kMaxBound = 1000000;
+bool parse_bound(const StrategyInfo& info, bool has_arg, std::string_view arg,
+                 const char* what, std::uint64_t* bound, std::string* error) {
+  *bound = BoundedSearch::kUnbounded;
+  if (!has_arg || parse_uint(arg, 0, kMaxBound, bound)) return true;
+  fail(error, std::string(info.name) + ": the " + what + " must be an integer from 0 to " +
+                  std::to_string(kMaxBound) + ", got " + quoted(arg) + " (usage: " +
+                  std::string(info.usage) + ")");
+  return false;
+}
+
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> kEntries = {
       {{"random", "random",
@@ -94,6 +108,25 @@ const std::vector<Entry>& entries() {
           std::string* error) -> std::unique_ptr<Strategy> {
          if (!no_argument(info, has_arg, arg, error)) return nullptr;
          return std::make_unique<DfsStrategy>();
+       }},
+      {{"pb", "pb[:<c>]",
+        "iterative preemption bounding (ICB, Musuvathi and Qadeer, PLDI'07): every schedule "
+        "with 0 preemptions, then 1, ...; the first bug found has the fewest; stops after "
+        "bound c if given"},
+       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t,
+          std::string* error) -> std::unique_ptr<Strategy> {
+         std::uint64_t c;
+         if (!parse_bound(info, has_arg, arg, "preemption bound c", &c, error)) return nullptr;
+         return std::make_unique<PreemptionBoundStrategy>(c);
+       }},
+      {{"db", "db[:<d>]",
+        "iterative delay bounding (Emmi, Qadeer, Rakamaric, POPL'11): every schedule with 0 "
+        "deviations from round-robin scheduling, then 1, ...; stops after bound d if given"},
+       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t,
+          std::string* error) -> std::unique_ptr<Strategy> {
+         std::uint64_t d;
+         if (!parse_bound(info, has_arg, arg, "delay bound d", &d, error)) return nullptr;
+         return std::make_unique<DelayBoundStrategy>(d);
        }},
   };
   return kEntries;

@@ -21,7 +21,7 @@ TEST(Registry, ListsTheStrategiesOnceEach) {
     EXPECT_FALSE(info.description.empty());
     EXPECT_EQ(info.description.find('\n'), std::string_view::npos);
   }
-  EXPECT_EQ(names, (std::set<std::string_view>{"random", "pct", "dfs"}));
+  EXPECT_EQ(names, (std::set<std::string_view>{"random", "pct", "dfs", "pb", "db"}));
 }
 
 TEST(Registry, EveryListedStrategyConstructsAndRuns) {
@@ -51,17 +51,25 @@ TEST(Registry, PctTakesItsDepth) {
 
 struct Bad {
   const char* spec;
-  const char* error;
+  std::string error;
 };
+
+// "; known: " and every usage in listing order, as unknown names are answered.
+std::string known() {
+  std::string s;
+  for (const StrategyInfo& info : strategy_list())
+    s += (s.empty() ? "; known: " : ", ") + std::string(info.usage);
+  return s;
+}
 
 TEST(Registry, RefusesBadSpecsWithOneLine) {
   const Bad bad[] = {
-      {"", "no strategy given; known: random, pct[:<d>], dfs"},
-      {"foo", "unknown strategy \"foo\"; known: random, pct[:<d>], dfs"},
-      {"PCT", "unknown strategy \"PCT\"; known: random, pct[:<d>], dfs"},
-      {" random", "unknown strategy \" random\"; known: random, pct[:<d>], dfs"},
-      {"random\n", "unknown strategy \"random\\x0a\"; known: random, pct[:<d>], dfs"},
-      {"foo:3", "unknown strategy \"foo\"; known: random, pct[:<d>], dfs"},
+      {"", "no strategy given" + known()},
+      {"foo", "unknown strategy \"foo\"" + known()},
+      {"PCT", "unknown strategy \"PCT\"" + known()},
+      {" random", "unknown strategy \" random\"" + known()},
+      {"random\n", "unknown strategy \"random\\x0a\"" + known()},
+      {"foo:3", "unknown strategy \"foo\"" + known()},
       {"pct:0", "pct: the depth d must be an integer from 1 to 1000, got \"0\" (usage: pct[:<d>])"},
       {"pct:x", "pct: the depth d must be an integer from 1 to 1000, got \"x\" (usage: pct[:<d>])"},
       {"pct:", "pct: the depth d must be an integer from 1 to 1000, got \"\" (usage: pct[:<d>])"},

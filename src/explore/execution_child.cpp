@@ -39,6 +39,14 @@ detect::HangTarget hang_target() {
 
 }  // namespace
 
+void write_coverage(SharedHeader& h, const Coverage& cov) {
+  h.coverage_bound = cov.bound;
+  h.coverage_executions = cov.executions;
+  h.coverage_complete = cov.complete;
+  detect::copy_text(h.coverage_kind, sizeof h.coverage_kind, cov.kind.c_str());
+  detect::copy_text(h.coverage_summary, sizeof h.coverage_summary, cov.summary.c_str());
+}
+
 void ChildSink::on_bug(const rt::BugReport& bug) {
   detect::BugSlot& s = h_->bug;
   if (s.claim()) {
@@ -53,6 +61,7 @@ void ChildSink::on_bug(const rt::BugReport& bug) {
       if (s.nblocked < detect::BugSlot::kMaxBlocked) s.blocked[s.nblocked++] = b;
     s.publish();
   }
+  if (strategy_ != nullptr) write_coverage(*h_, strategy_->coverage());
   std::fflush(nullptr);  // what the program printed before the bug belongs in its report
   child_finish();
 }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/run_record.hpp"
+#include "core/strategy.hpp"
 #include "explore/shared_region.hpp"
 #include "runtime/execution_sink.hpp"
 
@@ -17,10 +18,16 @@ class ChildSink final : public rt::ExecutionSink {
   explicit ChildSink(SharedHeader* h) : h_(h) {}
   [[noreturn]] void on_bug(const rt::BugReport& bug) override;
   [[noreturn]] void on_tool_error(std::string_view message) override;
+  // The strategy whose coverage a bug should record (what was covered before it).
+  void set_strategy(const Strategy* s) { strategy_ = s; }
 
  private:
   SharedHeader* h_;
+  const Strategy* strategy_ = nullptr;
 };
+
+// Records what the strategy covered, for the supervising process.
+void write_coverage(SharedHeader& h, const Coverage& coverage);
 
 // Crash handlers, one CPU for all controlled threads, and the hang watchdog: a thread of
 // the execution process, or (`supervised`) the supervising process, which then only

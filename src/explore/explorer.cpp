@@ -38,6 +38,7 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
     strategy = make_strategy(options.strategy, options.seed, &error);
     if (!strategy) sink.on_tool_error(error);
   }
+  if (replay == nullptr) sink.set_strategy(strategy.get());
   rt::ControllerConfig config;
   config.strategy = strategy.get();
   config.sink = &sink;
@@ -64,13 +65,8 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
     controller.run_execution(body);
     strategy->execution_done(controller.trace());
   }
-  const Coverage cov = strategy->coverage();
   h.complete = complete && replay == nullptr;
-  h.coverage_bound = cov.bound;
-  h.coverage_executions = cov.executions;
-  h.coverage_complete = cov.complete;
-  detect::copy_text(h.coverage_kind, sizeof h.coverage_kind, cov.kind.c_str());
-  detect::copy_text(h.coverage_summary, sizeof h.coverage_summary, cov.summary.c_str());
+  write_coverage(h, strategy->coverage());
   h.finished.store(1, std::memory_order_release);
   _exit(0);
 }

@@ -5,8 +5,10 @@
 #include "strategy/dfs.hpp"
 #include "strategy/delay_bound.hpp"
 #include "strategy/pct.hpp"
+#include "strategy/pos.hpp"
 #include "strategy/preemption_bound.hpp"
 #include "strategy/random_walk.hpp"
+#include "strategy/thread_bound.hpp"
 
 namespace weft {
 
@@ -66,6 +68,29 @@ bool parse_uint(std::string_view text, std::uint64_t lo, std::uint64_t hi, std::
 constexpr std::uint64_t kPctDefaultDepth = 3;
 constexpr std::uint64_t kPctMaxDepth = 1000;
 
+// tb[:<t>[:<c>]]: a thread bound t in [2, kTbMaxThreads] (t! grows fast), c preemptions.
+constexpr std::uint64_t kTbDefaultThreads = 3;
+constexpr std::uint64_t kTbMaxThreads = 8;
+constexpr std::uint64_t kTbMaxPreemptions = 1000;
+std::unique_ptr<Strategy> make_thread_bound(const StrategyInfo& info, bool has_arg,
+                                            std::string_view arg, std::uint64_t seed,
+                                            std::string* error) {
+  const std::string usage = " (usage: " + std::string(info.usage) + ")";
+  const std::size_t colon = arg.find(':');
+  const std::string_view t_text = arg.substr(0, colon);
+  std::uint64_t t = kTbDefaultThreads, c = 0;
+  if (has_arg && !parse_uint(t_text, 2, kTbMaxThreads, &t))
+    return fail(error, "tb: the thread bound t must be an integer from 2 to " +
+                           std::to_string(kTbMaxThreads) + ", got " + quoted(t_text) + usage);
+  if (colon != std::string_view::npos &&
+      !parse_uint(arg.substr(colon + 1), 0, kTbMaxPreemptions, &c))
+    return fail(error, "tb: the preemption count c must be an integer from 0 to " +
+                           std::to_string(kTbMaxPreemptions) + ", got " +
+                           quoted(arg.substr(colon + 1)) + usage);
+  return std::make_unique<ThreadBoundStrategy>(seed, static_cast<std::uint32_t>(t),
+                                               static_cast<std::uint32_t>(c));
+}
+
 // pb and db: no argument (iterate until every schedule has run) or a bound in [0, kMaxBound].
 constexpr std::uint64_t kMaxBound = 1000000;
 bool parse_bound(const StrategyInfo& info, bool has_arg, std::string_view arg,
@@ -101,6 +126,27 @@ const std::vector<Entry>& entries() {
                                   " (usage: " + std::string(info.usage) + ")");
          return std::make_unique<PctStrategy>(seed, static_cast<std::uint32_t>(d));
        }},
+      {{"pos", "pos",
+        "POS, partial order sampling (Yuan, Yang, Gu, CAV'18): a random priority per pending "
+        "event, the highest runs, events on the object it touched draw new priorities"},
+       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t seed,
+          std::string* error) -> std::unique_ptr<Strategy> {
+         if (!no_argument(info, has_arg, arg, error)) return nullptr;
+         return std::make_unique<PosStrategy>(seed, false);
+       }},
+      {{"pos*", "pos*",
+        "POS* (Yuan, Yang, Gu, CAV'18): POS with the read-only relaxation, a read does not "
+        "redraw the priority of a read"},
+       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t seed,
+          std::string* error) -> std::unique_ptr<Strategy> {
+         if (!no_argument(info, has_arg, arg, error)) return nullptr;
+         return std::make_unique<PosStrategy>(seed, true);
+       }},
+      {{"tb", "tb[:<t>[:<c>]]",
+        "thread bounding (Bindal, Bansal, Lal, section 4): a random priority permutation of "
+        "the threads (and c preemption fragments) per execution; every ordering of t "
+        "threads w.p. 99% after t!(t ln n + ln 100) executions; t defaults to 3"},
+       make_thread_bound},
       {{"dfs", "dfs",
         "exhaustive depth-first search over the execution tree (GAMBIT, PPoPP'10): every "
         "schedule once, then complete"},

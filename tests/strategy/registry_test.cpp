@@ -21,7 +21,8 @@ TEST(Registry, ListsTheStrategiesOnceEach) {
     EXPECT_FALSE(info.description.empty());
     EXPECT_EQ(info.description.find('\n'), std::string_view::npos);
   }
-  EXPECT_EQ(names, (std::set<std::string_view>{"random", "pct", "dfs", "pb", "db"}));
+  EXPECT_EQ(names, (std::set<std::string_view>{"random", "pct", "dfs", "pb", "db", "pos", "pos*",
+                                               "tb"}));
 }
 
 TEST(Registry, EveryListedStrategyConstructsAndRuns) {

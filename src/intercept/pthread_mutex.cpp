@@ -92,7 +92,10 @@ int pthread_mutex_lock(pthread_mutex_t* m) noexcept {
 
 int pthread_mutex_trylock(pthread_mutex_t* m) noexcept {
   if (ThreadState* self = rt::controlled_thread()) {
-    learn_type(ctl(), m);
+    {
+      RuntimeScope scope(self);  // the model allocates: not the program's memset
+      learn_type(ctl(), m);
+    }
     return trylock(self, addr(m), WEFT_PC);
   }
   return real_pthread_mutex_trylock()(m);
@@ -110,7 +113,13 @@ int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t clock,
 }
 
 int pthread_mutex_unlock(pthread_mutex_t* m) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) return unlock(self, addr(m), WEFT_PC);
+  if (ThreadState* self = rt::controlled_thread()) {
+    {
+      RuntimeScope scope(self);  // an errorcheck mutex never locked still reports EPERM
+      learn_type(ctl(), m);
+    }
+    return unlock(self, addr(m), WEFT_PC);
+  }
   return real_pthread_mutex_unlock()(m);
 }
 

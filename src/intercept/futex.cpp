@@ -17,6 +17,18 @@ WEFT_DEFINE_REAL(syscall)
 
 namespace {
 
+// FUTEX_WAIT's timeout is relative, on the monotonic clock; FUTEX_WAIT_BITSET's is absolute,
+// on the monotonic clock unless FUTEX_CLOCK_REALTIME.
+rt::Deadline deadline(const Controller& c, const long* a) {
+  const auto* timeout = reinterpret_cast<const struct timespec*>(a[3]);
+  if (timeout == nullptr) return rt::Deadline::never();
+  if ((a[1] & FUTEX_CMD_MASK) == FUTEX_WAIT)
+    return c.deadline_after(static_cast<std::uint64_t>(timeout->tv_sec) * 1000000000 +
+                            static_cast<std::uint64_t>(timeout->tv_nsec));
+  return rt::Deadline::at((a[1] & FUTEX_CLOCK_REALTIME) != 0 ? CLOCK_REALTIME : CLOCK_MONOTONIC,
+                          timeout);
+}
+
 long futex(ThreadState* self, long* a, std::uintptr_t pc, bool* handled) {
   const auto* word = reinterpret_cast<const std::uint32_t*>(a[0]);
   const int cmd = static_cast<int>(a[1]) & FUTEX_CMD_MASK;
@@ -34,7 +46,8 @@ long futex(ThreadState* self, long* a, std::uintptr_t pc, bool* handled) {
         return -1;
       }
       c.waits.add(addr(word), self);
-      if (c.schedule_wait(self, make_op(OpKind::FutexWoken, addr(word), pc, 4), a[3] != 0)) {
+      if (c.schedule_wait(self, make_op(OpKind::FutexWoken, addr(word), pc, 4),
+                          deadline(c, a))) {
         c.waits.remove(addr(word), self);
         errno = ETIMEDOUT;
         return -1;

@@ -6,6 +6,7 @@
 
 using namespace weft;
 using namespace weft::intercept;
+using rt::Deadline;
 
 WEFT_DEFINE_REAL(pthread_cond_wait)
 WEFT_DEFINE_REAL(pthread_cond_timedwait)
@@ -15,10 +16,17 @@ WEFT_DEFINE_REAL(pthread_cond_broadcast)
 
 namespace {
 
+// The clock of pthread_cond_timedwait's deadline: CLOCK_REALTIME unless the condition
+// variable was made with pthread_condattr_setclock(CLOCK_MONOTONIC), which glibc records
+// in bit 1 of __wrefs (weft never waits on the real object, so nothing else changes it).
+clockid_t clock_of(const pthread_cond_t* cv) {
+  return (cv->__data.__wrefs & 2) != 0 ? CLOCK_MONOTONIC : CLOCK_REALTIME;
+}
+
 // Two steps: release the mutex and start waiting (CondWait), then, once signalled (or
 // timed out) and the mutex is free, reacquire it (CondWake).
 int wait(ThreadState* self, pthread_cond_t* cv, pthread_mutex_t* m, std::uintptr_t pc,
-         bool timed) {
+         const Deadline& deadline) {
   RuntimeScope scope(self);
   Controller& c = ctl();
   const std::uintptr_t ca = addr(cv), ma = addr(m);
@@ -27,7 +35,7 @@ int wait(ThreadState* self, pthread_cond_t* cv, pthread_mutex_t* m, std::uintptr
   const unsigned depth = c.mutexes.release_all(ma);
   c.waits.add(ca, self);
   self->wait_mutex = ma;
-  const bool timed_out = c.schedule_wait(self, make_op(OpKind::CondWake, ca, pc), timed);
+  const bool timed_out = c.schedule_wait(self, make_op(OpKind::CondWake, ca, pc), deadline);
   if (timed_out) c.waits.remove(ca, self);
   for (unsigned i = 0; i < depth; ++i) c.mutexes.lock(ma, self->id);
   return timed_out ? ETIMEDOUT : 0;
@@ -51,19 +59,22 @@ int signal(ThreadState* self, pthread_cond_t* cv, std::uintptr_t pc, bool all) {
 extern "C" {
 
 int pthread_cond_wait(pthread_cond_t* cv, pthread_mutex_t* m) {
-  if (ThreadState* self = rt::controlled_thread()) return wait(self, cv, m, WEFT_PC, false);
+  if (ThreadState* self = rt::controlled_thread())
+    return wait(self, cv, m, WEFT_PC, Deadline::never());
   return real_pthread_cond_wait()(cv, m);
 }
 
 int pthread_cond_timedwait(pthread_cond_t* cv, pthread_mutex_t* m,
                            const struct timespec* abstime) {
-  if (ThreadState* self = rt::controlled_thread()) return wait(self, cv, m, WEFT_PC, true);
+  if (ThreadState* self = rt::controlled_thread())
+    return wait(self, cv, m, WEFT_PC, Deadline::at(clock_of(cv), abstime));
   return real_pthread_cond_timedwait()(cv, m, abstime);
 }
 
 int pthread_cond_clockwait(pthread_cond_t* cv, pthread_mutex_t* m, clockid_t clock,
                            const struct timespec* abstime) {
-  if (ThreadState* self = rt::controlled_thread()) return wait(self, cv, m, WEFT_PC, true);
+  if (ThreadState* self = rt::controlled_thread())
+    return wait(self, cv, m, WEFT_PC, Deadline::at(clock, abstime));
   return real_pthread_cond_clockwait()(cv, m, clock, abstime);
 }
 

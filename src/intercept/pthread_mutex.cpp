@@ -6,6 +6,7 @@
 
 using namespace weft;
 using namespace weft::intercept;
+using rt::Deadline;
 using rt::MutexModel;
 
 WEFT_DEFINE_REAL(pthread_mutex_init)
@@ -35,11 +36,11 @@ void learn_type(Controller& c, pthread_mutex_t* m) {
   c.mutexes.declare(a, type);
 }
 
-int lock(ThreadState* self, pthread_mutex_t* m, std::uintptr_t pc, bool timed) {
+int lock(ThreadState* self, pthread_mutex_t* m, std::uintptr_t pc, const Deadline& deadline) {
   RuntimeScope scope(self);
   Controller& c = ctl();
   learn_type(c, m);
-  if (c.schedule_wait(self, make_op(OpKind::MutexLock, addr(m), pc), timed)) return ETIMEDOUT;
+  if (c.schedule_wait(self, make_op(OpKind::MutexLock, addr(m), pc), deadline)) return ETIMEDOUT;
   return c.mutexes.lock(addr(m), self->id);
 }
 
@@ -86,7 +87,8 @@ int pthread_mutex_destroy(pthread_mutex_t* m) noexcept {
 }
 
 int pthread_mutex_lock(pthread_mutex_t* m) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) return lock(self, m, WEFT_PC, false);
+  if (ThreadState* self = rt::controlled_thread())
+    return lock(self, m, WEFT_PC, Deadline::never());
   return real_pthread_mutex_lock()(m);
 }
 
@@ -102,13 +104,15 @@ int pthread_mutex_trylock(pthread_mutex_t* m) noexcept {
 }
 
 int pthread_mutex_timedlock(pthread_mutex_t* m, const struct timespec* abstime) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) return lock(self, m, WEFT_PC, true);
+  if (ThreadState* self = rt::controlled_thread())
+    return lock(self, m, WEFT_PC, Deadline::at(CLOCK_REALTIME, abstime));
   return real_pthread_mutex_timedlock()(m, abstime);
 }
 
 int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t clock,
                             const struct timespec* abstime) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) return lock(self, m, WEFT_PC, true);
+  if (ThreadState* self = rt::controlled_thread())
+    return lock(self, m, WEFT_PC, Deadline::at(clock, abstime));
   return real_pthread_mutex_clocklock()(m, clock, abstime);
 }
 

@@ -6,6 +6,7 @@
 
 using namespace weft;
 using namespace weft::intercept;
+using rt::Deadline;
 
 WEFT_DEFINE_REAL(pthread_rwlock_rdlock)
 WEFT_DEFINE_REAL(pthread_rwlock_wrlock)
@@ -19,13 +20,14 @@ WEFT_DEFINE_REAL(pthread_rwlock_unlock)
 
 namespace {
 
-int lock(ThreadState* self, pthread_rwlock_t* l, std::uintptr_t pc, bool write, bool timed) {
+int lock(ThreadState* self, pthread_rwlock_t* l, std::uintptr_t pc, bool write,
+         const Deadline& deadline) {
   RuntimeScope scope(self);
   Controller& c = ctl();
   const std::uintptr_t a = addr(l);
   if (c.rwlocks.writer(a) == self->id) return EDEADLK;
   if (c.schedule_wait(self, make_op(write ? OpKind::RwWriteLock : OpKind::RwReadLock, a, pc),
-                     timed))
+                     deadline))
     return ETIMEDOUT;
   if (write)
     c.rwlocks.write_lock(a, self->id);
@@ -55,11 +57,13 @@ int trylock(ThreadState* self, pthread_rwlock_t* l, std::uintptr_t pc, bool writ
 extern "C" {
 
 int pthread_rwlock_rdlock(pthread_rwlock_t* l) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) return lock(self, l, WEFT_PC, false, false);
+  if (ThreadState* self = rt::controlled_thread())
+    return lock(self, l, WEFT_PC, false, Deadline::never());
   return real_pthread_rwlock_rdlock()(l);
 }
 int pthread_rwlock_wrlock(pthread_rwlock_t* l) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) return lock(self, l, WEFT_PC, true, false);
+  if (ThreadState* self = rt::controlled_thread())
+    return lock(self, l, WEFT_PC, true, Deadline::never());
   return real_pthread_rwlock_wrlock()(l);
 }
 int pthread_rwlock_tryrdlock(pthread_rwlock_t* l) noexcept {
@@ -71,21 +75,25 @@ int pthread_rwlock_trywrlock(pthread_rwlock_t* l) noexcept {
   return real_pthread_rwlock_trywrlock()(l);
 }
 int pthread_rwlock_timedrdlock(pthread_rwlock_t* l, const struct timespec* t) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) return lock(self, l, WEFT_PC, false, true);
+  if (ThreadState* self = rt::controlled_thread())
+    return lock(self, l, WEFT_PC, false, Deadline::at(CLOCK_REALTIME, t));
   return real_pthread_rwlock_timedrdlock()(l, t);
 }
 int pthread_rwlock_timedwrlock(pthread_rwlock_t* l, const struct timespec* t) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) return lock(self, l, WEFT_PC, true, true);
+  if (ThreadState* self = rt::controlled_thread())
+    return lock(self, l, WEFT_PC, true, Deadline::at(CLOCK_REALTIME, t));
   return real_pthread_rwlock_timedwrlock()(l, t);
 }
 int pthread_rwlock_clockrdlock(pthread_rwlock_t* l, clockid_t c,
                                const struct timespec* t) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) return lock(self, l, WEFT_PC, false, true);
+  if (ThreadState* self = rt::controlled_thread())
+    return lock(self, l, WEFT_PC, false, Deadline::at(c, t));
   return real_pthread_rwlock_clockrdlock()(l, c, t);
 }
 int pthread_rwlock_clockwrlock(pthread_rwlock_t* l, clockid_t c,
                                const struct timespec* t) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) return lock(self, l, WEFT_PC, true, true);
+  if (ThreadState* self = rt::controlled_thread())
+    return lock(self, l, WEFT_PC, true, Deadline::at(c, t));
   return real_pthread_rwlock_clockwrlock()(l, c, t);
 }
 int pthread_rwlock_unlock(pthread_rwlock_t* l) noexcept {

@@ -9,6 +9,7 @@
 
 using namespace weft;
 using namespace weft::intercept;
+using rt::Deadline;
 using rt::OnceModel;
 
 WEFT_DEFINE_REAL(sem_init)
@@ -33,11 +34,11 @@ void learn_semaphore(Controller& c, sem_t* s) {
   c.semaphores.init(addr(s), value < 0 ? 0 : static_cast<unsigned>(value));
 }
 
-int sem_wait_impl(ThreadState* self, sem_t* s, std::uintptr_t pc, bool timed) {
+int sem_wait_impl(ThreadState* self, sem_t* s, std::uintptr_t pc, const Deadline& deadline) {
   RuntimeScope scope(self);
   Controller& c = ctl();
   learn_semaphore(c, s);
-  if (c.schedule_wait(self, make_op(OpKind::SemWait, addr(s), pc), timed)) {
+  if (c.schedule_wait(self, make_op(OpKind::SemWait, addr(s), pc), deadline)) {
     errno = ETIMEDOUT;
     return -1;
   }
@@ -67,17 +68,20 @@ int sem_init(sem_t* s, int pshared, unsigned int value) noexcept {
 }
 
 int sem_wait(sem_t* s) {
-  if (ThreadState* self = rt::controlled_thread()) return sem_wait_impl(self, s, WEFT_PC, false);
+  if (ThreadState* self = rt::controlled_thread())
+    return sem_wait_impl(self, s, WEFT_PC, Deadline::never());
   return real_sem_wait()(s);
 }
 
 int sem_timedwait(sem_t* s, const struct timespec* t) {
-  if (ThreadState* self = rt::controlled_thread()) return sem_wait_impl(self, s, WEFT_PC, true);
+  if (ThreadState* self = rt::controlled_thread())
+    return sem_wait_impl(self, s, WEFT_PC, Deadline::at(CLOCK_REALTIME, t));
   return real_sem_timedwait()(s, t);
 }
 
 int sem_clockwait(sem_t* s, clockid_t clock, const struct timespec* t) {
-  if (ThreadState* self = rt::controlled_thread()) return sem_wait_impl(self, s, WEFT_PC, true);
+  if (ThreadState* self = rt::controlled_thread())
+    return sem_wait_impl(self, s, WEFT_PC, Deadline::at(clock, t));
   return real_sem_clockwait()(s, clock, t);
 }
 

@@ -180,6 +180,23 @@ void Controller::run_execution(const std::function<void()>& body) {
   body_ = nullptr;
 }
 
+void Controller::reach(const Deadline& deadline) {
+  timespec now;
+  if (!deadline.timed || !VirtualClock::enabled ||
+      !VirtualClock::read(deadline.clock, virtual_ns(), &now))
+    return;
+  const std::int64_t now_ns = static_cast<std::int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
+  if (deadline.ns > now_ns) sleep_for(static_cast<std::uint64_t>(deadline.ns - now_ns));
+}
+
+Deadline Controller::deadline_after(std::uint64_t ns) const {
+  timespec now;
+  if (!VirtualClock::read(CLOCK_MONOTONIC, virtual_ns(), &now)) return Deadline::never();
+  Deadline d = Deadline::at(CLOCK_MONOTONIC, &now);
+  d.ns += static_cast<std::int64_t>(ns);
+  return d;
+}
+
 void Controller::adopt_main_thread() {
   ThreadState* main = new_thread();
   main->os = pthread_self();

@@ -71,14 +71,21 @@ class Controller {
   // Announces `op` and returns when `self` has been chosen to perform it; the caller then
   // applies its effect (through the models) before its next scheduling point.
   void schedule(ThreadState* self, const Op& op);
-  // schedule() for a blocking wait that, when `timed`, may instead time out once nothing
+  // schedule() for a blocking wait that, with a deadline, may instead time out once nothing
   // else can run. Returns true when it timed out.
-  bool schedule_wait(ThreadState* self, const Op& op, bool timed) {
-    self->timed = timed;
+  bool schedule_wait(ThreadState* self, const Op& op, const Deadline& deadline) {
+    self->timed = deadline.timed;
     schedule(self, op);
     self->timed = false;
+    if (self->timed_out) reach(deadline);
     return self->timed_out;
   }
+  // Virtual time moves on to `deadline` (a wait that timed out): the program, reading its
+  // clock, sees that the time it waited for has passed (libstdc++ decides wait_for's
+  // cv_status that way). Never backwards.
+  void reach(const Deadline& deadline);
+  // A deadline `ns` of virtual time from now (relative timeouts).
+  Deadline deadline_after(std::uint64_t ns) const;
   // Data nondeterminism: a value in [0, n) chosen by the strategy and recorded.
   std::size_t choose_value(std::size_t n);
   // pthread_create under control: a ThreadCreate step, then a new controlled thread.

@@ -10,6 +10,21 @@
 
 namespace weft::rt {
 
+// When a timed wait gives up: an absolute time on one clock, or never.
+struct Deadline {
+  bool timed = false;
+  clockid_t clock = CLOCK_REALTIME;
+  std::int64_t ns = 0;
+
+  static Deadline never() { return Deadline{}; }
+  // POSIX timed waits: `abstime` on `clock` (a null abstime never times out).
+  static Deadline at(clockid_t clock, const timespec* abstime) {
+    if (abstime == nullptr) return never();
+    return Deadline{true, clock, static_cast<std::int64_t>(abstime->tv_sec) * 1000000000 +
+                                     abstime->tv_nsec};
+  }
+};
+
 struct VirtualClock {
   static constexpr std::uint64_t kNsPerStep = 1000;
   // Off: controlled threads read the real clocks (weft run --real-time).

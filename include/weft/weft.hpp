@@ -29,6 +29,8 @@ struct Options {
   double hang_timeout_s = 10;        // a thread stuck outside weft this long is a hang
   std::string name;                  // names the test in schedules (default: the body's type)
   bool real_time = false;            // clocks read real time (default: virtual, see README)
+  bool fair = true;                  // fair scheduling: a yielding or spinning thread waits
+                                     // for the others (CHESS 4.3); replay with the same
 };
 
 // One step of a bug's interleaving, symbolized.

@@ -14,6 +14,7 @@ enum EventFlag : std::uint8_t {
   kPreemption = 1u << 0,  // the previous thread was still enabled and another ran
   kTimedOut = 1u << 1,    // a timed wait that completed by timing out
   kFailed = 1u << 2,      // a try-operation that did not acquire
+  kYielded = 1u << 3,     // the thread yielded (or was seen spinning): fairness holds it back
 };
 
 struct Event {

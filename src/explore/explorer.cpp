@@ -43,6 +43,7 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
   config.strategy = strategy.get();
   config.sink = &sink;
   config.max_steps = options.max_steps;
+  config.fair = options.fair;
   config.events = region.events();
   config.decisions = region.decisions();
   config.decision_capacity = region.max_decisions();

@@ -43,6 +43,8 @@ struct Config {
   std::uint64_t executions = 1000;
   double time_s = 0;
   std::uint64_t steps = 100000;
+  bool fair = true;
+  bool stdout_to_stderr = false;  // a replay whose JSON result goes to stdout
   double hang_timeout_s = 10;
   std::string schedule;
 };
@@ -71,7 +73,14 @@ ServerState* g_server = nullptr;
 }
 
 void execution_exited() {
-  // Last of the atexit handlers: the program ran to its end.
+  // Last of the atexit handlers: the program ran to its end. Threads still running (a
+  // detached one, say) go on until the process is torn down, which is one more step of
+  // the exiting thread: the strategy chooses how far they get first.
+  rt::Controller* c = rt::Controller::active();
+  if (rt::ThreadState* self = rt::controlled_thread(); c != nullptr && self != nullptr) {
+    rt::RuntimeScope scope(self);
+    c->schedule(self, make_op(OpKind::ProcessExit));
+  }
   g_server->region->header().finished.store(1, std::memory_order_release);
 }
 
@@ -80,6 +89,8 @@ void become_execution(ServerState& s) {
   if (!s.config.replay) {
     dup2(s.output_fd, STDOUT_FILENO);
     dup2(s.output_fd, STDERR_FILENO);
+  } else if (s.config.stdout_to_stderr) {
+    dup2(STDERR_FILENO, STDOUT_FILENO);
   }
   if (s.stdin_fd >= 0) {
     // A description of its own, so that every execution reads the input from the start.
@@ -101,6 +112,7 @@ void become_execution(ServerState& s) {
   cfg.strategy = &recording;
   cfg.sink = s.sink.get();
   cfg.max_steps = s.config.steps;
+  cfg.fair = s.config.fair;
   cfg.events = s.region->events();
   cfg.decisions = s.region->decisions();
   cfg.decision_capacity = s.region->max_decisions();
@@ -309,6 +321,14 @@ void serve(ServerState& s) {
         break;
       }
       s.strategy->execution_done(trace);
+    } else if (!bug && h.decisions.load() < replay.decisions.size()) {
+      run.error = "replay diverged: the execution ended after " +
+                  std::to_string(h.decisions.load()) + " of the schedule's " +
+                  std::to_string(replay.decisions.size()) +
+                  " decisions; the program is not deterministic under this schedule, or the "
+                  "schedule was recorded for a different build or options (--no-fair, "
+                  "--real-time, --steps)";
+      break;
     }
     if (bug) {
       BugRecord b = read_bug(*s.region, status, fingerprint, run.strategy, run.seed);
@@ -322,7 +342,9 @@ void serve(ServerState& s) {
     }
     if (i == 0 && !cfg.replay) {
       bool threads = false;
-      for (const Event& e : trace.events()) threads |= e.thread != 0;
+      // A thread created but never run (detached, main returned first) counts.
+      for (const Event& e : trace.events())
+        threads |= e.thread != 0 || e.op.kind == OpKind::ThreadCreate;
       if (!threads) {
         note = "the program created no thread: there is nothing to explore";
         break;
@@ -358,10 +380,14 @@ void maybe_run_fork_server() {
   if (parse_number(take_env("WEFT_TIME"), &v)) c.time_s = v;
   if (parse_number(take_env("WEFT_STEPS"), &v)) c.steps = static_cast<std::uint64_t>(v);
   if (parse_number(take_env("WEFT_HANG_TIMEOUT"), &v)) c.hang_timeout_s = v;
+  c.fair = take_env("WEFT_FAIR") != "0";
+  c.stdout_to_stderr = take_env("WEFT_STDOUT_TO_STDERR") == "1";
   c.schedule = take_env("WEFT_SCHEDULE");
   rt::VirtualClock::enabled = take_env("WEFT_REAL_TIME") != "1";
-  // A program this one executes must not find weft preloaded and become a server too.
+  // A program this one executes must not find weft preloaded and become a server too,
+  // nor inherit the eager binding weft asked for.
   unsetenv("LD_PRELOAD");
+  if (take_env("WEFT_BIND_NOW_ADDED") == "1") unsetenv("LD_BIND_NOW");
   serve(*s);
 }
 

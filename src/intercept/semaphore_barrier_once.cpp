@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "intercept/real.hpp"
+#include "runtime/instrumented_code.hpp"
 
 using namespace weft;
 using namespace weft::intercept;
@@ -154,9 +155,10 @@ int pthread_barrier_wait(pthread_barrier_t* b) noexcept {
 
 int pthread_once(pthread_once_t* once, void (*init)()) {
   ThreadState* self = rt::controlled_thread();
-  if (self == nullptr) return real_pthread_once()(once, init);
-  const std::uintptr_t a = addr(once);
+  if (self == nullptr || rt::in_language_runtime(WEFT_RAW_PC))
+    return real_pthread_once()(once, init);
   const std::uintptr_t pc = WEFT_PC;
+  const std::uintptr_t a = addr(once);
   {
     RuntimeScope scope(self);
     Controller& c = ctl();

@@ -140,7 +140,7 @@ class TextWriter {
 
   // Steps that are never folded away: they show who ran, and why.
   static bool notable(const Event& e) {
-    if (e.flags != 0) return true;  // preemption, timeout, failed try
+    if (e.flags & (kPreemption | kTimedOut | kFailed)) return true;
     switch (e.op.kind) {
       case OpKind::ThreadStart:
       case OpKind::ThreadExit:
@@ -227,7 +227,8 @@ class TextWriter {
   }
 
   void write_blocked(const BugRecord& bug) {
-    out_ += "blocked threads:\n";
+    out_ += bug.kind == BugKind::kLivelock ? "threads running at the end (their last step):\n"
+                                           : "blocked threads:\n";
     Table table;
     for (const BlockedThread& b : bug.blocked) {
       Frame where = choose_location(b.op, sym_);

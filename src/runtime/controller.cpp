@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <typeinfo>
@@ -25,6 +26,8 @@ Controller::Controller(const ControllerConfig& config)
       decisions_(config.decisions) {
   enabled_.reserve(64);
   next_ops_.reserve(64);
+  held_.reserve(64);
+  fairness_.set_enabled(config.fair);
   active_.store(this, std::memory_order_release);
 }
 
@@ -150,6 +153,7 @@ void Controller::run_execution(const std::function<void()>& body) {
   semaphores.reset();
   barriers.reset();
   onces.reset();
+  fairness_.reset();
   done_.store(0, std::memory_order_relaxed);
   if (config_.steps_out) config_.steps_out->store(0, std::memory_order_relaxed);
   if (config_.decisions_out) config_.decisions_out->store(0, std::memory_order_relaxed);
@@ -276,14 +280,8 @@ ThreadState* Controller::pick() {
     }
     timing_out = true;
   }
-  if (step_ >= config_.max_steps) {
-    BugReport bug;
-    bug.kind = BugKind::kLivelock;
-    std::string msg = "possible livelock: the execution exceeded " +
-                      std::to_string(config_.max_steps) + " steps";
-    bug.message = msg;
-    config_.sink->on_bug(bug);
-  }
+  if (step_ >= config_.max_steps) livelock();
+  if (!timing_out) fairness_.filter(enabled_, next_ops_, held_);
   bool last_enabled = false;
   if (last_ != kNoThread)
     for (ThreadId e : enabled_)
@@ -319,6 +317,8 @@ ThreadState* Controller::pick() {
   if (timing_out) {
     next->timed_out = true;
     e.flags |= kTimedOut;
+  } else if (fairness_.on_step(chosen, next->pending, enabled_, held_)) {
+    e.flags |= kYielded;
   }
   ++step_;
   last_ = chosen;
@@ -425,6 +425,54 @@ std::vector<BlockedThread> Controller::blocked_threads() const {
   return out;
 }
 
+void Controller::livelock() {
+  BugReport bug;
+  bug.kind = BugKind::kLivelock;
+  const std::string steps = std::to_string(config_.max_steps);
+  // Who ran in the last part of the execution, and did they yield (CHESS 4.3)?
+  const std::uint64_t window = std::min<std::uint64_t>(step_, 1000);
+  struct Runner {
+    ThreadId thread;
+    std::uint64_t steps = 0;
+    bool yielded = false;
+    Op last;
+  };
+  std::vector<Runner> runners;
+  for (std::uint64_t i = step_ - window; i < step_; ++i) {
+    const Event& e = events_[i];
+    auto it = std::find_if(runners.begin(), runners.end(),
+                           [&](const Runner& r) { return r.thread == e.thread; });
+    if (it == runners.end()) it = runners.insert(runners.end(), Runner{e.thread, 0, false, Op{}});
+    ++it->steps;
+    it->yielded |= (e.flags & kYielded) != 0;
+    it->last = e.op;
+  }
+  std::sort(runners.begin(), runners.end(),
+            [](const Runner& a, const Runner& b) { return a.thread < b.thread; });
+  std::string who, selfish;
+  for (const Runner& r : runners) {
+    bug.blocked.push_back(BlockedThread{r.thread, r.last});
+    who += (who.empty() ? "T" : ", T") + std::to_string(r.thread);
+    if (!r.yielded) selfish += (selfish.empty() ? "T" : ", T") + std::to_string(r.thread);
+  }
+  const std::string last = "the last " + std::to_string(window) + " steps";
+  std::string msg;
+  if (!config_.fair) {
+    msg = "possible livelock: the execution exceeded " + steps +
+          " steps (fair scheduling off: the schedule may just starve a thread); " + who +
+          " ran in " + last;
+  } else if (!selfish.empty()) {
+    msg = "livelock: good-samaritan violation: " + selfish + " ran in " + last + " of " +
+          steps + " without ever yielding, so a spin loop starves the thread it waits for";
+  } else {
+    msg = "livelock: the execution exceeded " + steps + " steps under fair scheduling; " +
+          who + " kept running and yielding in " + last + " without anyone making progress";
+  }
+  bug.message = msg;
+  config_.sink->on_bug(bug);
+  __builtin_unreachable();
+}
+
 void Controller::uncaught_exception(ThreadState* self) {
   RuntimeScope scope(self);
   std::string what = "unknown type";
@@ -476,6 +524,7 @@ std::vector<detect::WaitEdge> Controller::wait_edges() const {
 
 void Controller::fail(BugReport bug) {
   config_.sink->on_bug(bug);
+  __builtin_unreachable();
 }
 
 }  // namespace weft::rt

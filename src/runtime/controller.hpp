@@ -22,6 +22,7 @@
 #include "runtime/carrier.hpp"
 #include "runtime/counter_models.hpp"
 #include "runtime/execution_sink.hpp"
+#include "runtime/fairness.hpp"
 #include "runtime/mutex_model.hpp"
 #include "runtime/rwlock_model.hpp"
 #include "runtime/thread_state.hpp"
@@ -34,6 +35,7 @@ struct ControllerConfig {
   Strategy* strategy = nullptr;
   ExecutionSink* sink = nullptr;
   std::uint64_t max_steps = 100000;
+  bool fair = true;                   // fair scheduling (fairness.hpp); off: every schedule
   Event* events = nullptr;            // capacity >= max_steps + 1
   Decision* decisions = nullptr;      // capacity >= decision_capacity
   std::size_t decision_capacity = 0;
@@ -100,7 +102,10 @@ class Controller {
   // A bug found by the program's own thread: never returns.
   [[noreturn]] void fail(BugReport bug);
   // The program did something weft cannot follow: the run stops with this message.
-  [[noreturn]] void tool_error(std::string_view message) { config_.sink->on_tool_error(message); }
+  [[noreturn]] void tool_error(std::string_view message) {
+    config_.sink->on_tool_error(message);
+    __builtin_unreachable();
+  }
   // Called inside a catch handler: the exception escaped `self`'s start routine.
   [[noreturn]] void uncaught_exception(ThreadState* self);
   // Unfinished threads: an access by the only one left cannot interleave with anything.
@@ -129,6 +134,8 @@ class Controller {
   void wait_baton(ThreadState* self);
   std::vector<BlockedThread> blocked_threads() const;
   std::vector<detect::WaitEdge> wait_edges() const;
+  // The execution exceeded max_steps: a livelock, or a thread that never yields.
+  [[noreturn]] void livelock();
   // Gives `t` an OS thread: an idle carrier, or a new one (a custom stack size needs one).
   int start_os_thread(ThreadState* t, const pthread_attr_t* attr);
   static void* carrier_main(void* carrier);
@@ -153,6 +160,8 @@ class Controller {
   std::size_t alive_ = 0;
   std::vector<ThreadId> enabled_;
   std::vector<Op> next_ops_;
+  std::vector<ThreadId> held_;  // enabled, but held back by fairness
+  Fairness fairness_;
   std::atomic<ThreadState*> holder_{nullptr};
   std::atomic<std::uint32_t> done_{0};
   std::vector<std::unique_ptr<Carrier>> carriers_;

@@ -12,5 +12,10 @@ void note_instrumented_module(std::uintptr_t pc);
 // `pc` when it is in instrumented code (or nothing is instrumented); otherwise the first
 // return address on the calling thread's stack that is. Costs an unwind only in that case.
 std::uintptr_t program_pc(std::uintptr_t pc);
+// Whether `pc` is in the C/C++ language runtime (libc, libstdc++, libgcc_s, the dynamic
+// loader): their own lazy initialisation (a pthread_once inside the unwinder, say) is not
+// the program's synchronisation, and whether it already ran depends on the process weft
+// forked the execution from, not on the schedule.
+bool in_language_runtime(std::uintptr_t pc);
 
 }  // namespace weft::rt

@@ -15,7 +15,8 @@ timespec plus(timespec base, std::uint64_t ns) {
 }
 // Captured when weft is loaded: the same instant in every execution (they are forks, or
 // reruns, of this process).
-__attribute__((constructor)) void capture() { VirtualClock::capture_base(); }
+// Before the fork server starts (weft_so.cpp): every execution sees the same base.
+__attribute__((constructor(102))) void capture() { VirtualClock::capture_base(); }
 }  // namespace
 
 void VirtualClock::capture_base() {

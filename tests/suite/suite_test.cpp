@@ -1,0 +1,214 @@
+// The suite of real programs (programs/), end to end: each program folder's weft.json says
+// how to run it (strategy, budget, seed, args, stdin) and, under fail/, which kind of bug
+// weft must report. For fail/: `weft run` exits 1 with that kind, and `weft replay` of the
+// schedule it wrote reproduces the same bug. For pass/: `weft run` exits 0, no bug.
+//
+// weft.json (every field optional but "expect" under fail/):
+//   { "about": "...", "strategy": "pct:3", "executions": 2000, "seed": 1,
+//     "args": ["3"], "stdin": "input.txt", "steps": 100000, "hang_timeout": 10,
+//     "expect": "assertion",          // fail/ only: the bug kind
+//     "complete": true,               // pass/ only: the strategy must exhaust its space
+//     "known_failure": "why",         // skipped, with the reason (a weft bug to fix)
+//     "runs": [ {"name": "n3", "args": ["3"], ...}, ... ] }   // several runs, each
+//                                                             // overriding the fields above
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const std::string kBin = WEFT_BIN_DIR;                // weft
+const fs::path kSources = WEFT_SUITE_SOURCE_DIR;      // programs/
+const fs::path kPrograms = WEFT_SUITE_BINARY_DIR;     // <build>/programs/<verdict>/<name>
+
+struct Case {
+  std::string verdict;  // "fail" or "pass"
+  std::string name;     // the folder
+  std::string run;      // "" or the name of one of its runs
+  json config;          // weft.json with the run's fields merged in
+  std::string error;    // weft.json could not be read
+};
+
+// gtest prints a parameter when a test fails: say which program, not its bytes.
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.verdict << "/" << c.name << (c.run.empty() ? "" : "/" + c.run);
+}
+
+std::vector<Case> load_cases() {
+  std::vector<Case> cases;
+  for (const char* verdict : {"fail", "pass"}) {
+    std::error_code ec;
+    std::vector<fs::path> dirs;
+    for (const auto& e : fs::directory_iterator(kSources / verdict, ec))
+      if (e.is_directory()) dirs.push_back(e.path());
+    std::sort(dirs.begin(), dirs.end());
+    for (const fs::path& dir : dirs) {
+      Case c{verdict, dir.filename().string(), "", json::object(), ""};
+      std::ifstream in(dir / "weft.json");
+      json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
+      if (!in || j.is_discarded() || !j.is_object()) {
+        c.error = (dir / "weft.json").string() + " is missing or not a JSON object";
+        cases.push_back(c);
+        continue;
+      }
+      json runs = j.value("runs", json::array());
+      j.erase("runs");
+      if (runs.empty()) {
+        c.config = j;
+        cases.push_back(c);
+      }
+      for (const json& r : runs) {
+        Case rc = c;
+        rc.config = j;
+        rc.config.update(r);
+        rc.run = r.value("name", "");
+        cases.push_back(rc);
+      }
+    }
+  }
+  return cases;
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+struct Output {
+  int status = -1;
+  std::string out, err;
+};
+
+// Runs a shell command; stdout and stderr apart (weft's JSON goes to stdout).
+Output sh(const std::string& command, const fs::path& err_file) {
+  Output o;
+  FILE* p = popen((command + " 2>" + quote(err_file.string())).c_str(), "r");
+  if (p == nullptr) return o;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) o.out.append(buf, n);
+  const int st = pclose(p);
+  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  std::ifstream e(err_file);
+  std::stringstream ss;
+  ss << e.rdbuf();
+  o.err = ss.str();
+  return o;
+}
+
+class Suite : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("weft-suite-" + std::to_string(getpid()) + "-" + GetParam().verdict + "-" +
+            GetParam().name + "-" + GetParam().run);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  // The program, its arguments and its input, as the tail of a weft command line.
+  std::string program_command() const {
+    const Case& c = GetParam();
+    std::string cmd = "-- " + quote((kPrograms / c.verdict / c.name).string());
+    for (const json& a : c.config.value("args", json::array())) cmd += " " + quote(a.get<std::string>());
+    const std::string input = c.config.value("stdin", "");
+    cmd += " < " + quote(input.empty() ? "/dev/null" : (kSources / c.verdict / c.name / input).string());
+    return cmd;
+  }
+
+  // Runs weft with `args` and returns its JSON result, checking the exit status.
+  json weft(const std::string& args, int expect_status, std::string* context) {
+    Output o = sh("cd " + quote(dir_.string()) + " && " + kBin + "/weft " + args + " " +
+                      program_command(),
+                  dir_ / "stderr.txt");
+    *context = "weft " + args + " " + program_command() + "\nstatus " + std::to_string(o.status) +
+               "\nstdout:\n" + o.out + "\nstderr:\n" + o.err;
+    EXPECT_EQ(o.status, expect_status) << *context;
+    json j = json::parse(o.out, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << *context;
+    return j.is_discarded() ? json::object() : j;
+  }
+
+  fs::path dir_;
+};
+
+TEST_P(Suite, VerdictHolds) {
+  const Case& c = GetParam();
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  const json& cfg = c.config;
+  if (cfg.contains("known_failure"))
+    GTEST_SKIP() << "known weft failure: " << cfg["known_failure"].get<std::string>();
+  ASSERT_TRUE(fs::exists(kPrograms / c.verdict / c.name)) << "not built: " << c.name;
+
+  const std::string strategy = cfg.value("strategy", "random");
+  std::string options = "--strategy " + quote(strategy) +
+                        " --executions " + std::to_string(cfg.value("executions", 1000)) +
+                        " --seed " + std::to_string(cfg.value("seed", 1));
+  if (cfg.contains("steps")) options += " --steps " + std::to_string(cfg["steps"].get<long>());
+  if (cfg.contains("hang_timeout"))
+    options += " --hang-timeout " + std::to_string(cfg["hang_timeout"].get<double>());
+  const std::string schedule = (dir_ / "found.weft-schedule").string();
+
+  std::string context;
+  if (c.verdict == "pass") {
+    const json r = weft("run --json - " + options, 0, &context);
+    EXPECT_FALSE(r.contains("error")) << context;
+    ASSERT_TRUE(r.contains("bugs")) << context;
+    EXPECT_TRUE(r["bugs"].empty()) << context;
+    if (cfg.value("complete", false)) EXPECT_TRUE(r.value("complete", false)) << context;
+    std::cout << "[suite] pass/" << c.name << (c.run.empty() ? "" : "/" + c.run) << ": "
+              << strategy << ", " << r.value("executions", 0) << " executions, no bug"
+              << (r.value("complete", false) ? " (complete)" : "") << ", "
+              << r.value("elapsed_s", 0.0) << " s\n";
+    return;
+  }
+
+  ASSERT_EQ(c.verdict, "fail");
+  ASSERT_TRUE(cfg.contains("expect")) << "fail/" << c.name << "/weft.json needs \"expect\"";
+  const std::string kind = cfg["expect"].get<std::string>();
+  const json r = weft("run --json - --schedule-out " + quote(schedule) + " " + options, 1, &context);
+  ASSERT_TRUE(r.contains("bugs") && !r["bugs"].empty()) << context;
+  const json& bug = r["bugs"][0];
+  EXPECT_EQ(bug.value("kind", ""), kind) << context;
+  std::cout << "[suite] fail/" << c.name << (c.run.empty() ? "" : "/" + c.run) << ": "
+            << strategy << " found " << bug.value("kind", "") << " in execution "
+            << bug.value("execution", 0) << " (" << bug.value("preemptions", 0)
+            << " preemptions): " << bug.value("message", "") << "\n";
+
+  ASSERT_TRUE(fs::exists(schedule)) << context;
+  std::string replay_context;
+  const json again = weft("replay --json - " + quote(schedule), 1, &replay_context);
+  ASSERT_TRUE(again.contains("bugs") && !again["bugs"].empty()) << replay_context;
+  EXPECT_EQ(again["bugs"][0].value("kind", ""), bug.value("kind", "")) << replay_context;
+  EXPECT_EQ(again["bugs"][0].value("message", ""), bug.value("message", "")) << replay_context;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  std::string n = info.param.verdict + "_" + info.param.name;
+  if (!info.param.run.empty()) n += "_" + info.param.run;
+  for (char& ch : n)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Programs, Suite, ::testing::ValuesIn(load_cases()), case_name);
+
+}  // namespace

@@ -28,6 +28,7 @@ demo: build
 bench: build
 	$(BUILD)/bin/weft_bench
 	$(BUILD)/bin/weft_run_bench
+	$(BUILD)/bin/weft_strategy_bench
 
 clean:
 	rm -rf $(BUILD)

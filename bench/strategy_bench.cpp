@@ -1,0 +1,127 @@
+// `make bench`, systematic strategies (issue: preemption and delay bounding), in one run:
+//  1. executions to the first bug and time for dfs, pb and db on the suite's failing
+//     programs (programs/fail, each run as its weft.json says, same budget and seed for
+//     every strategy);
+//  2. executions per preemption bound on the correct work-stealing queue (the ICB
+//     paper's Figure 1: how many executions each bound adds).
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "work_stealing_queue.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+json run_weft(const std::string& args) {
+  std::string out;
+  FILE* p = popen((args + " 2>/dev/null").c_str(), "r");
+  if (p == nullptr) return json::object();
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  pclose(p);
+  json j = json::parse(out, nullptr, false);
+  return j.is_discarded() ? json::object() : j;
+}
+
+struct Program {
+  std::string name;  // folder, and run name when the folder has several
+  json config;
+};
+
+std::vector<Program> failing_programs() {
+  std::vector<Program> out;
+  std::vector<fs::path> dirs;
+  for (const auto& e : fs::directory_iterator(fs::path(WEFT_SUITE_SOURCE_DIR) / "fail"))
+    if (e.is_directory()) dirs.push_back(e.path());
+  std::sort(dirs.begin(), dirs.end());
+  for (const fs::path& dir : dirs) {
+    std::ifstream in(dir / "weft.json");
+    json j = json::parse(in, nullptr, false);
+    if (j.is_discarded()) continue;
+    json runs = j.value("runs", json::array());
+    j.erase("runs");
+    if (runs.empty()) out.push_back({dir.filename().string(), j});
+    for (const json& r : runs) {
+      json c = j;
+      c.update(r);
+      out.push_back({dir.filename().string() + "/" + r.value("name", ""), c});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int budget = argc > 1 ? std::atoi(argv[1]) : 1000;
+  const std::string bin = WEFT_BIN_DIR;
+  const fs::path sources = WEFT_SUITE_SOURCE_DIR, programs = WEFT_SUITE_BINARY_DIR;
+  const char* strategies[] = {"dfs", "pb", "db"};
+
+  std::printf("systematic strategies on the failing suite programs (seed 1, budget %d):\n"
+              "  executions to the first bug (preemptions) and seconds; '-' = not found\n",
+              budget);
+  std::printf("  %-30s", "program");
+  for (const char* s : strategies) std::printf(" %22s", s);
+  std::printf("\n");
+  for (const Program& p : failing_programs()) {
+    const std::string folder = p.name.substr(0, p.name.find('/'));
+    std::string cmd = " -- " + quote((programs / "fail" / folder).string());
+    for (const json& a : p.config.value("args", json::array())) cmd += " " + quote(a.get<std::string>());
+    const std::string input = p.config.value("stdin", "");
+    cmd += " < " + quote(input.empty() ? "/dev/null" : (sources / "fail" / folder / input).string());
+    std::printf("  %-30s", p.name.c_str());
+    for (const char* s : strategies) {
+      const json r = run_weft("cd /tmp && " + bin + "/weft run --quiet --json - --schedule-out /dev/null -s " +
+                              s + " -n " + std::to_string(budget) + " --seed 1" + cmd);
+      char cell[64];
+      const double t = r.value("elapsed_s", 0.0);
+      if (r.contains("bugs") && !r["bugs"].empty()) {
+        std::snprintf(cell, sizeof cell, "%llu (%d) %.1fs",
+                      static_cast<unsigned long long>(r["bugs"][0].value("execution", 0)),
+                      r["bugs"][0].value("preemptions", 0), t);
+      } else {
+        std::snprintf(cell, sizeof cell, "- %.1fs", t);
+      }
+      std::printf(" %22s", cell);
+      std::fflush(stdout);
+    }
+    std::printf("\n");
+  }
+
+  std::printf("\ncorrect work-stealing queue (ICB Figure 1): executions per preemption bound\n");
+  std::printf("  %-6s %12s %12s %10s\n", "bound", "executions", "added", "seconds");
+  std::uint64_t previous = 0;
+  for (int bound = 0; bound <= 4; ++bound) {
+    weft::Options o;
+    o.strategy = "pb:" + std::to_string(bound);
+    o.executions = 0;
+    weft::Result r = weft::explore(wsq::harness<wsq::Variant::kCorrect>, o);
+    if (!r.ok() || !r.complete()) {
+      std::fprintf(stderr, "strategy_bench: the correct queue failed or did not complete:\n%s\n",
+                   r.report().c_str());
+      return 1;
+    }
+    std::printf("  %-6d %12llu %12llu %10.2f\n", bound,
+                static_cast<unsigned long long>(r.executions()),
+                static_cast<unsigned long long>(r.executions() - previous), r.elapsed_s());
+    previous = r.executions();
+  }
+  return 0;
+}

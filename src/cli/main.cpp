@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int kOk = 0, kBug = 1, kError = 2;
-constexpr const char* kDefaultStrategy = "random";
+constexpr const char* kDefaultStrategy = "portfolio";
 
 int fail(const std::string& message) {
   std::cerr << "weft: " << message << "\n";

@@ -17,6 +17,9 @@ struct Coverage {
   // -1: none) and how many of its executions have run, for a progress line.
   std::int64_t exploring_bound = -1;
   std::uint64_t exploring_executions = 0;
+  // Strategies made of others (portfolio): the member that ran the last execution, so
+  // that a bug says which one found it. Empty for the others.
+  std::string origin;
 };
 
 }  // namespace weft

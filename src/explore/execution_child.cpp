@@ -45,6 +45,7 @@ void write_coverage(SharedHeader& h, const Coverage& cov) {
   h.coverage_complete = cov.complete;
   detect::copy_text(h.coverage_kind, sizeof h.coverage_kind, cov.kind.c_str());
   detect::copy_text(h.coverage_summary, sizeof h.coverage_summary, cov.summary.c_str());
+  detect::copy_text(h.coverage_origin, sizeof h.coverage_origin, cov.origin.c_str());
 }
 
 void ChildSink::on_bug(const rt::BugReport& bug) {

@@ -150,11 +150,14 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   run.coverage.bound = h.coverage_bound;
   run.coverage.executions = h.coverage_executions;
   run.coverage.summary = h.coverage_summary;
+  run.coverage.origin = h.coverage_origin;
   if (h.error[0] != '\0') run.error = h.error;
 
   const bool died = !h.finished.load() && !h.bug.written() && h.error[0] == '\0';
   if (h.bug.written() || died)
     run.bugs.push_back(read_bug(region, status, fingerprint, run.strategy, run.seed));
+  for (BugRecord& b : run.bugs)
+    b.found_by = run.coverage.origin.empty() ? run.strategy : run.coverage.origin;
   return run;
 }
 

@@ -354,6 +354,8 @@ void serve(ServerState& s) {
   run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
   run.coverage = s.strategy->coverage();
   if (cfg.replay) run.coverage = Coverage{};
+  for (BugRecord& b : run.bugs)
+    b.found_by = run.coverage.origin.empty() ? run.strategy : run.coverage.origin;
   finish(note);
 }
 

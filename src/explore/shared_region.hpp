@@ -29,6 +29,7 @@ struct SharedHeader {
   bool coverage_complete = false;
   char coverage_kind[32] = {};
   char coverage_summary[512] = {};
+  char coverage_origin[64] = {};
   char error[1024] = {};  // a tool error: bad option, divergent replay
   detect::BugSlot bug;
 };

@@ -28,6 +28,7 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
   b["preemptions"] = bug.preemptions();
   b["steps"] = bug.step != 0 ? bug.step : static_cast<std::uint64_t>(bug.events.size());
   b["schedule"] = bug.schedule;
+  b["found_by"] = bug.found_by;
   b["location"] = location_object(bug_location(bug, symbolizer));
 
   json blocked = json::array();

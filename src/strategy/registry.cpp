@@ -5,6 +5,7 @@
 #include "strategy/dfs.hpp"
 #include "strategy/delay_bound.hpp"
 #include "strategy/pct.hpp"
+#include "strategy/portfolio.hpp"
 #include "strategy/pos.hpp"
 #include "strategy/preemption_bound.hpp"
 #include "strategy/random_walk.hpp"
@@ -103,6 +104,32 @@ bool parse_bound(const StrategyInfo& info, bool has_arg, std::string_view arg,
   return false;
 }
 
+// portfolio[:<s>+<s>+...]: members made by this registry, seeded apart.
+constexpr std::string_view kPortfolioDefault = "pos*+pct:3+random+pb";
+std::unique_ptr<Strategy> make_portfolio(const StrategyInfo& info, bool has_arg,
+                                         std::string_view arg, std::uint64_t seed,
+                                         std::string* error) {
+  const std::string usage = " (usage: " + std::string(info.usage) + ")";
+  std::string_view specs = has_arg ? arg : kPortfolioDefault;
+  std::vector<PortfolioStrategy::Member> members;
+  while (true) {
+    const std::size_t plus = specs.find('+');
+    const std::string_view spec = specs.substr(0, plus);
+    if (spec.empty())
+      return fail(error, "portfolio: an empty member in " + quoted(arg) + usage);
+    if (spec.substr(0, spec.find(':')) == "portfolio")
+      return fail(error, "portfolio: a portfolio cannot be a member of another" + usage);
+    std::string why;
+    // Members are seeded apart, so that two samplers of one kind do not repeat each other.
+    auto s = make_strategy(spec, seed + 0x9e3779b97f4a7c15ull * (members.size() + 1), &why);
+    if (!s) return fail(error, "portfolio: member " + quoted(spec) + ": " + why);
+    members.push_back({std::string(spec), std::move(s)});
+    if (plus == std::string_view::npos) break;
+    specs = specs.substr(plus + 1);
+  }
+  return std::make_unique<PortfolioStrategy>(std::move(members));
+}
+
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> kEntries = {
       {{"random", "random",
@@ -174,6 +201,10 @@ const std::vector<Entry>& entries() {
          if (!parse_bound(info, has_arg, arg, "delay bound d", &d, error)) return nullptr;
          return std::make_unique<DelayBoundStrategy>(d);
        }},
+      {{"portfolio", "portfolio[:<s>+<s>+...]",
+        "several strategies in turn, one execution each (GAMBIT: different heuristics win "
+        "on different tests); the bug says which found it; default pos*+pct:3+random+pb"},
+       make_portfolio},
   };
   return kEntries;
 }

@@ -104,6 +104,7 @@ struct Run {
   bool gdb = false;
   bool real_time = false;
   bool no_fair = false;
+  bool keep_going = false;
   std::string schedule_file;
   std::vector<std::string> command;
 };
@@ -141,6 +142,7 @@ int launch(const Run& r, bool replay) {
       "WEFT_SCHEDULE=" + schedule,
       std::string("WEFT_REAL_TIME=") + (r.real_time ? "1" : "0"),
       std::string("WEFT_FAIR=") + (r.no_fair ? "0" : "1"),
+      std::string("WEFT_KEEP_GOING=") + (r.keep_going ? "1" : "0"),
       // A replay's program writes to the terminal, but stdout must stay pure JSON.
       std::string("WEFT_STDOUT_TO_STDERR=") + (replay && r.json == "-" ? "1" : "0"),
   };
@@ -264,6 +266,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--seed", run.seed, "seed of randomized strategies (default 0)");
   run_cmd->add_option("--schedule-out", run.schedule_out,
                       "where to write the first bug's schedule (default PROGRAM.weft-schedule)");
+  run_cmd->add_flag("--keep-going", run.keep_going,
+                    "do not stop at the first bug: run the whole budget and report each "
+                    "distinct bug (kind and place) once, with how many executions hit it");
   add_run_options(run_cmd, run);
 
   CLI::App* replay_cmd = app.add_subcommand("replay", "rerun exactly one recorded schedule, in the foreground");

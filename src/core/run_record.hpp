@@ -30,6 +30,7 @@ struct BugRecord {
   std::string source_file;      // for assertions: __FILE__/__LINE__ when known
   int source_line = 0;
   std::string found_by;         // the strategy that ran it (a portfolio's member)
+  std::uint64_t hits = 1;       // executions that hit it (weft run --keep-going)
   std::size_t preemptions() const {
     std::size_t n = 0;
     for (const Event& e : events) n += (e.flags & kPreemption) != 0;

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -45,6 +46,7 @@ struct Config {
   std::uint64_t steps = 100000;
   bool fair = true;
   bool stdout_to_stderr = false;  // a replay whose JSON result goes to stdout
+  bool keep_going = false;        // go on after a bug, counting each distinct one's hits
   double hang_timeout_s = 10;
   std::string schedule;
 };
@@ -149,6 +151,17 @@ std::vector<std::string> own_args() {
 std::uint64_t program_fingerprint(const std::string& program) {
   std::string base = program.substr(program.rfind('/') + 1);
   return fnv1a64("program:" + base);
+}
+
+// Two executions hit the same bug when its kind and where it happened agree (--keep-going
+// counts the hits of each). Crash messages hold fault addresses that vary: left out.
+std::string bug_key(const BugRecord& b) {
+  std::string key = std::to_string(static_cast<int>(b.kind)) + ":" + std::to_string(b.pc) +
+                    ":" + b.source_file + ":" + std::to_string(b.source_line);
+  if (b.kind != BugKind::kCrash) key += ":" + b.message;
+  for (const BlockedThread& t : b.blocked)
+    key += ":" + std::to_string(static_cast<int>(t.op.kind)) + "@" + std::to_string(t.op.pc);
+  return key;
 }
 
 // Waits for the child, watching its progress: when no step was taken for the hang
@@ -273,6 +286,7 @@ void serve(ServerState& s) {
   const auto budget_ns = static_cast<std::uint64_t>(cfg.time_s * 1e9);
   const std::uint64_t max_executions = cfg.replay ? 1 : cfg.executions;
   std::string note;
+  std::vector<std::string> bug_keys;  // run.bugs[i] is the distinct bug bug_keys[i]
   for (std::uint64_t i = 0;; ++i) {
     if (max_executions != 0 && i >= max_executions) break;
     if (budget_ns != 0 && os::monotonic_ns() - start >= budget_ns) break;
@@ -336,9 +350,21 @@ void serve(ServerState& s) {
         b.kind = BugKind::kExitCode;
         b.message = "the program exited with status " + std::to_string(WEXITSTATUS(status));
       }
-      run.bugs.push_back(std::move(b));
-      output = read_fd(s.output_fd);
-      break;
+      const std::string key = bug_key(b);
+      auto seen = std::find(bug_keys.begin(), bug_keys.end(), key);
+      if (seen != bug_keys.end()) {
+        ++run.bugs[static_cast<std::size_t>(seen - bug_keys.begin())].hits;
+      } else {
+        if (!cfg.replay) {
+          const Coverage now = s.strategy->coverage();
+          b.found_by = now.origin.empty() ? run.strategy : now.origin;
+        }
+        if (run.bugs.empty()) output = read_fd(s.output_fd);
+        bug_keys.push_back(key);
+        run.bugs.push_back(std::move(b));
+      }
+      if (!cfg.keep_going || cfg.replay) break;
+      continue;
     }
     if (i == 0 && !cfg.replay) {
       bool threads = false;
@@ -354,8 +380,6 @@ void serve(ServerState& s) {
   run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
   run.coverage = s.strategy->coverage();
   if (cfg.replay) run.coverage = Coverage{};
-  for (BugRecord& b : run.bugs)
-    b.found_by = run.coverage.origin.empty() ? run.strategy : run.coverage.origin;
   finish(note);
 }
 
@@ -384,6 +408,7 @@ void maybe_run_fork_server() {
   if (parse_number(take_env("WEFT_HANG_TIMEOUT"), &v)) c.hang_timeout_s = v;
   c.fair = take_env("WEFT_FAIR") != "0";
   c.stdout_to_stderr = take_env("WEFT_STDOUT_TO_STDERR") == "1";
+  c.keep_going = take_env("WEFT_KEEP_GOING") == "1";
   c.schedule = take_env("WEFT_SCHEDULE");
   rt::VirtualClock::enabled = take_env("WEFT_REAL_TIME") != "1";
   // A program this one executes must not find weft preloaded and become a server too,

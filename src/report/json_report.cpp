@@ -29,6 +29,7 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
   b["steps"] = bug.step != 0 ? bug.step : static_cast<std::uint64_t>(bug.events.size());
   b["schedule"] = bug.schedule;
   b["found_by"] = bug.found_by;
+  b["hits"] = bug.hits;
   b["location"] = location_object(bug_location(bug, symbolizer));
 
   json blocked = json::array();

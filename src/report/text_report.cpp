@@ -135,7 +135,7 @@ class TextWriter {
             ", found in execution " + std::to_string(bug.execution) + " of " +
             std::to_string(std::max<std::uint64_t>(run_.executions, bug.execution)) +
             (bug.found_by.empty() || bug.found_by == run_.strategy ? "" : " by " + bug.found_by) +
-            "\n";
+            (bug.hits > 1 ? ", hit by " + std::to_string(bug.hits) + " executions" : "") + "\n";
     if (!run_.replay_hint.empty()) out_ += "replay: " + run_.replay_hint + "\n";
     if (!bug.schedule.empty()) out_ += "schedule: " + bug.schedule + "\n";
   }

@@ -108,6 +108,24 @@ TEST_F(Cli, LostUpdateShowsAsExitCodeWithTheSameInputEveryExecution) {
   EXPECT_TRUE(j["instrumented"].get<bool>());
 }
 
+TEST_F(Cli, KeepGoingCountsTheHitsOfEachDistinctBug) {
+  // pb:2 runs every schedule with up to 2 preemptions: the lost update's exit code is one
+  // bug, hit by several of them.
+  nlohmann::json j =
+      run_json("--keep-going -s pb:2 -n 0 -- " + kBin + "/cli_lost_update_exit < /dev/null", 1);
+  ASSERT_EQ(j["bugs"].size(), 1u) << j.dump();
+  const auto& bug = j["bugs"][0];
+  EXPECT_EQ(bug["kind"], "exit-code");
+  EXPECT_EQ(bug["found_by"], "pb:2");
+  EXPECT_GT(bug["hits"].get<int>(), 1) << bug.dump();
+  EXPECT_LT(bug["hits"].get<int>(), j["executions"].get<int>()) << j.dump();
+  EXPECT_TRUE(j["complete"].get<bool>());
+  // Without it, the first hit ends the run.
+  nlohmann::json first = run_json("-s dfs -n 0 -- " + kBin + "/cli_lost_update_exit < /dev/null", 1);
+  EXPECT_EQ(first["bugs"][0]["hits"], 1);
+  EXPECT_EQ(first["executions"], first["bugs"][0]["execution"]);
+}
+
 TEST_F(Cli, NullDereferenceIsACrash) {
   nlohmann::json j = run_json("-s dfs -n 0 -- " + kBin + "/cli_null_deref", 1);
   ASSERT_EQ(j["bugs"].size(), 1u);

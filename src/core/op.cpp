@@ -15,6 +15,20 @@ constexpr std::array<KindInfo, kOpKindCount> kKinds = {{
 }};
 }  // namespace
 
+bool is_memory_access(OpKind kind) {
+  switch (kind) {
+    case OpKind::Read:
+    case OpKind::Write:
+    case OpKind::AtomicLoad:
+    case OpKind::AtomicStore:
+    case OpKind::AtomicRmw:
+    case OpKind::AtomicCas:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::string_view op_name(OpKind kind) {
   auto i = static_cast<std::size_t>(kind);
   return i < kKinds.size() ? kKinds[i].name : std::string_view("?");

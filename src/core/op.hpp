@@ -26,6 +26,8 @@ enum class OpKind : std::uint8_t {
 inline constexpr std::size_t kOpKindCount = static_cast<std::size_t>(OpKind::Count_);
 
 std::string_view op_name(OpKind kind);
+// Loads, stores and read-modify-writes, plain or atomic.
+bool is_memory_access(OpKind kind);
 std::uint8_t op_default_flags(OpKind kind);
 // Parses a printed name back ("mutex-lock"); false if unknown.
 bool op_from_name(std::string_view text, OpKind* out);

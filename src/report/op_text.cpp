@@ -4,19 +4,6 @@
 
 namespace weft {
 
-bool is_memory_access(OpKind kind) {
-  switch (kind) {
-    case OpKind::Read:
-    case OpKind::Write:
-    case OpKind::AtomicLoad:
-    case OpKind::AtomicStore:
-    case OpKind::AtomicRmw:
-    case OpKind::AtomicCas:
-      return true;
-    default:
-      return false;
-  }
-}
 
 bool targets_thread(OpKind kind) {
   return kind == OpKind::ThreadCreate || kind == OpKind::ThreadJoin ||

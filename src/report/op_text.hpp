@@ -7,8 +7,7 @@
 
 namespace weft {
 
-// Plain and atomic memory accesses: their object is an address with a size.
-bool is_memory_access(OpKind kind);
+// Memory accesses (core/op.hpp is_memory_access): their object is an address with a size.
 // thread-create/join/detach: `aux` names the thread acted on.
 bool targets_thread(OpKind kind);
 

@@ -51,20 +51,7 @@ bool spin_step(OpKind k) {
 // Operations that end a spin: anything but memory accesses and yields (a lock, a wait,
 // a thread operation...).
 bool ends_spin(OpKind k) {
-  switch (k) {
-    case OpKind::Read:
-    case OpKind::Write:
-    case OpKind::AtomicLoad:
-    case OpKind::AtomicStore:
-    case OpKind::AtomicRmw:
-    case OpKind::AtomicCas:
-    case OpKind::Fence:
-    case OpKind::Yield:
-    case OpKind::Sleep:
-      return false;
-    default:
-      return true;
-  }
+  return !is_memory_access(k) && k != OpKind::Fence && k != OpKind::Yield && k != OpKind::Sleep;
 }
 
 }  // namespace

@@ -105,6 +105,7 @@ struct Run {
   bool real_time = false;
   bool no_fair = false;
   bool keep_going = false;
+  std::string no_preempt_in;
   std::string schedule_file;
   std::vector<std::string> command;
 };
@@ -143,6 +144,7 @@ int launch(const Run& r, bool replay) {
       std::string("WEFT_REAL_TIME=") + (r.real_time ? "1" : "0"),
       std::string("WEFT_FAIR=") + (r.no_fair ? "0" : "1"),
       std::string("WEFT_KEEP_GOING=") + (r.keep_going ? "1" : "0"),
+      "WEFT_NO_PREEMPT_IN=" + r.no_preempt_in,
       // A replay's program writes to the terminal, but stdout must stay pure JSON.
       std::string("WEFT_STDOUT_TO_STDERR=") + (replay && r.json == "-" ? "1" : "0"),
   };
@@ -223,7 +225,9 @@ int launch(const Run& r, bool replay) {
     std::ofstream(out) << found << "\n";
     if (r.json != "-")
       std::cout << "schedule written to " << out << "; replay it with: weft replay " << out
-                << (r.no_fair ? " --no-fair" : "") << (r.real_time ? " --real-time" : "") << " -- " << r.command[0] << (r.command.size() > 1 ? " ..." : "") << "\n";
+                << (r.no_fair ? " --no-fair" : "") << (r.real_time ? " --real-time" : "")
+                << (r.no_preempt_in.empty() ? "" : " --no-preempt-in '" + r.no_preempt_in + "'")
+                << " -- " << r.command[0] << (r.command.size() > 1 ? " ..." : "") << "\n";
   }
   if (has_error) return kError;
   return has_bug ? kBug : kOk;
@@ -243,6 +247,14 @@ void add_run_options(CLI::App* app, Run& r) {
   app->add_flag("--real-time", r.real_time,
                 "clocks read real time (default: virtual time that advances with the steps "
                 "taken and the sleeps asked for, the same in every execution)");
+  app->add_option("--no-preempt-in", r.no_preempt_in,
+                  "PATTERN[,PATTERN...]: no preemption inside this code (shared objects, "
+                  "source files or functions; shell globs), treated as atomic")
+      ->check([](const std::string& v) -> std::string {
+        if (v.empty() || v.front() == ',' || v.back() == ',' || v.find(",,") != std::string::npos)
+          return "expects PATTERN[,PATTERN...] with no empty pattern, got '" + v + "'";
+        return "";
+      });
   app->add_flag("--no-fair", r.no_fair,
                 "explore unfair schedules too (default: a thread that yields or spins waits "
                 "until the others have run, and an execution past --steps is a livelock)");

@@ -49,6 +49,7 @@ struct RunRecord {
   std::vector<BugRecord> bugs;
   std::string error;           // a tool error (bad option, replay divergence): not a bug
   std::string replay_hint;     // how to replay, filled by the front end (API or CLI)
+  std::vector<std::string> warnings;  // one line each (a --no-preempt-in pattern unmatched)
 };
 
 }  // namespace weft

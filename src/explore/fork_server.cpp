@@ -47,6 +47,7 @@ struct Config {
   bool fair = true;
   bool stdout_to_stderr = false;  // a replay whose JSON result goes to stdout
   bool keep_going = false;        // go on after a bug, counting each distinct one's hits
+  std::vector<std::string> no_preempt_in;  // patterns of code run without preemption
   double hang_timeout_s = 10;
   std::string schedule;
 };
@@ -67,6 +68,7 @@ struct ServerState {
   std::unique_ptr<ChildSink> sink;
   int stdin_fd = -1;   // memfd holding the program's whole input, fed to every execution
   int output_fd = -1;  // memfd capturing each execution's stdout and stderr
+  rt::CodeRanges no_preempt;  // the code --no-preempt-in names, found before any fork
 };
 ServerState* g_server = nullptr;
 
@@ -115,6 +117,7 @@ void become_execution(ServerState& s) {
   cfg.sink = s.sink.get();
   cfg.max_steps = s.config.steps;
   cfg.fair = s.config.fair;
+  if (!s.no_preempt.empty()) cfg.no_preempt = &s.no_preempt;
   cfg.events = s.region->events();
   cfg.decisions = s.region->decisions();
   cfg.decision_capacity = s.region->max_decisions();
@@ -266,6 +269,19 @@ void serve(ServerState& s) {
     }
   }
   run.instrumented = rt::g_instrumented;
+  if (!cfg.no_preempt_in.empty()) {
+    // Symbolized once, here: every execution's child inherits the ranges.
+    Symbolizer symbolizer;
+    std::vector<bool> matched;
+    std::vector<std::pair<std::uintptr_t, std::uintptr_t>> ranges;
+    for (const auto& r : symbolizer.find_code(cfg.no_preempt_in, &matched))
+      ranges.emplace_back(r.begin, r.end);
+    s.no_preempt = rt::CodeRanges(std::move(ranges));
+    for (std::size_t i = 0; i < matched.size(); ++i)
+      if (!matched[i])
+        run.warnings.push_back("--no-preempt-in pattern '" + cfg.no_preempt_in[i] +
+                               "' matches no shared object, source file or function");
+  }
 
   // The same input for every execution.
   if (!isatty(STDIN_FILENO)) {
@@ -341,7 +357,7 @@ void serve(ServerState& s) {
                   std::to_string(replay.decisions.size()) +
                   " decisions; the program is not deterministic under this schedule, or the "
                   "schedule was recorded for a different build or options (--no-fair, "
-                  "--real-time, --steps)";
+                  "--real-time, --steps, --no-preempt-in)";
       break;
     }
     if (bug) {
@@ -409,6 +425,11 @@ void maybe_run_fork_server() {
   c.fair = take_env("WEFT_FAIR") != "0";
   c.stdout_to_stderr = take_env("WEFT_STDOUT_TO_STDERR") == "1";
   c.keep_going = take_env("WEFT_KEEP_GOING") == "1";
+  {
+    std::stringstream patterns(take_env("WEFT_NO_PREEMPT_IN"));
+    for (std::string p; std::getline(patterns, p, ',');)
+      if (!p.empty()) c.no_preempt_in.push_back(p);
+  }
   c.schedule = take_env("WEFT_SCHEDULE");
   rt::VirtualClock::enabled = take_env("WEFT_REAL_TIME") != "1";
   // A program this one executes must not find weft preloaded and become a server too,

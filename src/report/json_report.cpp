@@ -77,6 +77,7 @@ std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
   j["elapsed_s"] = run.elapsed_s;
   j["complete"] = run.complete;
   j["instrumented"] = run.instrumented;
+  j["warnings"] = run.warnings;
   j["coverage"] = {{"kind", run.coverage.kind},
                    {"complete", run.coverage.complete},
                    {"bound", run.coverage.bound},

@@ -6,6 +6,8 @@
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -432,6 +434,113 @@ const std::vector<Frame>& Symbolizer::frames(std::uintptr_t return_address) {
 
 const std::vector<Frame>& Symbolizer::frames_at(std::uintptr_t address) {
   return impl_->cached(address);
+}
+
+namespace {
+
+bool glob(const std::string& pattern, const std::string& text) {
+  return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
+// A source file pattern names `file` when it matches the whole path, its base name, or a
+// path suffix that starts at a '/'.
+bool names_file(const std::string& pattern, const std::string& file) {
+  if (glob(pattern, file)) return true;
+  for (std::size_t slash = file.find('/'); slash != std::string::npos;
+       slash = file.find('/', slash + 1))
+    if (glob(pattern, file.substr(slash + 1))) return true;
+  return false;
+}
+
+std::string without_parameters(const std::string& function) {
+  // "ns::Queue<int>::push(int)" -> "ns::Queue<int>::push"; operator() keeps its name.
+  std::size_t depth = 0;
+  for (std::size_t i = 0; i < function.size(); ++i) {
+    const char c = function[i];
+    if (c == '<') ++depth;
+    if (c == '>' && depth > 0) --depth;
+    if (c == '(' && depth == 0 && !(i >= 8 && function.compare(i - 8, 8, "operator") == 0))
+      return function.substr(0, i);
+  }
+  return function;
+}
+
+}  // namespace
+
+std::vector<Symbolizer::CodeRange> Symbolizer::find_code(const std::vector<std::string>& patterns,
+                                                         std::vector<bool>* matched) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  matched->assign(patterns.size(), false);
+  std::vector<CodeRange> out;
+  if (patterns.empty() || !impl_->ready()) return out;
+  struct Search {
+    Impl* impl;
+    const std::vector<std::string>* patterns;
+    std::vector<bool>* matched;
+    std::vector<CodeRange>* out;
+  } search{impl_.get(), &patterns, matched, &out};
+  dwfl_getmodules(
+      impl_->dwfl,
+      [](Dwfl_Module* mod, void**, const char* name, Dwarf_Addr low, void* arg) -> int {
+        auto& s = *static_cast<Search*>(arg);
+        const std::string path = name != nullptr ? name : "";
+        const std::string base = path.substr(path.rfind('/') + 1);
+        Dwarf_Addr high = 0;
+        dwfl_module_info(mod, nullptr, nullptr, &high, nullptr, nullptr, nullptr, nullptr);
+        std::vector<std::size_t> others;  // patterns that do not name the whole module
+        for (std::size_t i = 0; i < s.patterns->size(); ++i) {
+          if (glob((*s.patterns)[i], base)) {
+            (*s.matched)[i] = true;
+            s.out->push_back({low, high});
+          } else {
+            others.push_back(i);
+          }
+        }
+        if (others.empty()) return DWARF_CB_OK;
+        // Functions, by their symbols.
+        const int nsyms = dwfl_module_getsymtab(mod);
+        for (int k = 0; k < nsyms; ++k) {
+          GElf_Sym sym;
+          GElf_Addr addr = 0;
+          const char* sname = dwfl_module_getsym_info(mod, k, &sym, &addr, nullptr, nullptr, nullptr);
+          if (sname == nullptr || GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_size == 0)
+            continue;
+          const std::string function = without_parameters(demangle(sname));
+          for (std::size_t i : others) {
+            if (glob((*s.patterns)[i], function) || glob((*s.patterns)[i], sname)) {
+              (*s.matched)[i] = true;
+              s.out->push_back({addr, addr + sym.st_size});
+            }
+          }
+        }
+        // Source files, by their compile units.
+        Dwarf_Addr bias = 0;
+        if (Dwarf* dw = dwfl_module_getdwarf(mod, &bias)) {
+          for (const Impl::CuRange& r : s.impl->ranges_of(mod, dw)) {
+            Dwarf_Die cu = r.cu;
+            const char* cu_name = dwarf_diename(&cu);
+            if (cu_name == nullptr) continue;
+            for (std::size_t i : others) {
+              if (names_file((*s.patterns)[i], cu_name)) {
+                (*s.matched)[i] = true;
+                s.out->push_back({r.low + bias, r.high + bias});
+              }
+            }
+          }
+        }
+        return DWARF_CB_OK;
+      },
+      &search, 0);
+  std::sort(out.begin(), out.end(),
+            [](const CodeRange& a, const CodeRange& b) { return a.begin < b.begin; });
+  std::vector<CodeRange> merged;
+  for (const CodeRange& r : out) {
+    if (!merged.empty() && r.begin <= merged.back().end)
+      merged.back().end = std::max(merged.back().end, r.end);
+    else
+      merged.push_back(r);
+  }
+  return merged;
 }
 
 Frame Symbolizer::symbolize(std::uintptr_t return_address) {

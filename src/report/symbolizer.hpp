@@ -43,6 +43,17 @@ class Symbolizer {
   // is unreadable or too short.
   const std::string& source_line(const std::string& file, int line);
 
+  // The code a pattern names, as [begin, end) address ranges, sorted and merged: a whole
+  // shared object or executable (its file name: "libfoo.so*", "libfoo.so.1"), the compile
+  // units of a source file (its name or a path suffix: "queue.cpp", "src/queue.cpp"), or
+  // functions (demangled name without parameters: "Queue::push", "lib::*"). Patterns are
+  // shell globs (fnmatch). matched[i] says whether patterns[i] named anything.
+  struct CodeRange {
+    std::uintptr_t begin, end;
+  };
+  std::vector<CodeRange> find_code(const std::vector<std::string>& patterns,
+                                   std::vector<bool>* matched);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -255,6 +255,10 @@ class TextWriter {
     return buf;
   }
 
+  void write_warnings() {
+    for (const std::string& w : run_.warnings) out_ += "warning: " + w + "\n";
+  }
+
   void write_sync_only() {
     if (!run_.instrumented) {
       out_ +=
@@ -269,6 +273,7 @@ class TextWriter {
             (run_.complete ? "complete" : "not complete") + "\n";
     out_ += "coverage: " + coverage_text() + "\n";
     write_sync_only();
+    write_warnings();
   }
 
   void write_no_bug() {
@@ -278,6 +283,7 @@ class TextWriter {
     if (!run_.coverage.summary.empty()) line += "; " + run_.coverage.summary;
     out_ += line + ")\n";
     write_sync_only();
+    write_warnings();
   }
 
   const RunRecord& run_;

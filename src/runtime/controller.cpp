@@ -286,6 +286,12 @@ ThreadState* Controller::pick() {
   if (last_ != kNoThread)
     for (ThreadId e : enabled_)
       if (e == last_) last_enabled = true;
+  if (last_enabled && config_.no_preempt != nullptr && enabled_.size() > 1 &&
+      in_no_preempt_code(*threads_[last_])) {
+    // Inside code treated as atomic: the running thread goes on, as if alone.
+    next_ops_ = {threads_[last_]->pending};
+    enabled_ = {last_};
+  }
 
   SchedulingPoint p;
   p.step = step_;
@@ -423,6 +429,15 @@ std::vector<BlockedThread> Controller::blocked_threads() const {
   for (std::size_t i = 0; i < nthreads_; ++i)
     if (!threads_[i]->finished) out.push_back(BlockedThread{threads_[i]->id, threads_[i]->pending});
   return out;
+}
+
+bool Controller::in_no_preempt_code(const ThreadState& t) const {
+  const CodeRanges& code = *config_.no_preempt;
+  if (code.contains(t.pending.pc)) return true;
+  const std::uint32_t depth = t.shadow_depth < kShadowDepth ? t.shadow_depth : kShadowDepth;
+  for (std::uint32_t i = 0; i < depth; ++i)
+    if (code.contains(t.shadow[i])) return true;
+  return false;
 }
 
 void Controller::livelock() {

@@ -20,6 +20,7 @@
 #include "core/strategy.hpp"
 #include "detect/deadlock.hpp"
 #include "runtime/carrier.hpp"
+#include "runtime/code_ranges.hpp"
 #include "runtime/counter_models.hpp"
 #include "runtime/execution_sink.hpp"
 #include "runtime/fairness.hpp"
@@ -36,6 +37,7 @@ struct ControllerConfig {
   ExecutionSink* sink = nullptr;
   std::uint64_t max_steps = 100000;
   bool fair = true;                   // fair scheduling (fairness.hpp); off: every schedule
+  const CodeRanges* no_preempt = nullptr;  // code a running thread is not preempted in
   Event* events = nullptr;            // capacity >= max_steps + 1
   Decision* decisions = nullptr;      // capacity >= decision_capacity
   std::size_t decision_capacity = 0;
@@ -134,6 +136,8 @@ class Controller {
   void wait_baton(ThreadState* self);
   std::vector<BlockedThread> blocked_threads() const;
   std::vector<detect::WaitEdge> wait_edges() const;
+  // Whether `t`'s next operation is in, or called from, code it must not be preempted in.
+  bool in_no_preempt_code(const ThreadState& t) const;
   // The execution exceeded max_steps: a livelock, or a thread that never yields.
   [[noreturn]] void livelock();
   // Gives `t` an OS thread: an idle carrier, or a new one (a custom stack size needs one).

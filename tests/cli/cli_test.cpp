@@ -126,6 +126,27 @@ TEST_F(Cli, KeepGoingCountsTheHitsOfEachDistinctBug) {
   EXPECT_EQ(first["executions"], first["bugs"][0]["execution"]);
 }
 
+TEST_F(Cli, NoPreemptInMakesCodeAtomic) {
+  const std::string program = kBin + "/cli_lost_update_exit < /dev/null";
+  // The lost update needs a preemption inside inc(): with inc, or its source file, or its
+  // whole executable treated as atomic, pb completes without it.
+  for (const char* pattern : {"inc", "lost_update_exit.c", "cli_lost_*", "nosuch,inc"}) {
+    nlohmann::json j = run_json(std::string("-s pb -n 0 --no-preempt-in '") + pattern +
+                                    "' -- " + program, 0);
+    EXPECT_TRUE(j["bugs"].empty()) << pattern << "\n" << j.dump();
+    EXPECT_TRUE(j["complete"].get<bool>()) << pattern;
+  }
+  // A pattern that names nothing is a warning, and changes nothing.
+  nlohmann::json j = run_json("-s pb -n 0 --no-preempt-in 'nosuch*' -- " + program, 1);
+  ASSERT_EQ(j["warnings"].size(), 1u) << j.dump();
+  EXPECT_NE(j["warnings"][0].get<std::string>().find("nosuch*"), std::string::npos);
+  EXPECT_EQ(j["bugs"].size(), 1u);
+  for (const char* bad : {"", ",inc", "inc,,main"}) {
+    Output o = sh(weft() + " run --no-preempt-in '" + bad + "' -- " + program);
+    EXPECT_EQ(o.status, 2) << bad << "\n" << o.out;
+  }
+}
+
 TEST_F(Cli, NullDereferenceIsACrash) {
   nlohmann::json j = run_json("-s dfs -n 0 -- " + kBin + "/cli_null_deref", 1);
   ASSERT_EQ(j["bugs"].size(), 1u);

@@ -30,6 +30,7 @@
 #include "report/text_report.hpp"
 #include "runtime/access_policy.hpp"
 #include "runtime/controller.hpp"
+#include "runtime/instrumented_code.hpp"
 #include "runtime/os.hpp"
 #include "strategy/registry.hpp"
 
@@ -83,7 +84,9 @@ void execution_exited() {
   rt::Controller* c = rt::Controller::active();
   if (rt::ThreadState* self = rt::controlled_thread(); c != nullptr && self != nullptr) {
     rt::RuntimeScope scope(self);
-    c->schedule(self, make_op(OpKind::ProcessExit));
+    // Where the program called exit() (or returned from main): the first frame of its code.
+    const auto pc = rt::program_pc(reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
+    c->schedule(self, make_op(OpKind::ProcessExit, 0, pc));
   }
   g_server->region->header().finished.store(1, std::memory_order_release);
 }

@@ -413,6 +413,10 @@ void Controller::finish_thread(ThreadState* self) {
     pass_baton(next);
   } else {
     holder_.store(nullptr, std::memory_order_release);
+    // A whole program whose main thread left with pthread_exit: its last thread ending
+    // ends the process with status 0, as glibc does (the pooled carriers, parked, would
+    // otherwise keep it alive).
+    if (threads_[0]->adopted) std::exit(0);
     done_.store(1, std::memory_order_release);
     os::futex_wake(reinterpret_cast<const std::uint32_t*>(&done_), 1);
   }

@@ -147,6 +147,13 @@ TEST_F(Cli, NoPreemptInMakesCodeAtomic) {
   }
 }
 
+TEST_F(Cli, MainLeavingWithPthreadExitEndsWithTheLastThread) {
+  nlohmann::json j = run_json("--hang-timeout 2 -s pb:2 -n 0 -- " + kBin + "/cli_main_exits_first", 0);
+  EXPECT_TRUE(j["bugs"].empty()) << j.dump();
+  EXPECT_TRUE(j["complete"].get<bool>()) << j.dump();
+  EXPECT_GT(j["executions"].get<int>(), 1);
+}
+
 TEST_F(Cli, NullDereferenceIsACrash) {
   nlohmann::json j = run_json("-s dfs -n 0 -- " + kBin + "/cli_null_deref", 1);
   ASSERT_EQ(j["bugs"].size(), 1u);

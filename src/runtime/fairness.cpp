@@ -5,7 +5,12 @@
 namespace weft::rt {
 
 void Fairness::reset() {
-  for (PerThread& p : threads_) p = PerThread{};
+  for (PerThread& p : threads_) {
+    p.waits_for.clear();  // keeps its capacity: no allocation per execution
+    p.nspin_objects = 0;
+    p.repeats = 0;
+    p.spin_yields = 0;
+  }
   waiting_ = 0;
 }
 

@@ -28,8 +28,10 @@ Coverage PortfolioStrategy::coverage() const {
     const Coverage mc = m.strategy->coverage();
     // One member that exhausted a space with a guarantee covers it for the whole run.
     complete |= m.exhausted && mc.complete && mc.kind == "full";
+    // Samplers state nothing beyond their count; systematic members say what they covered.
+    const bool states_coverage = mc.kind != "none" && !mc.summary.empty();
     parts += (parts.empty() ? "" : "; ") + m.name + ": " + std::to_string(m.executions) +
-             (mc.summary.empty() ? "" : " (" + mc.summary + ")");
+             (states_coverage ? " (" + mc.summary + ")" : "");
   }
   c.complete = complete;
   c.summary = "portfolio, " + std::to_string(c.executions) + " executions in turn: " + parts;

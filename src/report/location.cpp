@@ -3,6 +3,8 @@
 #include <array>
 #include <string_view>
 
+#include "core/runtime_libraries.hpp"
+
 namespace weft {
 namespace {
 
@@ -29,11 +31,9 @@ bool is_user_frame(const Frame& frame) {
   // weft's own runtime, when it is linked into the program rather than loaded as libweft.
   if (std::string_view(frame.file).starts_with(WEFT_SOURCE_DIR)) return false;
 #endif
-  return !starts_with_any(frame.module,
-                          {"libc.so", "libc-", "libstdc++.so", "libgcc_s.so", "libm.so",
-                           "libpthread.so", "ld-linux", "ld64.so", "libc++.so", "libc++abi.so",
-                           "libweft", "libtsan.so", "libasan.so", "libubsan.so",
-                           "linux-vdso", "[vdso"});
+  return !is_language_runtime_library(frame.module) &&
+         !starts_with_any(frame.module, {"libweft", "libtsan.so", "libasan.so", "libubsan.so",
+                                         "linux-vdso", "[vdso"});
 }
 
 Frame choose_location(std::span<const std::uintptr_t> return_addresses,

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <string_view>
 
+#include "core/runtime_libraries.hpp"
 #include "runtime/thread_state.hpp"
 
 namespace weft::rt {
@@ -18,28 +19,39 @@ constexpr int kMaxRanges = 32;
 Range g_ranges[kMaxRanges];
 std::atomic<int> g_count{0};
 
-bool in_ranges(std::uintptr_t pc) {
-  const int n = g_count.load(std::memory_order_acquire);
+bool contains(const Range* ranges, int n, std::uintptr_t pc) {
   for (int i = 0; i < n; ++i)
-    if (pc >= g_ranges[i].begin && pc < g_ranges[i].end) return true;
+    if (pc >= ranges[i].begin && pc < ranges[i].end) return true;
+  return false;
+}
+
+bool in_ranges(std::uintptr_t pc) {
+  return contains(g_ranges, g_count.load(std::memory_order_acquire), pc);
+}
+
+// Calls f(Range) for each loaded executable segment of a module; stops when f says true.
+template <typename F>
+bool for_each_code_segment(const struct dl_phdr_info* info, F f) {
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
+    const std::uintptr_t begin = info->dlpi_addr + ph.p_vaddr;
+    if (f(Range{begin, begin + ph.p_memsz})) return true;
+  }
   return false;
 }
 
 int add_module(struct dl_phdr_info* info, std::size_t, void* data) {
   const auto pc = *static_cast<std::uintptr_t*>(data);
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
-    const std::uintptr_t begin = info->dlpi_addr + ph.p_vaddr, end = begin + ph.p_memsz;
-    if (pc < begin || pc >= end) continue;
+  return for_each_code_segment(info, [pc](Range r) {
+    if (pc < r.begin || pc >= r.end) return false;
     const int n = g_count.load(std::memory_order_relaxed);
     if (n < kMaxRanges) {
-      g_ranges[n] = Range{begin, end};
+      g_ranges[n] = r;
       g_count.store(n + 1, std::memory_order_release);
     }
-    return 1;
-  }
-  return 0;
+    return true;
+  });
 }
 
 Range g_runtime[kMaxRanges];
@@ -47,17 +59,12 @@ int g_runtime_count = 0;  // written once, before any controlled thread exists
 
 int add_runtime_module(struct dl_phdr_info* info, std::size_t, void*) {
   const std::string_view name = info->dlpi_name != nullptr ? info->dlpi_name : "";
-  const std::string_view base = name.substr(name.rfind('/') + 1);
-  const bool runtime = base.starts_with("libc.so") || base.starts_with("libstdc++.so") ||
-                       base.starts_with("libgcc_s.so") || base.starts_with("ld-linux") ||
-                       base.starts_with("libm.so");
-  if (!runtime) return 0;
-  for (int i = 0; i < info->dlpi_phnum && g_runtime_count < kMaxRanges; ++i) {
-    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
-    const std::uintptr_t begin = info->dlpi_addr + ph.p_vaddr;
-    g_runtime[g_runtime_count++] = Range{begin, begin + ph.p_memsz};
-  }
+  if (!is_language_runtime_library(name.substr(name.rfind('/') + 1))) return 0;
+  for_each_code_segment(info, [](Range r) {
+    if (g_runtime_count == kMaxRanges) return true;
+    g_runtime[g_runtime_count++] = r;
+    return false;
+  });
   return 0;
 }
 
@@ -71,11 +78,7 @@ __attribute__((constructor(102))) void warm_up_unwinder() {
 
 }  // namespace
 
-bool in_language_runtime(std::uintptr_t pc) {
-  for (int i = 0; i < g_runtime_count; ++i)
-    if (pc >= g_runtime[i].begin && pc < g_runtime[i].end) return true;
-  return false;
-}
+bool in_language_runtime(std::uintptr_t pc) { return contains(g_runtime, g_runtime_count, pc); }
 
 void note_instrumented_module(std::uintptr_t pc) {
   if (in_ranges(pc)) return;

@@ -4,7 +4,6 @@
 
 namespace weft {
 
-
 bool targets_thread(OpKind kind) {
   return kind == OpKind::ThreadCreate || kind == OpKind::ThreadJoin ||
          kind == OpKind::ThreadDetach;

@@ -24,17 +24,20 @@ void Fairness::filter(std::vector<ThreadId>& threads, std::vector<Op>& ops,
       if (std::find(threads.begin(), threads.end(), w) != threads.end()) return true;
     return false;
   };
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < threads.size(); ++i) kept += !blocked(threads[i]);
-  // Cannot happen (the waits-for relation is acyclic: a thread waits only for threads
-  // that have not stepped since it yielded), but never leave the strategy without choice.
-  if (kept == 0 || kept == threads.size()) return;
+  // Decide on the whole list first: whether a thread is held depends on who is enabled.
+  for (ThreadId t : threads)
+    if (blocked(t)) held.push_back(t);
+  // All held cannot happen (the waits-for relation is acyclic: a thread waits only for
+  // threads that have not stepped since it yielded), but never leave the strategy without
+  // a choice.
+  if (held.size() == threads.size()) {
+    held.clear();
+    return;
+  }
+  if (held.empty()) return;
   std::size_t out = 0;
   for (std::size_t i = 0; i < threads.size(); ++i) {
-    if (blocked(threads[i])) {
-      held.push_back(threads[i]);
-      continue;
-    }
+    if (std::find(held.begin(), held.end(), threads[i]) != held.end()) continue;
     threads[out] = threads[i];
     ops[out] = ops[i];
     ++out;

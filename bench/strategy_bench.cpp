@@ -4,28 +4,21 @@
 //     every strategy);
 //  2. executions per preemption bound on the correct work-stealing queue (the ICB
 //     paper's Figure 1: how many executions each bound adds).
-#include <sys/wait.h>
-
-#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
-#include <vector>
 
+#include "suite_cases.hpp"
 #include "work_stealing_queue.hpp"
 
 namespace fs = std::filesystem;
+namespace suite = weft::suite;
 using nlohmann::json;
 
 namespace {
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return q + "'";
-}
 
 json run_weft(const std::string& args) {
   std::string out;
@@ -37,33 +30,6 @@ json run_weft(const std::string& args) {
   pclose(p);
   json j = json::parse(out, nullptr, false);
   return j.is_discarded() ? json::object() : j;
-}
-
-struct Program {
-  std::string name;  // folder, and run name when the folder has several
-  json config;
-};
-
-std::vector<Program> failing_programs() {
-  std::vector<Program> out;
-  std::vector<fs::path> dirs;
-  for (const auto& e : fs::directory_iterator(fs::path(WEFT_SUITE_SOURCE_DIR) / "fail"))
-    if (e.is_directory()) dirs.push_back(e.path());
-  std::sort(dirs.begin(), dirs.end());
-  for (const fs::path& dir : dirs) {
-    std::ifstream in(dir / "weft.json");
-    json j = json::parse(in, nullptr, false);
-    if (j.is_discarded()) continue;
-    json runs = j.value("runs", json::array());
-    j.erase("runs");
-    if (runs.empty()) out.push_back({dir.filename().string(), j});
-    for (const json& r : runs) {
-      json c = j;
-      c.update(r);
-      out.push_back({dir.filename().string() + "/" + r.value("name", ""), c});
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -80,13 +46,14 @@ int main(int argc, char** argv) {
   std::printf("  %-30s", "program");
   for (const char* s : strategies) std::printf(" %22s", s);
   std::printf("\n");
-  for (const Program& p : failing_programs()) {
-    const std::string folder = p.name.substr(0, p.name.find('/'));
-    std::string cmd = " -- " + quote((programs / "fail" / folder).string());
-    for (const json& a : p.config.value("args", json::array())) cmd += " " + quote(a.get<std::string>());
-    const std::string input = p.config.value("stdin", "");
-    cmd += " < " + quote(input.empty() ? "/dev/null" : (sources / "fail" / folder / input).string());
-    std::printf("  %-30s", p.name.c_str());
+  std::set<std::string> shown;  // a folder's runs for other strategies: one row per input
+  for (const suite::Case& p : suite::load_cases(sources, "fail")) {
+    if (!p.error.empty()) continue;
+    const std::string cmd = " " + suite::program_command(p, sources, programs);
+    if (!shown.insert(cmd).second) continue;
+    std::string name = p.name;
+    for (const json& a : p.config.value("args", json::array())) name += " " + a.get<std::string>();
+    std::printf("  %-30s", name.c_str());
     for (const char* s : strategies) {
       const json r = run_weft("cd /tmp && " + bin + "/weft run --quiet --json - --schedule-out /dev/null -s " +
                               s + " -n " + std::to_string(budget) + " --seed 1" + cmd);

@@ -3,14 +3,7 @@
 // weft must report. For fail/: `weft run` exits 1 with that kind, and `weft replay` of the
 // schedule it wrote reproduces the same bug. For pass/: `weft run` exits 0, no bug.
 //
-// weft.json (every field optional but "expect" under fail/):
-//   { "about": "...", "strategy": "pct:3", "executions": 2000, "seed": 1,
-//     "args": ["3"], "stdin": "input.txt", "steps": 100000, "hang_timeout": 10,
-//     "expect": "assertion",          // fail/ only: the bug kind
-//     "complete": true,               // pass/ only: the strategy must exhaust its space
-//     "known_failure": "why",         // skipped, with the reason (a weft bug to fix)
-//     "runs": [ {"name": "n3", "args": ["3"], ...}, ... ] }   // several runs, each
-//                                                             // overriding the fields above
+// weft.json's fields: suite_cases.hpp.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "suite_cases.hpp"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -35,58 +30,14 @@ const std::string kBin = WEFT_BIN_DIR;                // weft
 const fs::path kSources = WEFT_SUITE_SOURCE_DIR;      // programs/
 const fs::path kPrograms = WEFT_SUITE_BINARY_DIR;     // <build>/programs/<verdict>/<name>
 
-struct Case {
-  std::string verdict;  // "fail" or "pass"
-  std::string name;     // the folder
-  std::string run;      // "" or the name of one of its runs
-  json config;          // weft.json with the run's fields merged in
-  std::string error;    // weft.json could not be read
-};
-
-// gtest prints a parameter when a test fails: say which program, not its bytes.
-void PrintTo(const Case& c, std::ostream* os) {
-  *os << c.verdict << "/" << c.name << (c.run.empty() ? "" : "/" + c.run);
-}
+namespace suite = weft::suite;
+using suite::Case;
+using suite::quote;
 
 std::vector<Case> load_cases() {
-  std::vector<Case> cases;
-  for (const char* verdict : {"fail", "pass"}) {
-    std::error_code ec;
-    std::vector<fs::path> dirs;
-    for (const auto& e : fs::directory_iterator(kSources / verdict, ec))
-      if (e.is_directory()) dirs.push_back(e.path());
-    std::sort(dirs.begin(), dirs.end());
-    for (const fs::path& dir : dirs) {
-      Case c{verdict, dir.filename().string(), "", json::object(), ""};
-      std::ifstream in(dir / "weft.json");
-      json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
-      if (!in || j.is_discarded() || !j.is_object()) {
-        c.error = (dir / "weft.json").string() + " is missing or not a JSON object";
-        cases.push_back(c);
-        continue;
-      }
-      json runs = j.value("runs", json::array());
-      j.erase("runs");
-      if (runs.empty()) {
-        c.config = j;
-        cases.push_back(c);
-      }
-      for (const json& r : runs) {
-        Case rc = c;
-        rc.config = j;
-        rc.config.update(r);
-        rc.run = r.value("name", "");
-        cases.push_back(rc);
-      }
-    }
-  }
+  std::vector<Case> cases = suite::load_cases(kSources, "fail");
+  for (Case& c : suite::load_cases(kSources, "pass")) cases.push_back(std::move(c));
   return cases;
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return q + "'";
 }
 
 struct Output {
@@ -124,14 +75,8 @@ class Suite : public ::testing::TestWithParam<Case> {
     fs::remove_all(dir_, ec);
   }
 
-  // The program, its arguments and its input, as the tail of a weft command line.
   std::string program_command() const {
-    const Case& c = GetParam();
-    std::string cmd = "-- " + quote((kPrograms / c.verdict / c.name).string());
-    for (const json& a : c.config.value("args", json::array())) cmd += " " + quote(a.get<std::string>());
-    const std::string input = c.config.value("stdin", "");
-    cmd += " < " + quote(input.empty() ? "/dev/null" : (kSources / c.verdict / c.name / input).string());
-    return cmd;
+    return suite::program_command(GetParam(), kSources, kPrograms);
   }
 
   // Runs weft with `args` and returns its JSON result, checking the exit status.

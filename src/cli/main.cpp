@@ -106,6 +106,8 @@ struct Run {
   bool no_fair = false;
   bool keep_going = false;
   std::string no_preempt_in;
+  std::string races;       // "" = the default (fail when instrumented)
+  std::string preempt_on;  // "" = the default (racy)
   std::string schedule_file;
   std::vector<std::string> command;
 };
@@ -145,6 +147,8 @@ int launch(const Run& r, bool replay) {
       std::string("WEFT_FAIR=") + (r.no_fair ? "0" : "1"),
       std::string("WEFT_KEEP_GOING=") + (r.keep_going ? "1" : "0"),
       "WEFT_NO_PREEMPT_IN=" + r.no_preempt_in,
+      "WEFT_RACES=" + r.races,
+      "WEFT_PREEMPT_ON=" + r.preempt_on,
       // A replay's program writes to the terminal, but stdout must stay pure JSON.
       std::string("WEFT_STDOUT_TO_STDERR=") + (replay && r.json == "-" ? "1" : "0"),
   };
@@ -227,10 +231,25 @@ int launch(const Run& r, bool replay) {
       std::cout << "schedule written to " << out << "; replay it with: weft replay " << out
                 << (r.no_fair ? " --no-fair" : "") << (r.real_time ? " --real-time" : "")
                 << (r.no_preempt_in.empty() ? "" : " --no-preempt-in '" + r.no_preempt_in + "'")
+                << (r.races.empty() ? "" : " --races=" + r.races)
+                << (r.preempt_on.empty() ? "" : " --preempt-on=" + r.preempt_on)
                 << " -- " << r.command[0] << (r.command.size() > 1 ? " ..." : "") << "\n";
   }
   if (has_error) return kError;
   return has_bug ? kBug : kOk;
+}
+
+// A validator for an option with a fixed set of values, naming them when the value is wrong.
+CLI::Validator one_of(std::vector<std::string> values) {
+  return CLI::Validator(
+      [values](std::string& v) -> std::string {
+        for (const std::string& ok : values)
+          if (v == ok) return "";
+        std::string list;
+        for (const std::string& ok : values) list += (list.empty() ? "" : ", ") + ok;
+        return "must be one of " + list + ", not '" + v + "'";
+      },
+      "");
 }
 
 void add_run_options(CLI::App* app, Run& r) {
@@ -255,6 +274,14 @@ void add_run_options(CLI::App* app, Run& r) {
           return "expects PATTERN[,PATTERN...] with no empty pattern, got '" + v + "'";
         return "";
       });
+  app->add_option("--races", r.races,
+                  "off|report|fail: data race detection on instrumented programs (default "
+                  "fail: a data race is a bug; report: listed, the run goes on)")
+      ->check(one_of({"off", "report", "fail"}));
+  app->add_option("--preempt-on", r.preempt_on,
+                  "sync|racy|all: which plain memory accesses are scheduling points besides "
+                  "synchronisation (default racy: those found to race in earlier executions)")
+      ->check(one_of({"sync", "racy", "all"}));
   app->add_flag("--no-fair", r.no_fair,
                 "explore unfair schedules too (default: a thread that yields or spins waits "
                 "until the others have run, and an execution past --steps is a livelock)");

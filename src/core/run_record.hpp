@@ -17,6 +17,21 @@ struct BlockedThread {
   Op op;  // its pending operation
 };
 
+// One side of a data race: a plain access by one thread.
+struct RaceAccess {
+  ThreadId thread = kNoThread;
+  std::uintptr_t pc = 0;  // return address into the accessing code
+  bool write = false;
+  std::uint16_t size = 0;
+};
+
+// Two conflicting accesses that no happens-before edge orders: `earlier` was recorded
+// first, `later` is the access that found it.
+struct DataRace {
+  std::uintptr_t address = 0;  // of the later access
+  RaceAccess earlier, later;
+};
+
 struct BugRecord {
   BugKind kind = BugKind::kAssertion;
   std::string message;          // one line: what failed ("counter == 2", "SIGSEGV at 0x0")
@@ -31,6 +46,8 @@ struct BugRecord {
   int source_line = 0;
   std::string found_by;         // the strategy that ran it (a portfolio's member)
   std::uint64_t hits = 1;       // executions that hit it (weft run --keep-going)
+  bool has_race = false;        // kind data-race: the two accesses
+  DataRace race;
   std::size_t preemptions() const {
     std::size_t n = 0;
     for (const Event& e : events) n += (e.flags & kPreemption) != 0;
@@ -50,6 +67,9 @@ struct RunRecord {
   std::string error;           // a tool error (bad option, replay divergence): not a bug
   std::string replay_hint;     // how to replay, filled by the front end (API or CLI)
   std::vector<std::string> warnings;  // one line each (a --no-preempt-in pattern unmatched)
+  // Data races seen with --races=report (each pair of locations once): reported, not
+  // bugs. Each record holds the execution and schedule that showed it.
+  std::vector<BugRecord> races;
 };
 
 }  // namespace weft

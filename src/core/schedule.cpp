@@ -16,6 +16,7 @@ std::uint64_t fnv1a64(std::string_view data, std::uint64_t h) {
 namespace {
 
 constexpr std::string_view kMagic = "weft1";
+constexpr std::string_view kMagicPoints = "weft2";
 
 bool needs_escape(char c) {
   return c == '.' || c == '%' || static_cast<unsigned char>(c) <= ' ' ||
@@ -67,7 +68,7 @@ bool parse_number(std::string_view s, T* out, int base = 10) {
 }
 
 std::string body_of(const Schedule& s) {
-  std::string out(kMagic);
+  std::string out(s.points.empty() ? kMagic : kMagicPoints);
   out += '.';
   out += hex64(s.fingerprint, 16);
   out += '.';
@@ -75,6 +76,13 @@ std::string body_of(const Schedule& s) {
   out += '.';
   out += std::to_string(s.seed);
   out += '.';
+  if (!s.points.empty()) {
+    for (std::size_t i = 0; i < s.points.size(); ++i) {
+      if (i > 0) out += ',';
+      out += escape(s.points[i]);
+    }
+    out += '.';
+  }
   bool first = true;
   for (std::size_t i = 0; i < s.decisions.size();) {
     const Decision& d = s.decisions[i];
@@ -119,15 +127,34 @@ bool decode_schedule(std::string_view text, Schedule* out, std::string* error) {
     if (dot == std::string_view::npos) break;
     start = dot + 1;
   }
-  if (fields.empty() || fields[0] != kMagic) {
+  if (fields.empty() || (fields[0] != kMagic && fields[0] != kMagicPoints)) {
     if (text.rfind("weft", 0) == 0)
       return fail("unsupported version '" + std::string(fields[0]) + "', this weft reads " +
-                  std::string(kMagic));
+                  std::string(kMagic) + " and " + std::string(kMagicPoints));
     return fail("it does not start with " + std::string(kMagic));
   }
-  if (fields.size() != 6)
+  Schedule s;
+  if (fields[0] == kMagicPoints) {
+    if (fields.size() != 7)
+      return fail("it has " + std::to_string(fields.size()) + " dot-separated fields, not 7 "
+                  "(truncated?)");
+    std::string_view ps = fields[4];
+    for (std::size_t start = 0; start <= ps.size();) {
+      std::size_t comma = ps.find(',', start);
+      std::string point;
+      if (!unescape(ps.substr(start, comma == std::string_view::npos ? comma : comma - start),
+                    &point) ||
+          point.empty())
+        return fail("the points field '" + std::string(ps) + "' is malformed");
+      s.points.push_back(point);
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+    fields.erase(fields.begin() + 4);
+  } else if (fields.size() != 6) {
     return fail("it has " + std::to_string(fields.size()) + " dot-separated fields, not 6 "
                 "(truncated?)");
+  }
   std::uint32_t check = 0;
   if (fields[5].size() != 8 || !parse_number(fields[5], &check, 16))
     return fail("the check field '" + std::string(fields[5]) + "' is not 8 hex digits");
@@ -135,7 +162,6 @@ bool decode_schedule(std::string_view text, Schedule* out, std::string* error) {
   if (static_cast<std::uint32_t>(fnv1a64(body)) != check)
     return fail("the check does not match its contents (truncated or edited?)");
 
-  Schedule s;
   if (fields[1].size() != 16 || !parse_number(fields[1], &s.fingerprint, 16))
     return fail("the fingerprint '" + std::string(fields[1]) + "' is not 16 hex digits");
   if (!unescape(fields[2], &s.strategy) || s.strategy.empty())

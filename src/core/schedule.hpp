@@ -7,6 +7,12 @@
 // fingerprint: 16 hex digits naming the test (or program) it was recorded on;
 // strategy: percent-escaped; decisions: comma-separated, "T" = thread T ran,
 // "TxN" = thread T ran N steps in a row, "vK" = data choice K; check: FNV-1a of the rest.
+// An execution that had extra scheduling points (accesses known to race, --preempt-on=racy)
+// names them, since the decisions depend on them:
+//
+//   weft2.<fingerprint>.<strategy>.<seed>.<points>.<decisions>.<check>
+//
+// points: comma-separated, each percent-escaped "<module>+<hex offset>" (code_location).
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -29,6 +35,7 @@ struct Schedule {
   std::string strategy;
   std::uint64_t seed = 0;
   std::vector<Decision> decisions;
+  std::vector<std::string> points;  // code locations of extra scheduling points
   bool operator==(const Schedule&) const = default;
 };
 

@@ -21,6 +21,8 @@ struct BugSlot {
   char file[512] = {};
   std::uint32_t nblocked = 0;
   BlockedThread blocked[kMaxBlocked];
+  bool has_race = false;
+  DataRace race;
 
   // The first bug wins (a second thread may crash while the first is being reported).
   // Async-signal-safe.

@@ -60,11 +60,25 @@ void ChildSink::on_bug(const rt::BugReport& bug) {
     s.nblocked = 0;
     for (const BlockedThread& b : bug.blocked)
       if (s.nblocked < detect::BugSlot::kMaxBlocked) s.blocked[s.nblocked++] = b;
+    s.has_race = bug.race != nullptr;
+    if (bug.race != nullptr) s.race = *bug.race;
     s.publish();
   }
   if (strategy_ != nullptr) write_coverage(*h_, strategy_->coverage());
   std::fflush(nullptr);  // what the program printed before the bug belongs in its report
   child_finish();
+}
+
+void ChildSink::on_race(const DataRace& race) {
+  // Each pair of locations once, across the whole exploration (the list outlives
+  // executions in shared memory).
+  const std::uint32_t n = h_->nraces.load(std::memory_order_relaxed);
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (same_locations(h_->races[i].race, race)) return;
+  if (n == SharedHeader::kMaxRaces) return;
+  h_->races[n].race = race;
+  h_->races[n].execution = h_->executions.load(std::memory_order_relaxed);
+  h_->nraces.store(n + 1, std::memory_order_release);
 }
 
 void ChildSink::on_tool_error(std::string_view message) {
@@ -92,8 +106,14 @@ void install_child_detectors(SharedHeader& h, double hang_timeout_s, bool superv
     detect::Watchdog::start(&h.steps, &hang_target, hang_timeout_s, &h.bug, &child_finish);
 }
 
+bool same_locations(const DataRace& a, const DataRace& b) {
+  return (a.earlier.pc == b.earlier.pc && a.later.pc == b.later.pc) ||
+         (a.earlier.pc == b.later.pc && a.later.pc == b.earlier.pc);
+}
+
 BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerprint,
-                   const std::string& strategy, std::uint64_t seed) {
+                   const std::string& strategy, std::uint64_t seed,
+                   const std::vector<std::string>& points) {
   SharedHeader& h = region.header();
   BugRecord bug;
   if (h.bug.written()) {
@@ -104,6 +124,8 @@ BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerpr
     bug.source_file = h.bug.file;
     bug.source_line = h.bug.line;
     bug.blocked.assign(h.bug.blocked, h.bug.blocked + h.bug.nblocked);
+    bug.has_race = h.bug.has_race;
+    bug.race = h.bug.race;
   } else {
     bug.kind = BugKind::kCrash;
     bug.message = WIFSIGNALED(wait_status)
@@ -120,6 +142,7 @@ BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerpr
   s.fingerprint = fingerprint;
   s.strategy = strategy;
   s.seed = seed;
+  s.points = points;
   s.decisions.assign(region.decisions(), region.decisions() + ndec);
   bug.schedule = encode_schedule(s);
   return bug;

@@ -3,6 +3,7 @@
 // executions, and how the supervising process reads what it left in shared memory.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/run_record.hpp"
 #include "core/strategy.hpp"
@@ -18,6 +19,7 @@ class ChildSink final : public rt::ExecutionSink {
   explicit ChildSink(SharedHeader* h) : h_(h) {}
   [[noreturn]] void on_bug(const rt::BugReport& bug) override;
   [[noreturn]] void on_tool_error(std::string_view message) override;
+  void on_race(const DataRace& race) override;
   // The strategy whose coverage a bug should record (what was covered before it).
   void set_strategy(const Strategy* s) { strategy_ = s; }
 
@@ -40,7 +42,12 @@ void pin_to_one_cpu();
 
 // The bug the execution process left (or, if it died without a word, a crash), with its
 // trace and schedule. `wait_status` is from waitpid.
+// `points`: the extra scheduling points the execution ran with (Schedule::points).
 BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerprint,
-                   const std::string& strategy, std::uint64_t seed);
+                   const std::string& strategy, std::uint64_t seed,
+                   const std::vector<std::string>& points = {});
+
+// Two races between the same two code locations (in either order).
+bool same_locations(const DataRace& a, const DataRace& b);
 
 }  // namespace weft::explorer

@@ -49,6 +49,9 @@ struct Config {
   bool stdout_to_stderr = false;  // a replay whose JSON result goes to stdout
   bool keep_going = false;        // go on after a bug, counting each distinct one's hits
   std::vector<std::string> no_preempt_in;  // patterns of code run without preemption
+  std::string races = "fail";       // off, report or fail
+  bool races_explicit = false;      // asked for on the command line
+  rt::PreemptOn preempt_on = rt::PreemptOn::kRacy;
   double hang_timeout_s = 10;
   std::string schedule;
 };
@@ -70,6 +73,8 @@ struct ServerState {
   int stdin_fd = -1;   // memfd holding the program's whole input, fed to every execution
   int output_fd = -1;  // memfd capturing each execution's stdout and stderr
   rt::CodeRanges no_preempt;  // the code --no-preempt-in names, found before any fork
+  rt::RacyPoints racy;        // accesses known to race: scheduling points with kRacy
+  std::vector<std::string> points;  // racy's code locations, for the schedules
 };
 ServerState* g_server = nullptr;
 
@@ -127,6 +132,13 @@ void become_execution(ServerState& s) {
   cfg.steps_out = &h.steps;
   cfg.decisions_out = &h.decisions;
   cfg.holder_out = &h.holder;
+  cfg.preempt_on = s.config.preempt_on;
+  cfg.racy = &s.racy;
+  if (s.config.races != "off") {
+    cfg.races = new detect::RaceDetector();  // lives as long as the process: exit handlers
+                                             // and destructors still access memory
+    cfg.races_fail = s.config.races == "fail";
+  }
   auto* controller = new rt::Controller(cfg);  // lives as long as the process
   std::atexit(&execution_exited);
   controller->adopt_main_thread();
@@ -162,6 +174,10 @@ std::uint64_t program_fingerprint(const std::string& program) {
 // Two executions hit the same bug when its kind and where it happened agree (--keep-going
 // counts the hits of each). Crash messages hold fault addresses that vary: left out.
 std::string bug_key(const BugRecord& b) {
+  if (b.has_race) {  // a race is the pair of its locations, in either order
+    const auto [lo, hi] = std::minmax(b.race.earlier.pc, b.race.later.pc);
+    return "race:" + std::to_string(lo) + ":" + std::to_string(hi);
+  }
   std::string key = std::to_string(static_cast<int>(b.kind)) + ":" + std::to_string(b.pc) +
                     ":" + b.source_file + ":" + std::to_string(b.source_line);
   if (b.kind != BugKind::kCrash) key += ":" + b.message;
@@ -262,6 +278,16 @@ void serve(ServerState& s) {
     }
     run.strategy = replay.strategy;
     run.seed = replay.seed;
+    for (const std::string& point : replay.points) {
+      const std::uintptr_t pc = rt::resolve_code_location(point);
+      if (pc == 0) {
+        run.error = "the schedule names code location '" + point +
+                    "', which is in no module of this program (recorded for another build?)";
+        finish("");
+      }
+      s.racy.add(pc);
+    }
+    s.points = replay.points;
     s.strategy = std::make_unique<ReplayStrategy>(replay.decisions, s.sink.get());
   } else {
     std::string error;
@@ -306,6 +332,9 @@ void serve(ServerState& s) {
   const std::uint64_t max_executions = cfg.replay ? 1 : cfg.executions;
   std::string note;
   std::vector<std::string> bug_keys;  // run.bugs[i] is the distinct bug bug_keys[i]
+  std::uint32_t races_seen = 0;
+  std::uint64_t restarts = 0;
+  h.nraces.store(0);
   for (std::uint64_t i = 0;; ++i) {
     if (max_executions != 0 && i >= max_executions) break;
     if (budget_ns != 0 && os::monotonic_ns() - start >= budget_ns) break;
@@ -363,8 +392,45 @@ void serve(ServerState& s) {
                   "--real-time, --steps, --no-preempt-in)";
       break;
     }
+    if (i == 0 && cfg.races_explicit && cfg.races != "off" && !run.instrumented) {
+      run.error = "--races=" + cfg.races + " needs the program built with weft's compiler "
+                  "wrappers (weft-cc, weft-c++: they instrument memory accesses); this one "
+                  "was not, so weft sees only its synchronisation";
+      break;
+    }
+    // Races found in this execution: their locations become scheduling points (racy).
+    const std::size_t known = s.racy.pcs().size();
+    const std::uint32_t nraces = h.nraces.load(std::memory_order_acquire);
+    for (std::uint32_t r = races_seen; r < nraces; ++r) {
+      BugRecord rec;
+      rec.kind = BugKind::kDataRace;
+      rec.has_race = true;
+      rec.race = h.races[r].race;
+      rec.execution = h.races[r].execution;
+      rec.thread = rec.race.later.thread;
+      rec.pc = rec.race.later.pc;
+      rec.message = "data race (reported, not failing: --races=report)";
+      Schedule sched;
+      sched.fingerprint = fingerprint;
+      sched.strategy = run.strategy;
+      sched.seed = run.seed;
+      sched.points = s.points;
+      sched.decisions.assign(s.region->decisions(),
+                             s.region->decisions() + std::min<std::uint64_t>(
+                                                         h.decisions.load(), s.region->max_decisions()));
+      rec.schedule = encode_schedule(sched);
+      s.racy.add(rec.race.earlier.pc);
+      s.racy.add(rec.race.later.pc);
+      run.races.push_back(std::move(rec));
+    }
+    races_seen = nraces;
+    if (h.bug.written() && h.bug.has_race) {
+      s.racy.add(h.bug.race.earlier.pc);
+      s.racy.add(h.bug.race.later.pc);
+    }
+    const bool new_points = s.racy.pcs().size() != known && cfg.preempt_on == rt::PreemptOn::kRacy;
     if (bug) {
-      BugRecord b = read_bug(*s.region, status, fingerprint, run.strategy, run.seed);
+      BugRecord b = read_bug(*s.region, status, fingerprint, run.strategy, run.seed, s.points);
       if (!h.bug.written() && WIFEXITED(status)) {
         b.kind = BugKind::kExitCode;
         b.message = "the program exited with status " + std::to_string(WEXITSTATUS(status));
@@ -383,8 +449,17 @@ void serve(ServerState& s) {
         run.bugs.push_back(std::move(b));
       }
       if (!cfg.keep_going || cfg.replay) break;
-      continue;
     }
+    if (new_points && !cfg.replay) {
+      // New scheduling points change the space: the search starts over on it, so that
+      // what it reports covered is covered with every racy access a point.
+      s.points.clear();
+      for (std::uintptr_t pc : s.racy.pcs()) s.points.push_back(rt::code_location(pc));
+      std::string error;
+      s.strategy = make_strategy(cfg.strategy, cfg.seed, &error);
+      ++restarts;
+    }
+    if (bug) continue;
     if (i == 0 && !cfg.replay) {
       bool threads = false;
       // A thread created but never run (detached, main returned first) counts.
@@ -399,6 +474,11 @@ void serve(ServerState& s) {
   run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
   run.coverage = s.strategy->coverage();
   if (cfg.replay) run.coverage = Coverage{};
+  if (restarts > 0)
+    run.warnings.push_back("the search restarted " + std::to_string(restarts) +
+                           (restarts == 1 ? " time" : " times") +
+                           " as racy accesses became scheduling points (--preempt-on=racy); its "
+                           "coverage counts executions since the last restart");
   finish(note);
 }
 
@@ -434,6 +514,14 @@ void maybe_run_fork_server() {
       if (!p.empty()) c.no_preempt_in.push_back(p);
   }
   c.schedule = take_env("WEFT_SCHEDULE");
+  if (std::string x = take_env("WEFT_RACES"); !x.empty()) {
+    c.races = x;
+    c.races_explicit = true;
+  }
+  if (std::string x = take_env("WEFT_PREEMPT_ON"); x == "sync")
+    c.preempt_on = rt::PreemptOn::kSync;
+  else if (x == "all")
+    c.preempt_on = rt::PreemptOn::kAll;
   rt::VirtualClock::enabled = take_env("WEFT_REAL_TIME") != "1";
   // A program this one executes must not find weft preloaded and become a server too,
   // nor inherit the eager binding weft asked for.

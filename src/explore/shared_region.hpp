@@ -15,7 +15,15 @@
 
 namespace weft::explorer {
 
+// A data race reported (--races=report) by the execution process.
+struct RaceSlot {
+  DataRace race;
+  std::uint64_t execution = 0;
+};
+
 struct SharedHeader {
+  static constexpr std::uint32_t kMaxRaces = 256;
+
   std::atomic<int> finished{0};  // the child completed the run normally
   std::atomic<std::uint64_t> executions{0};
   std::atomic<std::uint64_t> steps{0};      // of the current execution
@@ -32,6 +40,10 @@ struct SharedHeader {
   char coverage_origin[64] = {};
   char error[1024] = {};  // a tool error: bad option, divergent replay
   detect::BugSlot bug;
+  // Every distinct race reported so far in the exploration (never cleared between
+  // executions: the execution process appends the pairs of locations not yet there).
+  std::atomic<std::uint32_t> nraces{0};
+  RaceSlot races[kMaxRaces];
 };
 
 class SharedRegion {

@@ -2,6 +2,8 @@
 // instrumented code, and libstdc++ uses them; each is a read and/or a write of a range.
 // The real ones are reached through glibc's checked variants, which need no dlsym (these
 // run before any constructor, and dlsym itself copies memory).
+#include <malloc.h>
+
 #include <cstddef>
 #include <cstring>
 
@@ -14,17 +16,19 @@ using namespace weft::intercept;
 extern "C" void* __memcpy_chk(void* dst, const void* src, std::size_t n, std::size_t dstlen);
 extern "C" void* __memmove_chk(void* dst, const void* src, std::size_t n, std::size_t dstlen);
 extern "C" void* __memset_chk(void* dst, int c, std::size_t n, std::size_t dstlen);
+extern "C" void __libc_free(void* p);
+extern "C" void* __libc_realloc(void* p, std::size_t n);
 
 namespace {
 
 __attribute__((noinline)) void range(ThreadState* self, const void* src, void* dst,
                                      std::size_t n, std::uintptr_t pc) {
+  if (n == 0) return;
   Controller& c = ctl();
-  if (n == 0 || !rt::access_is_scheduling_point(c)) return;
   RuntimeScope scope(self);
   const auto size = static_cast<std::uint16_t>(n > 0xffff ? 0xffff : n);
-  if (src != nullptr) c.schedule(self, make_op(OpKind::Read, addr(src), pc, size));
-  c.schedule(self, make_op(OpKind::Write, addr(dst), pc, size));
+  if (src != nullptr) c.memory_access(self, make_op(OpKind::Read, addr(src), pc, size), n);
+  c.memory_access(self, make_op(OpKind::Write, addr(dst), pc, size), n);
 }
 
 }  // namespace
@@ -44,6 +48,24 @@ void* memmove(void* dst, const void* src, std::size_t n) noexcept {
 void* memset(void* dst, int c, std::size_t n) noexcept {
   if (ThreadState* self = rt::controlled_thread()) range(self, nullptr, dst, n, WEFT_RAW_PC);
   return __memset_chk(dst, c, n, static_cast<std::size_t>(-1));
+}
+
+// Freed memory is forgotten by the race detector: the allocator's own locking is not
+// visible to weft, so a block reused by another thread would otherwise seem to race with
+// its previous life.
+void free(void* p) noexcept {
+  if (p != nullptr)
+    if (ThreadState* self = rt::controlled_thread())
+      ctl().memory_freed(addr(p), malloc_usable_size(p));
+  __libc_free(p);
+}
+
+void* realloc(void* p, std::size_t n) noexcept {
+  ThreadState* self = p != nullptr ? rt::controlled_thread() : nullptr;
+  const std::size_t old = self != nullptr ? malloc_usable_size(p) : 0;
+  void* q = __libc_realloc(p, n);
+  if (self != nullptr && q != nullptr && q != p) ctl().memory_freed(addr(p), old);
+  return q;
 }
 
 // Newer compilers call these directly from instrumented code.

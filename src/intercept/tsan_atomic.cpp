@@ -31,15 +31,13 @@ __attribute__((noinline)) void atomic_point(OpKind kind, const volatile void* a,
   ThreadState* self = rt::controlled_thread();
   if (self == nullptr) return;
   rt::note_instrumented_module(pc);
-  Controller& c = ctl();
-  if (!rt::access_is_scheduling_point(c)) return;
   RuntimeScope scope(self);
   Op op = make_op(kind, addr(const_cast<const void*>(a)), pc, static_cast<std::uint16_t>(size),
                   static_cast<std::uint32_t>(mo));
   const bool load = kind != OpKind::AtomicStore;
   const bool store = kind != OpKind::AtomicLoad;
   op.flags |= order_flags(mo, load, store);
-  c.schedule(self, op);
+  ctl().memory_access(self, op, size);
 }
 
 }  // namespace
@@ -106,13 +104,10 @@ WEFT_TSAN_ATOMIC(128, a128)
 
 void __tsan_atomic_thread_fence(int mo) {
   if (ThreadState* self = rt::controlled_thread()) {
-    Controller& c = ctl();
-    if (rt::access_is_scheduling_point(c)) {
-      RuntimeScope scope(self);
-      Op op = make_op(OpKind::Fence, 0, WEFT_RAW_PC, 0, static_cast<std::uint32_t>(mo));
-      op.flags |= order_flags(mo, true, true);
-      c.schedule(self, op);
-    }
+    RuntimeScope scope(self);
+    Op op = make_op(OpKind::Fence, 0, WEFT_RAW_PC, 0, static_cast<std::uint32_t>(mo));
+    op.flags |= order_flags(mo, true, true);
+    ctl().memory_access(self, op, 0);
   }
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }

@@ -19,12 +19,10 @@ namespace {
 __attribute__((noinline)) void access_slow(ThreadState* self, OpKind kind, const volatile void* a,
                                            std::size_t size, std::uintptr_t pc) {
   rt::note_instrumented_module(pc);
-  Controller& c = ctl();
-  if (!rt::access_is_scheduling_point(c)) return;
   RuntimeScope scope(self);
   Op op = make_op(kind, addr(const_cast<const void*>(a)), pc,
                   static_cast<std::uint16_t>(size > 0xffff ? 0xffff : size));
-  c.schedule(self, op);
+  ctl().memory_access(self, op, size);
 }
 
 // The hot path: one thread-local load and a branch when the thread is not under test.

@@ -40,6 +40,21 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
                        {"location", location_object(choose_location(t.op, symbolizer))}});
   }
   b["blocked"] = std::move(blocked);
+  if (bug.has_race) {
+    const DataRace& r = bug.race;
+    json accesses = json::array();
+    for (const RaceAccess* a : {&r.earlier, &r.later}) {
+      accesses.push_back(
+          {{"thread", a->thread},
+           {"access", a->write ? "write" : "read"},
+           {"size", a->size},
+           {"location", location_object(choose_location(
+                            std::span<const std::uintptr_t>(&a->pc, 1), symbolizer))}});
+    }
+    b["race"] = {{"address", hex_address(r.address)},
+                 {"variable", symbolizer.variable(r.address)},
+                 {"accesses", std::move(accesses)}};
+  }
 
   json trace = json::array();
   for (std::size_t i = 0; i < bug.events.size(); ++i) {
@@ -87,6 +102,9 @@ std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
   json bugs = json::array();
   for (const BugRecord& bug : run.bugs) bugs.push_back(bug_object(bug, symbolizer));
   j["bugs"] = std::move(bugs);
+  json races = json::array();
+  for (const BugRecord& race : run.races) races.push_back(bug_object(race, symbolizer));
+  j["races"] = std::move(races);
   // Replace invalid UTF-8 (a message quoting program bytes) rather than throw.
   return j.dump(indent, ' ', false, json::error_handler_t::replace);
 }

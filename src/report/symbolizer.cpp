@@ -543,6 +543,21 @@ std::vector<Symbolizer::CodeRange> Symbolizer::find_code(const std::vector<std::
   return merged;
 }
 
+std::string Symbolizer::variable(std::uintptr_t address) {
+  std::lock_guard lock(impl_->mutex);
+  if (address == 0 || !impl_->ready()) return "";
+  Dwfl_Module* mod = impl_->module_at(address);
+  if (mod == nullptr) return "";
+  GElf_Off offset = 0;
+  GElf_Sym sym;
+  const char* name = dwfl_module_addrinfo(mod, address, &offset, &sym, nullptr, nullptr, nullptr);
+  if (name == nullptr || GELF_ST_TYPE(sym.st_info) != STT_OBJECT) return "";
+  if (sym.st_size != 0 && offset >= sym.st_size) return "";  // past its end: not it
+  std::string text = demangle(name);
+  if (offset != 0) text += "+" + std::to_string(offset);
+  return text;
+}
+
 Frame Symbolizer::symbolize(std::uintptr_t return_address) {
   const std::vector<Frame>& f = frames(return_address);
   return f.empty() ? Frame{} : f.front();

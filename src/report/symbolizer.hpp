@@ -39,6 +39,10 @@ class Symbolizer {
   // The innermost frame at a return address; all fields empty when unknown.
   Frame symbolize(std::uintptr_t return_address);
 
+  // The global or static variable holding `address` from the modules' symbol tables
+  // ("counter", "table+8"); "" when none (heap, stack, unknown).
+  std::string variable(std::uintptr_t address);
+
   // Line `line` (1-based) of `file` without its indentation and line end; "" when the file
   // is unreadable or too short.
   const std::string& source_line(const std::string& file, int line);

@@ -77,7 +77,18 @@ class TextWriter {
       if (!out_.empty()) out_ += '\n';
       write_bug(run_.bugs[i], i);
     }
+    if (!run_.races.empty()) {
+      if (!out_.empty()) out_ += '\n';
+      out_ += count(run_.races.size(), "data race") +
+              " (reported, not failing: --races=report; replay one with its schedule):\n";
+      for (const BugRecord& r : run_.races) {
+        write_race(r);
+        out_ += "  found in execution " + std::to_string(r.execution) +
+                "; schedule: " + r.schedule + "\n";
+      }
+    }
     if (run_.bugs.empty()) {
+      if (!out_.empty() && !run_.races.empty()) out_ += '\n';
       if (run_.error.empty() || run_.executions > 0) write_no_bug();
     } else {
       out_ += '\n';
@@ -126,6 +137,7 @@ class TextWriter {
       if (!text.empty()) out_ += "  " + std::to_string(where.line) + " | " + text + "\n";
     }
 
+    if (bug.has_race) write_race(bug);
     write_interleaving(bug);
     if (!bug.blocked.empty()) write_blocked(bug);
 
@@ -138,6 +150,23 @@ class TextWriter {
             (bug.hits > 1 ? ", hit by " + std::to_string(bug.hits) + " executions" : "") + "\n";
     if (!run_.replay_hint.empty()) out_ += "replay: " + run_.replay_hint + "\n";
     if (!bug.schedule.empty()) out_ += "schedule: " + bug.schedule + "\n";
+  }
+
+  // The two accesses of a race, the later (the one that found it) first.
+  void write_race(const BugRecord& bug) {
+    const DataRace& r = bug.race;
+    const std::string var = sym_.variable(r.address);
+    out_ += "race on " + (var.empty() ? std::string("memory") : "global '" + var + "'") +
+            " at " + hex_address(r.address) + ":\n";
+    Table table;
+    for (const RaceAccess* a : {&r.later, &r.earlier}) {
+      Frame where = choose_location(std::span<const std::uintptr_t>(&a->pc, 1), sym_);
+      table.row({thread_name(a->thread),
+                 std::string(a == &r.earlier ? "earlier " : "") + (a->write ? "write" : "read"),
+                 count(a->size, "byte"), place(where), clip(where.function, kMaxFunction),
+                 source(where)});
+    }
+    table.render(out_, "  ");
   }
 
   // Steps that are never folded away: they show who ran, and why.

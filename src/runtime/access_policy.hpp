@@ -1,15 +1,9 @@
 #pragma once
-// Which memory accesses are scheduling points: the one place that decides.
-//
-// Today: every instrumented plain access and every atomic operation, except while the
-// accessing thread is the only unfinished one (nothing can interleave with it, and an
-// access cannot enable a blocked thread). A later issue narrows plain accesses to the
-// racy ones.
+// Whether the program is instrumented. Which memory accesses are scheduling points is
+// decided in one place, Controller::access_is_point (see racy_points.hpp).
 #include "runtime/controller.hpp"
 
 namespace weft::rt {
-
-inline bool access_is_scheduling_point(const Controller& c) { return c.alive() > 1; }
 
 // True once instrumented code (__tsan_init from a module constructor) was loaded.
 extern bool g_instrumented;

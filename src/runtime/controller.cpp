@@ -5,6 +5,7 @@
 #include <sys/prctl.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <typeinfo>
@@ -23,7 +24,8 @@ Controller::Controller(const ControllerConfig& config)
     : config_(config),
       strategy_(config.strategy),
       events_(config.events),
-      decisions_(config.decisions) {
+      decisions_(config.decisions),
+      races_(config.races) {
   enabled_.reserve(64);
   next_ops_.reserve(64);
   held_.reserve(64);
@@ -154,6 +156,8 @@ void Controller::run_execution(const std::function<void()>& body) {
   barriers.reset();
   onces.reset();
   fairness_.reset();
+  if (races_ != nullptr) races_->reset();
+  hb_steps_ = 0;
   done_.store(0, std::memory_order_relaxed);
   if (config_.steps_out) config_.steps_out->store(0, std::memory_order_relaxed);
   if (config_.decisions_out) config_.decisions_out->store(0, std::memory_order_relaxed);
@@ -206,6 +210,7 @@ void Controller::adopt_main_thread() {
   main->os = pthread_self();
   main->adopted = true;
   main->tid = os::gettid();
+  if (races_ != nullptr) races_->reset();
   t_self = main;
   holder_.store(main, std::memory_order_release);
   if (config_.holder_out != nullptr)
@@ -249,7 +254,46 @@ bool Controller::can_time_out(const ThreadState& t) const {
   return true;
 }
 
+void Controller::flush_steps() {
+  for (; hb_steps_ < step_; ++hb_steps_) {
+    const Event& e = events_[hb_steps_];
+    if (!is_memory_access(e.op.kind) && e.op.kind != OpKind::Fence)
+      races_->step(e, threads_[e.thread]->wait_mutex);
+  }
+}
+
+void Controller::detect_race(ThreadState* self, const Op& op, std::size_t size) {
+  RuntimeScope scope(self);
+  flush_steps();
+  if (op.kind != OpKind::Read && op.kind != OpKind::Write) {
+    races_->atomic(self->id, op);
+    return;
+  }
+  DataRace race;
+  if (!races_->access(self->id, op.object, size, op.writes(), op.pc, &race)) return;
+  if (!config_.races_fail) {
+    config_.sink->on_race(race);
+    return;
+  }
+  const auto side = [](const RaceAccess& a) {
+    return std::string(a.write ? "write" : "read") + " of " + std::to_string(a.size) +
+           (a.size == 1 ? " byte" : " bytes") + " by thread " + std::to_string(a.thread);
+  };
+  char address[24];
+  std::snprintf(address, sizeof address, "0x%lx", static_cast<unsigned long>(race.address));
+  std::string msg = side(race.later) + " at " + address + " races with an earlier " +
+                    side(race.earlier);
+  BugReport bug;
+  bug.kind = BugKind::kDataRace;
+  bug.message = msg;
+  bug.thread = self->id;
+  bug.pc = op.pc;
+  bug.race = &race;
+  fail(bug);
+}
+
 ThreadState* Controller::pick() {
+  if (races_ != nullptr) flush_steps();
   enabled_.clear();
   next_ops_.clear();
   bool unfinished = false;

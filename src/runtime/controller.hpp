@@ -19,12 +19,14 @@
 #include "core/schedule.hpp"
 #include "core/strategy.hpp"
 #include "detect/deadlock.hpp"
+#include "detect/race_detector.hpp"
 #include "runtime/carrier.hpp"
 #include "runtime/code_ranges.hpp"
 #include "runtime/counter_models.hpp"
 #include "runtime/execution_sink.hpp"
 #include "runtime/fairness.hpp"
 #include "runtime/mutex_model.hpp"
+#include "runtime/racy_points.hpp"
 #include "runtime/rwlock_model.hpp"
 #include "runtime/thread_state.hpp"
 #include "runtime/virtual_clock.hpp"
@@ -46,6 +48,13 @@ struct ControllerConfig {
   // Published {thread id, kernel tid} of the thread holding the baton, for a watchdog in
   // another process (the fork server).
   std::atomic<std::uint64_t>* holder_out = nullptr;
+  // Which instrumented plain accesses are scheduling points; with kRacy, those at `racy`.
+  PreemptOn preempt_on = PreemptOn::kAll;
+  const RacyPoints* racy = nullptr;
+  // Data race detection (null: off). A race is a bug when `races_fail`, otherwise it goes
+  // to ExecutionSink::on_race and the execution goes on.
+  detect::RaceDetector* races = nullptr;
+  bool races_fail = true;
 };
 
 class Controller {
@@ -90,6 +99,17 @@ class Controller {
   void reach(const Deadline& deadline);
   // A deadline `ns` of virtual time from now (relative timeouts).
   Deadline deadline_after(std::uint64_t ns) const;
+  // An instrumented memory access (plain or atomic, or a fence) `self` is about to
+  // perform: a scheduling point when the access policy says so, then race detection.
+  // `size` is the access's true size (op.size saturates).
+  void memory_access(ThreadState* self, const Op& op, std::size_t size) {
+    if (access_is_point(op)) schedule(self, op);
+    if (races_ != nullptr && nthreads_ > 1) detect_race(self, op, size);
+  }
+  // Memory given back to the allocator: a new object there starts with no history.
+  void memory_freed(std::uintptr_t address, std::size_t size) {
+    if (races_ != nullptr && nthreads_ > 1) races_->forget(address, size);
+  }
   // Data nondeterminism: a value in [0, n) chosen by the strategy and recorded.
   std::size_t choose_value(std::size_t n);
   // pthread_create under control: a ThreadCreate step, then a new controlled thread.
@@ -138,6 +158,19 @@ class Controller {
   std::vector<detect::WaitEdge> wait_edges() const;
   // Whether `t`'s next operation is in, or called from, code it must not be preempted in.
   bool in_no_preempt_code(const ThreadState& t) const;
+  bool access_is_point(const Op& op) const {
+    if (alive_ <= 1) return false;  // nothing can interleave with the only thread left
+    if (op.kind != OpKind::Read && op.kind != OpKind::Write) return true;  // atomics
+    switch (config_.preempt_on) {
+      case PreemptOn::kAll: return true;
+      case PreemptOn::kRacy: return config_.racy != nullptr && config_.racy->contains(op.pc);
+      case PreemptOn::kSync: return false;
+    }
+    return true;
+  }
+  void detect_race(ThreadState* self, const Op& op, std::size_t size);
+  // Applies the steps taken since the last call to the race detector's clocks.
+  void flush_steps();
   // The execution exceeded max_steps: a livelock, or a thread that never yields.
   [[noreturn]] void livelock();
   // Gives `t` an OS thread: an idle carrier, or a new one (a custom stack size needs one).
@@ -158,6 +191,8 @@ class Controller {
   std::uint64_t ndecisions_ = 0;
   std::uint64_t slept_ns_ = 0;
   ThreadId last_ = kNoThread;
+  detect::RaceDetector* races_;
+  std::uint64_t hb_steps_ = 0;  // steps the race detector has seen
 
   std::vector<std::unique_ptr<ThreadState>> threads_;  // reused across executions
   std::size_t nthreads_ = 0;

@@ -17,6 +17,7 @@ struct BugReport {
   std::string_view file;
   int line = 0;
   std::vector<BlockedThread> blocked;
+  const DataRace* race = nullptr;  // kind data-race: the two accesses
 };
 
 class ExecutionSink {
@@ -27,6 +28,8 @@ class ExecutionSink {
   // The execution cannot go on for a reason that is not the program's bug (a replay that
   // diverged, a strategy that chose a disabled thread). Never returns.
   [[noreturn]] virtual void on_tool_error(std::string_view message) = 0;
+  // A data race, with --races=report: the execution goes on.
+  virtual void on_race(const DataRace& race) {}
 };
 
 }  // namespace weft::rt

@@ -4,6 +4,7 @@
 #include <link.h>
 
 #include <atomic>
+#include <charconv>
 #include <string_view>
 
 #include "core/runtime_libraries.hpp"
@@ -76,7 +77,68 @@ __attribute__((constructor(102))) void warm_up_unwinder() {
   dl_iterate_phdr(&add_runtime_module, nullptr);
 }
 
+struct ModuleQuery {
+  std::uintptr_t pc = 0;          // code_location: find the module holding it
+  std::string_view name;          // resolve: find the module of this name
+  bool first = true;              // the first module listed is the main program
+  std::string found_name;
+  std::uintptr_t base = 0;
+  bool found = false;
+};
+
+std::string_view module_name(const struct dl_phdr_info* info, bool main_program) {
+  if (main_program) return "";
+  const std::string_view path = info->dlpi_name != nullptr ? info->dlpi_name : "";
+  return path.substr(path.rfind('/') + 1);
+}
+
+int find_module_of_pc(struct dl_phdr_info* info, std::size_t, void* data) {
+  auto* q = static_cast<ModuleQuery*>(data);
+  const bool main_program = q->first;
+  q->first = false;
+  if (!for_each_code_segment(info, [q](Range r) { return q->pc >= r.begin && q->pc < r.end; }))
+    return 0;
+  q->found_name = module_name(info, main_program);
+  q->base = info->dlpi_addr;
+  q->found = true;
+  return 1;
+}
+
+int find_module_named(struct dl_phdr_info* info, std::size_t, void* data) {
+  auto* q = static_cast<ModuleQuery*>(data);
+  const bool main_program = q->first;
+  q->first = false;
+  if (module_name(info, main_program) != q->name) return 0;
+  if (!main_program && q->name.empty()) return 0;  // the vdso and such have no name
+  q->base = info->dlpi_addr;
+  q->found = true;
+  return 1;
+}
+
 }  // namespace
+
+std::string code_location(std::uintptr_t pc) {
+  ModuleQuery q;
+  q.pc = pc;
+  dl_iterate_phdr(&find_module_of_pc, &q);
+  if (!q.found) return "";
+  char hex[24];
+  auto r = std::to_chars(hex, hex + sizeof hex, pc - q.base, 16);
+  return q.found_name + "+" + std::string(hex, r.ptr);
+}
+
+std::uintptr_t resolve_code_location(std::string_view location) {
+  const std::size_t plus = location.rfind('+');
+  if (plus == std::string_view::npos) return 0;
+  std::uintptr_t offset = 0;
+  const std::string_view hex = location.substr(plus + 1);
+  auto r = std::from_chars(hex.data(), hex.data() + hex.size(), offset, 16);
+  if (hex.empty() || r.ec != std::errc() || r.ptr != hex.data() + hex.size()) return 0;
+  ModuleQuery q;
+  q.name = location.substr(0, plus);
+  dl_iterate_phdr(&find_module_named, &q);
+  return q.found ? q.base + offset : 0;
+}
 
 bool in_language_runtime(std::uintptr_t pc) { return contains(g_runtime, g_runtime_count, pc); }
 

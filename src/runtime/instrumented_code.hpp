@@ -3,6 +3,8 @@
 // uninstrumented library (std::thread's constructor in libstdc++.so calls pthread_create)
 // can be attributed to the program's own line instead.
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 namespace weft::rt {
 
@@ -17,5 +19,12 @@ std::uintptr_t program_pc(std::uintptr_t pc);
 // the program's synchronisation, and whether it already ran depends on the process weft
 // forked the execution from, not on the schedule.
 bool in_language_runtime(std::uintptr_t pc);
+
+// A code address as "<module file name>+<hex offset>" ("" names the main program), the
+// same in every process of that build whatever address the module loaded at; "" when no
+// module holds it. resolve_code_location() is its inverse in this process (0: no such
+// module loaded, or malformed).
+std::string code_location(std::uintptr_t pc);
+std::uintptr_t resolve_code_location(std::string_view location);
 
 }  // namespace weft::rt

@@ -1,0 +1,94 @@
+#pragma once
+// Happens-before data race detection over one execution (FastTrack, Flanagan and Freund,
+// PLDI'09): a vector clock per thread and per synchronisation object, and for every
+// 8-byte word of memory the last accesses to it as epochs (thread, clock). An access races
+// with a recorded one of another thread when their bytes overlap, one of them writes, and
+// the recorded epoch is not in the accessing thread's clock.
+//
+// Shadow cells are finer than the word: each holds the offset and size of its access, so
+// that two threads writing neighbouring fields of one word do not race. Like
+// ThreadSanitizer, a word keeps a few cells (kCells); when all are taken by unordered
+// accesses of other ranges, one is evicted, which may miss a race but never invents one.
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "core/event.hpp"
+#include "core/run_record.hpp"
+#include "core/vector_clock.hpp"
+
+namespace weft::detect {
+
+class RaceDetector {
+ public:
+  RaceDetector();
+  ~RaceDetector();
+  RaceDetector(const RaceDetector&) = delete;
+  RaceDetector& operator=(const RaceDetector&) = delete;
+
+  // A new execution: thread 0 alone, no clocks, no shadow memory (all memory released).
+  void reset();
+
+  // A completed step that synchronises (thread create/join/exit, locks, condition
+  // variables, semaphores, barriers, once, futex). Memory accesses and fences are not
+  // steps here: they come through access() and atomic() whether or not they were
+  // scheduling points. `wait_mutex` is the mutex a condition variable wait releases and
+  // reacquires (the step names the condition variable).
+  void step(const Event& e, std::uintptr_t wait_mutex);
+
+  // An atomic operation or fence, performed by `t`, with its memory order as op.flags'
+  // acquire/release bits (std::memory_order_relaxed has neither).
+  void atomic(ThreadId t, const Op& op);
+
+  // A plain access of `size` bytes. Returns true and fills *race when it races with an
+  // earlier access; the access is recorded either way.
+  bool access(ThreadId t, std::uintptr_t address, std::size_t size, bool write,
+              std::uintptr_t pc, DataRace* race);
+
+  // Memory returned to the allocator: what was recorded there is forgotten, so that a new
+  // object at the same address does not race with the old one.
+  void forget(std::uintptr_t address, std::size_t size);
+
+  // Clock of `t` (tests).
+  const VectorClock& clock(ThreadId t);
+
+ private:
+  static constexpr int kCells = 4;
+  struct Cell {
+    std::uintptr_t pc = 0;
+    std::uint32_t clock = 0;
+    std::uint16_t thread = 0;
+    std::uint8_t offset = 0;
+    std::uint8_t size = 0;  // 0: empty
+    bool write = false;
+  };
+  struct Word {
+    std::uintptr_t key = 0;  // word address | 1 (0: free slot)
+    Cell cells[kCells];
+  };
+  // Sync objects' clocks are keyed by address and a slot (an rwlock has two clocks).
+  enum Slot : std::uint64_t { kObject = 0, kReaders = 1, kExit = 2 };
+
+  VectorClock& thread_clock(ThreadId t);
+  void acquire(ThreadId t, std::uint64_t key);
+  void release(ThreadId t, std::uint64_t key);
+  static std::uint64_t key(std::uintptr_t object, Slot slot) { return object * 4 + slot; }
+  // The word's shadow; created when absent.
+  Word& word(std::uintptr_t w);
+  Word* find(std::uintptr_t w);
+  void grow();
+  bool access_word(ThreadId t, std::uintptr_t w, unsigned offset, unsigned size, bool write,
+                   std::uintptr_t pc, DataRace* race);
+
+  std::vector<VectorClock> threads_;
+  std::vector<VectorClock> fences_;    // clock at each thread's last release fence
+  std::vector<VectorClock> relaxed_;   // what relaxed loads read, for an acquire fence
+  std::unordered_map<std::uint64_t, VectorClock> objects_;
+  std::unordered_map<std::uintptr_t, ThreadId> rw_writers_;  // rwlocks held for writing
+  Word* table_ = nullptr;
+  std::size_t capacity_ = 0;  // power of two
+  std::size_t used_ = 0;
+};
+
+}  // namespace weft::detect

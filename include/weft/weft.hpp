@@ -20,6 +20,19 @@
 
 namespace weft {
 
+// Data race detection over instrumented plain accesses (happens-before, every execution).
+enum class Races {
+  kOff,
+  kReport,  // each race (pair of locations) listed in Result::races(); not a failure
+  kFail,    // a race is a bug of kind data-race (undefined behaviour in C and C++)
+};
+// Which instrumented plain accesses are scheduling points besides synchronisation.
+enum class PreemptOn {
+  kSync,  // none
+  kRacy,  // those found racing in earlier executions (needs race detection on)
+  kAll,   // every one
+};
+
 struct Options {
   std::string strategy = "random";   // see weft::strategies()
   std::uint64_t executions = 1000;   // budget; 0 = no limit (until complete or time)
@@ -31,6 +44,11 @@ struct Options {
   bool real_time = false;            // clocks read real time (default: virtual, see README)
   bool fair = true;                  // fair scheduling: a yielding or spinning thread waits
                                      // for the others (CHESS 4.3); replay with the same
+  // The API's defaults keep every instrumented access a scheduling point and races
+  // unchecked, so that a test body may race on purpose (a lost update it asserts on);
+  // `weft run` defaults to kFail and kRacy. Replay with the same.
+  Races races = Races::kOff;
+  PreemptOn preempt_on = PreemptOn::kAll;
 };
 
 // One step of a bug's interleaving, symbolized.
@@ -78,6 +96,8 @@ class Result {
   double elapsed_s() const;
   bool complete() const;             // the strategy exhausted its space
   bool instrumented() const;         // plain memory accesses were scheduling points
+  // With Races::kReport: each data race found (a pair of locations) once; not failures.
+  const std::vector<Bug>& races() const;
   const std::string& strategy() const;
   std::uint64_t seed() const;
   std::string coverage() const;      // one line: what was covered
@@ -90,6 +110,7 @@ class Result {
  private:
   std::shared_ptr<const detail::ResultData> d_;
   std::vector<Bug> bugs_;
+  std::vector<Bug> races_;
 };
 
 // Every strategy name with one line on what it does.

@@ -101,10 +101,13 @@ std::vector<Step> Bug::trace() const {
 Result::Result(std::shared_ptr<const detail::ResultData> d) : d_(std::move(d)) {
   for (const BugRecord& b : d_->record.bugs)
     bugs_.emplace_back(std::make_shared<detail::BugData>(detail::BugData{b, d_->symbolizer}));
+  for (const BugRecord& b : d_->record.races)
+    races_.emplace_back(std::make_shared<detail::BugData>(detail::BugData{b, d_->symbolizer}));
 }
 bool Result::ok() const { return d_->record.bugs.empty() && d_->record.error.empty(); }
 bool Result::failed() const { return !d_->record.bugs.empty(); }
 const std::vector<Bug>& Result::bugs() const { return bugs_; }
+const std::vector<Bug>& Result::races() const { return races_; }
 const std::string& Result::error() const { return d_->record.error; }
 std::uint64_t Result::executions() const { return d_->record.executions; }
 double Result::elapsed_s() const { return d_->record.elapsed_s; }

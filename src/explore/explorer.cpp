@@ -14,6 +14,7 @@
 #include "explore/shared_region.hpp"
 #include "runtime/access_policy.hpp"
 #include "runtime/controller.hpp"
+#include "runtime/instrumented_code.hpp"
 #include "runtime/os.hpp"
 #include "strategy/registry.hpp"
 
@@ -31,7 +32,17 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
 
   ChildSink sink(&h);
   std::unique_ptr<Strategy> strategy;
+  rt::RacyPoints racy;
+  std::vector<std::string> points;
   if (replay != nullptr) {
+    for (const std::string& point : replay->points) {
+      const std::uintptr_t pc = rt::resolve_code_location(point);
+      if (pc == 0)
+        sink.on_tool_error("the schedule names code location '" + point +
+                           "', which is in no module of this program (another build?)");
+      racy.add(pc);
+    }
+    points = replay->points;
     strategy = std::make_unique<ReplayStrategy>(replay->decisions, &sink);
   } else {
     std::string error;
@@ -49,7 +60,23 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
   config.decision_capacity = region.max_decisions();
   config.steps_out = &h.steps;
   config.decisions_out = &h.decisions;
+  config.preempt_on = static_cast<rt::PreemptOn>(options.preempt_on);
+  config.racy = &racy;
+  detect::RaceDetector detector;
+  if (options.races != Races::kOff) {
+    config.races = &detector;
+    config.races_fail = options.races == Races::kFail;
+  }
   rt::Controller controller(config);
+  auto publish_points = [&] {
+    std::string joined;
+    for (const std::string& p : points) joined += (joined.empty() ? "" : ",") + p;
+    if (joined.size() >= sizeof h.points)
+      sink.on_tool_error("too many racy scheduling points to record in a schedule");
+    detect::copy_text(h.points, sizeof h.points, joined.c_str());
+  };
+  publish_points();
+  std::uint32_t races_seen = 0;
 
   const std::uint64_t start = os::monotonic_ns();
   const auto budget_ns = static_cast<std::uint64_t>(options.time_limit_s * 1e9);
@@ -65,6 +92,24 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
     h.executions.store(i + 1, std::memory_order_relaxed);
     controller.run_execution(body);
     strategy->execution_done(controller.trace());
+    // Races found in this execution: their locations become scheduling points (kRacy),
+    // and the search starts over on the new space.
+    bool grew = false;
+    const std::uint32_t n = h.nraces.load(std::memory_order_acquire);
+    for (; races_seen < n; ++races_seen) {
+      grew |= racy.add(h.races[races_seen].race.earlier.pc);
+      grew |= racy.add(h.races[races_seen].race.later.pc);
+    }
+    if (grew && replay == nullptr && options.preempt_on == PreemptOn::kRacy) {
+      points.clear();
+      for (std::uintptr_t pc : racy.pcs()) points.push_back(rt::code_location(pc));
+      publish_points();
+      std::string error;
+      strategy = make_strategy(options.strategy, options.seed, &error);
+      sink.set_strategy(strategy.get());
+      config.strategy = strategy.get();
+      controller.set_strategy(strategy.get());
+    }
   }
   h.complete = complete && replay == nullptr;
   write_coverage(h, strategy->coverage());
@@ -154,8 +199,25 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   if (h.error[0] != '\0') run.error = h.error;
 
   const bool died = !h.finished.load() && !h.bug.written() && h.error[0] == '\0';
+  std::vector<std::string> points;
+  for (std::string_view rest = h.points; !rest.empty();) {
+    const std::size_t comma = rest.find(',');
+    points.emplace_back(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
   if (h.bug.written() || died)
-    run.bugs.push_back(read_bug(region, status, fingerprint, run.strategy, run.seed));
+    run.bugs.push_back(read_bug(region, status, fingerprint, run.strategy, run.seed, points));
+  for (std::uint32_t i = 0; i < h.nraces.load() && i < SharedHeader::kMaxRaces; ++i) {
+    BugRecord r;
+    r.kind = BugKind::kDataRace;
+    r.message = "data race (reported, not failing: Races::kReport)";
+    r.has_race = true;
+    r.race = h.races[i].race;
+    r.thread = r.race.later.thread;
+    r.pc = r.race.later.pc;
+    r.execution = h.races[i].execution;
+    run.races.push_back(std::move(r));
+  }
   for (BugRecord& b : run.bugs)
     b.found_by = run.coverage.origin.empty() ? run.strategy : run.coverage.origin;
   return run;

@@ -26,6 +26,7 @@
 #include "explore/replay_strategy.hpp"
 #include "explore/shared_region.hpp"
 #include "report/json_report.hpp"
+#include "report/location.hpp"
 #include "report/symbolizer.hpp"
 #include "report/text_report.hpp"
 #include "runtime/access_policy.hpp"
@@ -186,6 +187,17 @@ std::string bug_key(const BugRecord& b) {
   return key;
 }
 
+// The pair of source lines of a race, in either order ("a.c:7|a.c:9").
+std::string race_lines(Symbolizer& symbolizer, const DataRace& r) {
+  auto line = [&](std::uintptr_t pc) {
+    const Frame f = choose_location(std::span<const std::uintptr_t>(&pc, 1), symbolizer);
+    return f.file.empty() ? std::to_string(pc) : f.file + ":" + std::to_string(f.line);
+  };
+  std::string a = line(r.earlier.pc), b = line(r.later.pc);
+  if (b < a) std::swap(a, b);
+  return a + "|" + b;
+}
+
 // Waits for the child, watching its progress: when no step was taken for the hang
 // timeout, it samples where the running thread is, reports a hang and kills the child.
 // SIGCHLD is blocked in the server, so the wait sleeps until the child ends or the next
@@ -333,6 +345,8 @@ void serve(ServerState& s) {
   std::string note;
   std::vector<std::string> bug_keys;  // run.bugs[i] is the distinct bug bug_keys[i]
   std::uint32_t races_seen = 0;
+  std::vector<std::string> race_keys;  // source lines of each race in run.races
+  Symbolizer race_symbolizer;          // lazy: reads nothing until a race is reported
   std::uint64_t restarts = 0;
   h.nraces.store(0);
   for (std::uint64_t i = 0;; ++i) {
@@ -402,6 +416,12 @@ void serve(ServerState& s) {
     const std::size_t known = s.racy.pcs().size();
     const std::uint32_t nraces = h.nraces.load(std::memory_order_acquire);
     for (std::uint32_t r = races_seen; r < nraces; ++r) {
+      s.racy.add(h.races[r].race.earlier.pc);
+      s.racy.add(h.races[r].race.later.pc);
+      // Reported once per pair of source lines (the child told apart pairs of pcs).
+      const std::string key = race_lines(race_symbolizer, h.races[r].race);
+      if (std::find(race_keys.begin(), race_keys.end(), key) != race_keys.end()) continue;
+      race_keys.push_back(key);
       BugRecord rec;
       rec.kind = BugKind::kDataRace;
       rec.has_race = true;
@@ -419,8 +439,6 @@ void serve(ServerState& s) {
                              s.region->decisions() + std::min<std::uint64_t>(
                                                          h.decisions.load(), s.region->max_decisions()));
       rec.schedule = encode_schedule(sched);
-      s.racy.add(rec.race.earlier.pc);
-      s.racy.add(rec.race.later.pc);
       run.races.push_back(std::move(rec));
     }
     races_seen = nraces;

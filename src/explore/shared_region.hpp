@@ -44,6 +44,8 @@ struct SharedHeader {
   // executions: the execution process appends the pairs of locations not yet there).
   std::atomic<std::uint32_t> nraces{0};
   RaceSlot races[kMaxRaces];
+  // The in-process explorer's extra scheduling points (Schedule::points), comma-joined.
+  char points[8192] = {};
 };
 
 class SharedRegion {

@@ -74,6 +74,8 @@ class Controller {
   // ends when the process does.
   void adopt_main_thread();
   std::uint64_t steps() const { return step_; }
+  // Between executions: the search started over (new scheduling points).
+  void set_strategy(Strategy* s) { strategy_ = s; }
   // Virtual time elapsed in this execution (see virtual_clock.hpp), and sleeping.
   std::uint64_t virtual_ns() const { return step_ * VirtualClock::kNsPerStep + slept_ns_; }
   void sleep_for(std::uint64_t ns) { slept_ns_ += ns; }

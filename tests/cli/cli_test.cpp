@@ -47,9 +47,14 @@ class Cli : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
   std::string in_dir(const std::string& name) const { return (dir_ / name).string(); }
   nlohmann::json run_json(const std::string& args, int expect_status) {
-    Output o = sh("cd " + dir_.string() + " && " + weft() + " run --json - " + args);
-    EXPECT_EQ(o.status, expect_status) << o.out;
-    auto j = nlohmann::json::parse(o.out, nullptr, false);
+    return run_json_cmd(weft() + " run --json - " + args, expect_status);
+  }
+  nlohmann::json run_json_cmd(const std::string& command, int expect_status) {
+    Output o = sh("cd " + dir_.string() + " && " + command);
+    EXPECT_EQ(o.status, expect_status) << command << "\n" << o.out;
+    // A replay's program prints to stderr, merged here: the JSON starts on its own line.
+    const std::size_t start = o.out.rfind("\n{\n") == std::string::npos ? 0 : o.out.rfind("\n{\n") + 1;
+    auto j = nlohmann::json::parse(o.out.substr(start), nullptr, false);
     EXPECT_FALSE(j.is_discarded()) << o.out;
     return j;
   }
@@ -97,22 +102,89 @@ TEST_F(Cli, CorrectProgramCompletesWithExitZero) {
 }
 
 TEST_F(Cli, LostUpdateShowsAsExitCodeWithTheSameInputEveryExecution) {
+  // --races=report: the race is listed, and its accesses become scheduling points.
   Output o = sh("cd " + dir_.string() + " && echo hello | " + weft() +
-                " run -s dfs -n 0 -- " + kBin + "/cli_lost_update_exit a b");
+                " run --races=report -s dfs -n 0 -- " + kBin + "/cli_lost_update_exit a b");
   ASSERT_EQ(o.status, 1) << o.out;
   EXPECT_NE(o.out.find("bug: exit-code"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("status 7"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("input: hello"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("argc=3"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("1 data race (reported, not failing"), std::string::npos) << o.out;
   nlohmann::json j = run_json("-s dfs -n 0 -- " + kBin + "/cli_lost_update_exit < /dev/null", 1);
   EXPECT_TRUE(j["instrumented"].get<bool>());
+}
+
+TEST_F(Cli, ADataRaceIsABugByDefaultWithBothAccesses) {
+  nlohmann::json j = run_json("-s dfs -n 0 -- " + kBin + "/cli_lost_update_exit < /dev/null", 1);
+  ASSERT_EQ(j["bugs"].size(), 1u) << j.dump();
+  const auto& bug = j["bugs"][0];
+  EXPECT_EQ(bug["kind"], "data-race");
+  EXPECT_EQ(bug["execution"], 1) << "a race shows in the first execution that has it";
+  const auto& race = bug["race"];
+  EXPECT_EQ(race["variable"], "counter");
+  ASSERT_EQ(race["accesses"].size(), 2u);
+  for (const auto& a : race["accesses"]) {
+    EXPECT_EQ(a["location"]["line"], 7) << race.dump();
+    EXPECT_EQ(a["location"]["function"], "inc") << race.dump();
+    EXPECT_EQ(a["size"], 4);
+  }
+  EXPECT_NE(race["accesses"][0]["thread"], race["accesses"][1]["thread"]);
+  EXPECT_EQ(j["races"].size(), 0u);
+  // The text says where both are, and the replay of its schedule finds it again.
+  const std::string schedule = in_dir("race.weft-schedule");
+  Output o = sh(weft() + " run -s dfs -n 0 --schedule-out " + schedule + " -- " + kBin +
+                "/cli_lost_update_exit < /dev/null");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE(o.out.find("race on global 'counter'"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("earlier write"), std::string::npos) << o.out;
+  nlohmann::json r = run_json_cmd(weft() + " replay " + schedule + " --json - -- " + kBin +
+                                  "/cli_lost_update_exit < /dev/null 2>/dev/null", 1);
+  ASSERT_EQ(r["bugs"].size(), 1u) << r.dump();
+  EXPECT_EQ(r["bugs"][0]["kind"], "data-race");
+}
+
+TEST_F(Cli, ARaceFoundMakesItsAccessesSchedulingPoints) {
+  // The lost update needs a preemption between the read and the write of counter++.
+  // With only synchronisation as scheduling points dfs completes without seeing it...
+  nlohmann::json sync = run_json(
+      "--races=report --preempt-on=sync -s dfs -n 0 -- " + kBin + "/cli_lost_update_exit < /dev/null", 0);
+  EXPECT_TRUE(sync["bugs"].empty()) << sync.dump();
+  EXPECT_TRUE(sync["complete"].get<bool>());
+  EXPECT_EQ(sync["races"].size(), 1u) << "one pair of source lines, reported once";
+  // ...racy makes the racing accesses points after the first execution, and finds it.
+  nlohmann::json racy = run_json(
+      "--races=report --preempt-on=racy -s dfs -n 0 -- " + kBin + "/cli_lost_update_exit < /dev/null", 1);
+  ASSERT_EQ(racy["bugs"].size(), 1u) << racy.dump();
+  EXPECT_EQ(racy["bugs"][0]["kind"], "exit-code");
+  EXPECT_EQ(racy["bugs"][0]["schedule"].get<std::string>().rfind("weft2.", 0), 0u)
+      << "the schedule names its extra points";
+  ASSERT_EQ(racy["warnings"].size(), 1u);
+  EXPECT_NE(racy["warnings"][0].get<std::string>().find("restarted 1 time"), std::string::npos);
+  // Its schedule replays (the points resolve in a new process, at other addresses).
+  const std::string schedule = in_dir("racy.weft-schedule");
+  std::ofstream(schedule) << racy["bugs"][0]["schedule"].get<std::string>() << "\n";
+  nlohmann::json r = run_json_cmd(weft() + " replay " + schedule +
+                                      " --races=report --json - -- " + kBin +
+                                      "/cli_lost_update_exit < /dev/null 2>/dev/null", 1);
+  ASSERT_EQ(r["bugs"].size(), 1u) << r.dump();
+  EXPECT_EQ(r["bugs"][0]["kind"], "exit-code");
+  // --races=off sees no race, so nothing becomes a point: like sync.
+  nlohmann::json off = run_json(
+      "--races=off -s dfs -n 0 -- " + kBin + "/cli_lost_update_exit < /dev/null", 0);
+  EXPECT_TRUE(off["bugs"].empty()) << off.dump();
+  // all: every access is a point from the start.
+  nlohmann::json all = run_json(
+      "--races=off --preempt-on=all -s dfs -n 0 -- " + kBin + "/cli_lost_update_exit < /dev/null", 1);
+  EXPECT_EQ(all["bugs"][0]["kind"], "exit-code");
+  EXPECT_EQ(all["bugs"][0]["schedule"].get<std::string>().rfind("weft1.", 0), 0u);
 }
 
 TEST_F(Cli, KeepGoingCountsTheHitsOfEachDistinctBug) {
   // pb:2 runs every schedule with up to 2 preemptions: the lost update's exit code is one
   // bug, hit by several of them.
   nlohmann::json j =
-      run_json("--keep-going -s pb:2 -n 0 -- " + kBin + "/cli_lost_update_exit < /dev/null", 1);
+      run_json("--races=report --keep-going -s pb:2 -n 0 -- " + kBin + "/cli_lost_update_exit < /dev/null", 1);
   ASSERT_EQ(j["bugs"].size(), 1u) << j.dump();
   const auto& bug = j["bugs"][0];
   EXPECT_EQ(bug["kind"], "exit-code");
@@ -131,15 +203,16 @@ TEST_F(Cli, NoPreemptInMakesCodeAtomic) {
   // The lost update needs a preemption inside inc(): with inc, or its source file, or its
   // whole executable treated as atomic, pb completes without it.
   for (const char* pattern : {"inc", "lost_update_exit.c", "cli_lost_*", "nosuch,inc"}) {
-    nlohmann::json j = run_json(std::string("-s pb -n 0 --no-preempt-in '") + pattern +
+    nlohmann::json j = run_json(std::string("--races=report -s pb -n 0 --no-preempt-in '") + pattern +
                                     "' -- " + program, 0);
     EXPECT_TRUE(j["bugs"].empty()) << pattern << "\n" << j.dump();
     EXPECT_TRUE(j["complete"].get<bool>()) << pattern;
   }
   // A pattern that names nothing is a warning, and changes nothing.
-  nlohmann::json j = run_json("-s pb -n 0 --no-preempt-in 'nosuch*' -- " + program, 1);
-  ASSERT_EQ(j["warnings"].size(), 1u) << j.dump();
+  nlohmann::json j = run_json("--races=report -s pb -n 0 --no-preempt-in 'nosuch*' -- " + program, 1);
+  ASSERT_GE(j["warnings"].size(), 1u) << j.dump();
   EXPECT_NE(j["warnings"][0].get<std::string>().find("nosuch*"), std::string::npos);
+  EXPECT_EQ(j["races"].size(), 1u) << "one pair of source lines, reported once\n" << j.dump();
   EXPECT_EQ(j["bugs"].size(), 1u);
   for (const char* bad : {"", ",inc", "inc,,main"}) {
     Output o = sh(weft() + " run --no-preempt-in '" + bad + "' -- " + program);
@@ -155,7 +228,8 @@ TEST_F(Cli, MainLeavingWithPthreadExitEndsWithTheLastThread) {
 }
 
 TEST_F(Cli, NullDereferenceIsACrash) {
-  nlohmann::json j = run_json("-s dfs -n 0 -- " + kBin + "/cli_null_deref", 1);
+  // (Its pointer is published by a relaxed flag: a data race, reported first by default.)
+  nlohmann::json j = run_json("--races=report -s dfs -n 0 -- " + kBin + "/cli_null_deref", 1);
   ASSERT_EQ(j["bugs"].size(), 1u);
   EXPECT_EQ(j["bugs"][0]["kind"], "crash");
   EXPECT_NE(j["bugs"][0]["message"].get<std::string>().find("SIGSEGV"), std::string::npos);
@@ -211,11 +285,26 @@ TEST_F(Cli, BadInputIsAOneLineErrorWithExitTwo) {
         "run --steps 0 -- " + kBin + "/cli_locked", std::string("frobnicate"), std::string("run"),
         "replay " + schedule + " -- " + kBin + "/cli_locked",
         "replay " + other + " -- " + kBin + "/cli_locked",
-        "replay /no/such/schedule -- " + kBin + "/cli_locked"}) {
+        "replay /no/such/schedule -- " + kBin + "/cli_locked",
+        "run --races=maybe -- " + kBin + "/cli_locked",
+        "run --preempt-on=some -- " + kBin + "/cli_locked"}) {
     Output o = sh(weft() + " " + args);
     EXPECT_EQ(o.status, 2) << args << "\n" << o.out;
     EXPECT_NE(o.out.find("weft"), std::string::npos) << args << "\n" << o.out;
   }
+}
+
+TEST_F(Cli, RaceDetectionOnAProgramBuiltWithoutTheWrappersSaysHowToGetIt) {
+  Output o = sh(weft() + " run --races=fail -- " + kBin + "/cli_locked");
+  EXPECT_EQ(o.status, 2) << o.out;
+  EXPECT_NE(o.out.find("weft-cc"), std::string::npos) << o.out;
+  // Asked for nothing: the default says nothing, and the run goes on.
+  EXPECT_EQ(sh(weft() + " run -q -- " + kBin + "/cli_locked").status, 0);
+  // Bad values name what is accepted.
+  Output bad = sh(weft() + " run --races=maybe -- " + kBin + "/cli_locked");
+  EXPECT_NE(bad.out.find("off, report, fail"), std::string::npos) << bad.out;
+  bad = sh(weft() + " run --preempt-on=some -- " + kBin + "/cli_locked");
+  EXPECT_NE(bad.out.find("sync, racy, all"), std::string::npos) << bad.out;
 }
 
 TEST_F(Cli, ChildProcessesAreOutsideWhatWeftControls) {

@@ -40,6 +40,24 @@ TEST(Schedule, RoundTripsOddStrategyNamesAndEmptySchedules) {
   ASSERT_TRUE(decode_schedule("  " + text + "\n", &back, &error)) << error;
 }
 
+TEST(Schedule, ExtraSchedulingPointsMakeAWeft2Schedule) {
+  Schedule s = sample();
+  s.points = {"+1a2f", "libqueue.so.1+ff0"};
+  const std::string text = encode_schedule(s);
+  EXPECT_EQ(text.rfind("weft2.0123456789abcdef.pct:3.42.+1a2f,libqueue%2Eso%2E1+ff0.0x12,", 0), 0u)
+      << text;
+  Schedule back;
+  std::string error;
+  ASSERT_TRUE(decode_schedule(text, &back, &error)) << error;
+  EXPECT_EQ(back, s);
+  // A weft2 schedule with an empty point, or missing its points field, is malformed.
+  EXPECT_FALSE(decode_schedule("weft2.0123456789abcdef.x.1.,+1.0.00000000", &back, &error));
+  EXPECT_NE(error.find("invalid schedule"), std::string::npos) << error;
+  const std::string no_points = encode_schedule(sample());
+  EXPECT_FALSE(decode_schedule("weft2" + no_points.substr(5), &back, &error));
+  EXPECT_NE(error.find("not 7"), std::string::npos) << error;
+}
+
 TEST(Schedule, RejectsMalformedInputWithOneLineErrors) {
   const std::string good = encode_schedule(sample());
   std::string error;
@@ -53,7 +71,7 @@ TEST(Schedule, RejectsMalformedInputWithOneLineErrors) {
     EXPECT_NE(error.find("invalid schedule"), std::string::npos) << error;
     EXPECT_EQ(error.find('\n'), std::string::npos) << error;
   }
-  EXPECT_FALSE(decode_schedule("weft2.0.x.1..0", &out, &error));
+  EXPECT_FALSE(decode_schedule("weft3.0.x.1..0", &out, &error));
   EXPECT_NE(error.find("unsupported version"), std::string::npos) << error;
 }
 

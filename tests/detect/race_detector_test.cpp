@@ -1,0 +1,259 @@
+// The race detector on hand-made executions: each synchronisation kind orders (or fails to
+// order) two accesses, and the detector must say exactly which pairs race.
+#include "detect/race_detector.hpp"
+
+#include <gtest/gtest.h>
+
+namespace weft::detect {
+namespace {
+
+constexpr std::uintptr_t kX = 0x10000, kM = 0x20000, kFlag = 0x30000;
+
+class Races : public ::testing::Test {
+ protected:
+  void step(ThreadId t, OpKind kind, std::uintptr_t obj = 0, std::uint32_t aux = 0,
+            std::uint8_t flags = 0, std::uintptr_t wait_mutex = 0) {
+    Event e;
+    e.thread = t;
+    e.flags = flags;
+    e.op = make_op(kind, obj, 0, 0, aux);
+    d_.step(e, wait_mutex);
+  }
+  void create(ThreadId parent, ThreadId child) { step(parent, OpKind::ThreadCreate, 0, child); }
+  bool write(ThreadId t, std::uintptr_t a = kX, std::size_t size = 4, std::uintptr_t pc = 0) {
+    return d_.access(t, a, size, true, pc ? pc : 0x400000 + t, &race_);
+  }
+  bool read(ThreadId t, std::uintptr_t a = kX, std::size_t size = 4, std::uintptr_t pc = 0) {
+    return d_.access(t, a, size, false, pc ? pc : 0x500000 + t, &race_);
+  }
+  void atomic(ThreadId t, OpKind kind, std::uint8_t order_flags, std::uintptr_t obj = kFlag) {
+    Op op = make_op(kind, obj);
+    op.flags |= order_flags;
+    d_.atomic(t, op);
+  }
+
+  RaceDetector d_;
+  DataRace race_;
+};
+
+TEST_F(Races, UnorderedWritesRaceAndTheReportNamesBothAccesses) {
+  create(0, 1);
+  create(0, 2);
+  EXPECT_FALSE(write(1, kX, 4, 0x1111));
+  EXPECT_TRUE(read(2, kX, 4, 0x2222));
+  EXPECT_EQ(race_.address, kX);
+  EXPECT_EQ(race_.earlier.thread, 1u);
+  EXPECT_EQ(race_.earlier.pc, 0x1111u);
+  EXPECT_TRUE(race_.earlier.write);
+  EXPECT_EQ(race_.later.thread, 2u);
+  EXPECT_EQ(race_.later.pc, 0x2222u);
+  EXPECT_FALSE(race_.later.write);
+  EXPECT_EQ(race_.later.size, 4u);
+}
+
+TEST_F(Races, ReadsNeverRaceWithReads) {
+  create(0, 1);
+  create(0, 2);
+  EXPECT_FALSE(read(1));
+  EXPECT_FALSE(read(2));
+  EXPECT_TRUE(write(0));  // ...but a write races with both
+}
+
+TEST_F(Races, CreateAndJoinOrder) {
+  EXPECT_FALSE(write(0));
+  create(0, 1);
+  EXPECT_FALSE(write(1));  // after the parent's write: create orders it
+  step(1, OpKind::ThreadExit);
+  step(0, OpKind::ThreadJoin, 0, 1);
+  EXPECT_FALSE(read(0));  // after the child's: join orders it
+}
+
+TEST_F(Races, AParentRacesWithItsChildAfterCreate) {
+  create(0, 1);
+  EXPECT_FALSE(write(1));
+  EXPECT_TRUE(write(0));
+}
+
+TEST_F(Races, AMutexOrdersItsCriticalSections) {
+  create(0, 1);
+  step(0, OpKind::MutexLock, kM);
+  EXPECT_FALSE(write(0));
+  step(0, OpKind::MutexUnlock, kM);
+  step(1, OpKind::MutexLock, kM);
+  EXPECT_FALSE(write(1));
+  step(1, OpKind::MutexUnlock, kM);
+}
+
+TEST_F(Races, TheWrongMutexOrdersNothing) {
+  create(0, 1);
+  step(0, OpKind::MutexLock, kM);
+  EXPECT_FALSE(write(0));
+  step(0, OpKind::MutexUnlock, kM);
+  step(1, OpKind::MutexLock, kM + 64);
+  EXPECT_TRUE(write(1));
+}
+
+TEST_F(Races, AFailedTryLockOrdersNothing) {
+  create(0, 1);
+  EXPECT_FALSE(write(0));
+  step(0, OpKind::MutexUnlock, kM);  // (a release by 0, say of a lock it held)
+  step(1, OpKind::MutexTryLock, kM, 0, kFailed);
+  EXPECT_TRUE(write(1));
+}
+
+TEST_F(Races, ReadersOfAnRwLockDoNotOrderEachOther) {
+  create(0, 1);
+  create(0, 2);
+  step(1, OpKind::RwReadLock, kM);
+  EXPECT_FALSE(write(1));  // a write under a read lock...
+  step(1, OpKind::RwUnlock, kM);
+  step(2, OpKind::RwReadLock, kM);
+  EXPECT_TRUE(write(2));  // ...races with another reader's
+  step(2, OpKind::RwUnlock, kM);
+  step(0, OpKind::RwWriteLock, kM);
+  EXPECT_FALSE(write(0));  // a writer comes after every reader
+  step(0, OpKind::RwUnlock, kM);
+  step(1, OpKind::RwReadLock, kM);
+  EXPECT_FALSE(read(1));  // and a reader after the writer
+}
+
+TEST_F(Races, ConditionVariableWaitReleasesAndReacquiresTheMutex) {
+  create(0, 1);
+  step(1, OpKind::MutexLock, kM);
+  step(1, OpKind::CondWait, kFlag, 0, 0, kM);
+  step(0, OpKind::MutexLock, kM);
+  EXPECT_FALSE(write(0));
+  step(0, OpKind::CondSignal, kFlag);
+  step(0, OpKind::MutexUnlock, kM);
+  step(1, OpKind::CondWake, kFlag, 0, 0, kM);
+  EXPECT_FALSE(read(1));
+}
+
+TEST_F(Races, SignallingBeforeWritingLeavesTheWriteUnordered) {
+  create(0, 1);
+  step(0, OpKind::CondSignal, kFlag);
+  EXPECT_FALSE(write(0));
+  step(1, OpKind::CondWake, kFlag, 0, 0, kM);
+  EXPECT_TRUE(read(1));
+}
+
+TEST_F(Races, SemaphoresBarriersOnceAndFutexesOrder) {
+  create(0, 1);
+  create(0, 2);
+  EXPECT_FALSE(write(1, kX));
+  step(1, OpKind::SemPost, kM);
+  step(2, OpKind::SemWait, kM);
+  EXPECT_FALSE(read(2, kX));
+  EXPECT_FALSE(write(1, kX + 8));
+  step(1, OpKind::BarrierWait, kM + 8);
+  step(2, OpKind::BarrierWait, kM + 8);
+  step(2, OpKind::BarrierPass, kM + 8);
+  EXPECT_FALSE(read(2, kX + 8));
+  EXPECT_FALSE(write(1, kX + 16));
+  step(1, OpKind::OnceDone, kM + 16);
+  step(2, OpKind::OnceEnter, kM + 16);
+  EXPECT_FALSE(read(2, kX + 16));
+  EXPECT_FALSE(write(1, kX + 24));
+  step(1, OpKind::FutexWake, kM + 24);
+  step(2, OpKind::FutexWoken, kM + 24);
+  EXPECT_FALSE(read(2, kX + 24));
+  // A timed-out semaphore wait is not ordered after anything.
+  EXPECT_FALSE(write(1, kX + 32));
+  step(1, OpKind::SemPost, kM + 32);
+  step(2, OpKind::SemWait, kM + 32, 0, kTimedOut);
+  EXPECT_TRUE(read(2, kX + 32));
+}
+
+TEST_F(Races, ReleaseAcquireAtomicsOrderButRelaxedOnesDoNot) {
+  create(0, 1);
+  create(0, 2);
+  EXPECT_FALSE(write(1, kX));
+  atomic(1, OpKind::AtomicStore, kRelease);
+  atomic(2, OpKind::AtomicLoad, kAcquire);
+  EXPECT_FALSE(read(2, kX));
+
+  EXPECT_FALSE(write(1, kX + 8));
+  atomic(1, OpKind::AtomicStore, 0, kFlag + 8);  // relaxed: a flag for plain data
+  atomic(2, OpKind::AtomicLoad, kAcquire, kFlag + 8);
+  EXPECT_TRUE(read(2, kX + 8));
+
+  EXPECT_FALSE(write(1, kX + 16));
+  atomic(1, OpKind::AtomicStore, kRelease, kFlag + 16);
+  atomic(2, OpKind::AtomicLoad, 0, kFlag + 16);  // a release without a matching acquire
+  EXPECT_TRUE(read(2, kX + 16));
+}
+
+TEST_F(Races, FencesMakeRelaxedAtomicsSynchronise) {
+  create(0, 1);
+  create(0, 2);
+  EXPECT_FALSE(write(1));
+  atomic(1, OpKind::Fence, kRelease);
+  atomic(1, OpKind::AtomicStore, 0);
+  atomic(2, OpKind::AtomicLoad, 0);
+  atomic(2, OpKind::Fence, kAcquire);
+  EXPECT_FALSE(read(2));
+}
+
+TEST_F(Races, ARelaxedStoreEndsTheReleaseSequence) {
+  create(0, 1);
+  create(0, 2);
+  EXPECT_FALSE(write(1));
+  atomic(1, OpKind::AtomicStore, kRelease);
+  atomic(0, OpKind::AtomicStore, 0);  // another thread's relaxed store
+  atomic(2, OpKind::AtomicLoad, kAcquire);
+  EXPECT_TRUE(read(2));
+  // A read-modify-write continues it.
+  EXPECT_FALSE(write(1, kX + 8));
+  atomic(1, OpKind::AtomicStore, kRelease, kFlag + 8);
+  atomic(0, OpKind::AtomicRmw, 0, kFlag + 8);
+  atomic(2, OpKind::AtomicLoad, kAcquire, kFlag + 8);
+  EXPECT_FALSE(read(2, kX + 8));
+}
+
+TEST_F(Races, NeighbouringBytesOfOneWordDoNotRace) {
+  create(0, 1);
+  EXPECT_FALSE(write(0, kX, 1));
+  EXPECT_FALSE(write(1, kX + 1, 1));
+  EXPECT_FALSE(write(1, kX + 2, 2));
+  EXPECT_TRUE(write(1, kX, 8));  // but the whole word overlaps the first byte
+}
+
+TEST_F(Races, AnAccessAcrossWordsIsCheckedInEach) {
+  create(0, 1);
+  EXPECT_FALSE(write(0, kX + 12, 1));
+  EXPECT_TRUE(read(1, kX + 4, 16));
+  EXPECT_EQ(race_.address, kX + 4);
+  EXPECT_EQ(race_.later.size, 16u);
+}
+
+TEST_F(Races, ForgottenMemoryHasNoHistory) {
+  create(0, 1);
+  EXPECT_FALSE(write(0, kX, 8));
+  d_.forget(kX, 64);
+  EXPECT_FALSE(write(1, kX, 8));
+  // A block bigger than the whole shadow table is forgotten by walking the table.
+  EXPECT_FALSE(write(0, kX + 4096, 8));
+  d_.forget(kX, 1 << 20);
+  EXPECT_FALSE(write(1, kX + 4096, 8));
+}
+
+TEST_F(Races, ResetForgetsEverything) {
+  create(0, 1);
+  EXPECT_FALSE(write(1));
+  d_.reset();
+  create(0, 1);
+  EXPECT_FALSE(write(0));
+  EXPECT_TRUE(write(1));
+}
+
+TEST_F(Races, ManyWordsGrowTheShadowTable) {
+  create(0, 1);
+  for (std::uintptr_t i = 0; i < 20000; ++i) ASSERT_FALSE(write(0, kX + 8 * i, 8));
+  step(0, OpKind::MutexUnlock, kM);
+  step(1, OpKind::MutexLock, kM);
+  for (std::uintptr_t i = 0; i < 20000; ++i) ASSERT_FALSE(read(1, kX + 8 * i, 8)) << i;
+  EXPECT_TRUE(write(0, kX + 8 * 19999, 8));
+}
+
+}  // namespace
+}  // namespace weft::detect

@@ -86,17 +86,22 @@ void RaceDetector::step(const Event& e, std::uintptr_t wait_mutex) {
     case OpKind::SemWait:
     case OpKind::SemTryWait:
     case OpKind::OnceEnter:
-    case OpKind::BarrierPass:
+    case OpKind::BarrierPass:  // every arrival of the generation is before it
     case OpKind::FutexWoken:
       if (took) acquire(t, obj);
       break;
     case OpKind::MutexUnlock:
     case OpKind::SemPost:
     case OpKind::OnceDone:
-    case OpKind::BarrierWait:
     case OpKind::FutexWake:
     case OpKind::CondSignal:
     case OpKind::CondBroadcast: release(t, obj); break;
+    case OpKind::BarrierWait:
+      // The last to arrive takes no BarrierPass step: arriving acquires the earlier
+      // arrivals too.
+      release(t, obj);
+      acquire(t, obj);
+      break;
     case OpKind::RwReadLock:
     case OpKind::RwTryReadLock:
       if (took) acquire(t, obj);

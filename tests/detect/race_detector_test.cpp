@@ -149,6 +149,11 @@ TEST_F(Races, SemaphoresBarriersOnceAndFutexesOrder) {
   step(2, OpKind::BarrierWait, kM + 8);
   step(2, OpKind::BarrierPass, kM + 8);
   EXPECT_FALSE(read(2, kX + 8));
+  // The last to arrive passes without a BarrierPass step.
+  EXPECT_FALSE(write(2, kX + 40));
+  step(2, OpKind::BarrierWait, kM + 40);
+  step(1, OpKind::BarrierWait, kM + 40);
+  EXPECT_FALSE(read(1, kX + 40));
   EXPECT_FALSE(write(1, kX + 16));
   step(1, OpKind::OnceDone, kM + 16);
   step(2, OpKind::OnceEnter, kM + 16);

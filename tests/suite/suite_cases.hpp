@@ -6,7 +6,9 @@
 // weft.json (every field optional but "expect" under fail/):
 //   { "about": "...", "strategy": "pct:3", "executions": 2000, "seed": 1,
 //     "args": ["3"], "stdin": "input.txt", "steps": 100000, "hang_timeout": 10,
+//     "races": "report",              // --races (default fail: a data race is the bug)
 //     "expect": "assertion",          // fail/ only: the bug kind
+//     "race_lines": [12, 20],         // fail/ data-race: the source lines of both accesses
 //     "complete": true,               // pass/ only: the strategy must exhaust its space
 //     "known_failure": "why",         // skipped, with the reason (a weft bug to fix)
 //     "runs": [ {"name": "n3", "args": ["3"], ...}, ... ] }   // several runs, each

@@ -110,6 +110,9 @@ TEST_P(Suite, VerdictHolds) {
   if (cfg.contains("steps")) options += " --steps " + std::to_string(cfg["steps"].get<long>());
   if (cfg.contains("hang_timeout"))
     options += " --hang-timeout " + std::to_string(cfg["hang_timeout"].get<double>());
+  // Replays need the same race mode (it decides where an execution stops).
+  const std::string races = cfg.contains("races") ? " --races=" + cfg["races"].get<std::string>() : "";
+  options += races;
   const std::string schedule = (dir_ / "found.weft-schedule").string();
 
   std::string context;
@@ -133,6 +136,17 @@ TEST_P(Suite, VerdictHolds) {
   ASSERT_TRUE(r.contains("bugs") && !r["bugs"].empty()) << context;
   const json& bug = r["bugs"][0];
   EXPECT_EQ(bug.value("kind", ""), kind) << context;
+  if (cfg.value("races", "") == "report")
+    EXPECT_FALSE(r.value("races", json::array()).empty()) << "the race is reported\n" << context;
+  if (cfg.contains("race_lines")) {
+    // Both accesses of the race, by source line.
+    ASSERT_TRUE(bug.contains("race")) << context;
+    std::vector<int> lines, want = cfg["race_lines"].get<std::vector<int>>();
+    for (const json& a : bug["race"]["accesses"]) lines.push_back(a["location"].value("line", 0));
+    std::sort(lines.begin(), lines.end());
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(lines, want) << context;
+  }
   std::cout << "[suite] fail/" << c.name << (c.run.empty() ? "" : "/" + c.run) << ": "
             << strategy << " found " << bug.value("kind", "") << " in execution "
             << bug.value("execution", 0) << " (" << bug.value("preemptions", 0)
@@ -140,7 +154,7 @@ TEST_P(Suite, VerdictHolds) {
 
   ASSERT_TRUE(fs::exists(schedule)) << context;
   std::string replay_context;
-  const json again = weft("replay --json - " + quote(schedule), 1, &replay_context);
+  const json again = weft("replay --json -" + races + " " + quote(schedule), 1, &replay_context);
   ASSERT_TRUE(again.contains("bugs") && !again["bugs"].empty()) << replay_context;
   EXPECT_EQ(again["bugs"][0].value("kind", ""), bug.value("kind", "")) << replay_context;
   EXPECT_EQ(again["bugs"][0].value("message", ""), bug.value("message", "")) << replay_context;

@@ -5,7 +5,10 @@
 //      scheduling points per thread, next to the same test run natively (threads created
 //      and joined, no weft);
 //   2. the cost of an instrumented access that is not a scheduling point (a thread not
-//      under test), next to a plain access.
+//      under test), next to a plain access;
+//   3. the cost of data race detection: an execution of two threads doing many plain
+//      accesses with detection on and off (plain accesses not scheduling points), and with
+//      every access a scheduling point for comparison.
 #include <pthread.h>
 #include <weft/weft.hpp>
 
@@ -46,6 +49,42 @@ void two_long_threads() {
   pthread_create(&b, nullptr, many_points, nullptr);
   pthread_join(a, nullptr);
   pthread_join(b, nullptr);
+}
+
+// Two threads, each adding a shared read-only table into its own array: 3 x 8192 plain
+// accesses per thread, no race.
+int g_table[1024];
+int g_own[2][1024];
+
+void* plain_work(void* arg) {
+  int* own = g_own[reinterpret_cast<long>(arg)];
+  for (int round = 0; round < 8; ++round)
+    for (int i = 0; i < 1024; ++i) own[i] += g_table[i];
+  return nullptr;
+}
+
+void two_plain_threads() {
+  pthread_t a, b;
+  pthread_create(&a, nullptr, plain_work, reinterpret_cast<void*>(0L));
+  pthread_create(&b, nullptr, plain_work, reinterpret_cast<void*>(1L));
+  pthread_join(a, nullptr);
+  pthread_join(b, nullptr);
+}
+
+// Microseconds per execution of two_plain_threads under these settings.
+double plain_execution_us(weft::Races races, weft::PreemptOn preempt_on, std::uint64_t n) {
+  weft::Options o;
+  o.strategy = "random";
+  o.executions = n;
+  o.seed = 1;
+  o.races = races;
+  o.preempt_on = preempt_on;
+  weft::Result r = weft::explore([] { two_plain_threads(); }, o);
+  if (!r.ok()) {
+    std::fprintf(stderr, "weft_bench: unexpected result:\n%s\n", r.report().c_str());
+    std::exit(1);
+  }
+  return r.elapsed_s() * 1e6 / n;
 }
 
 double seconds_since(Clock::time_point t0) {
@@ -106,6 +145,11 @@ int main(int argc, char** argv) {
   const double plain_ns = seconds_since(t0) * 1e9 / n;
   (void)sink;
 
+  const std::uint64_t plain_n = 300;
+  const double detect_off_us = plain_execution_us(weft::Races::kOff, weft::PreemptOn::kSync, plain_n);
+  const double detect_on_us = plain_execution_us(weft::Races::kFail, weft::PreemptOn::kSync, plain_n);
+  const double all_points_us = plain_execution_us(weft::Races::kOff, weft::PreemptOn::kAll, 10);
+
   std::printf("weft bench (one run; compare ratios, not absolute numbers)\n\n");
   std::printf("in-process explorer, 2 threads x 10 scheduling points, %llu executions:\n",
               static_cast<unsigned long long>(executions));
@@ -123,5 +167,11 @@ int main(int argc, char** argv) {
   std::printf("  __tsan_read4 fast path            %10.2f ns/access\n", instrumented_ns);
   std::printf("  plain access                      %10.2f ns/access\n", plain_ns);
   std::printf("  overhead                          %10.2f ns/access\n", instrumented_ns - plain_ns);
+  std::printf("\ndata race detection, 2 threads x 24576 plain accesses per execution:\n");
+  std::printf("  detection off, accesses not points %9.1f us/execution\n", detect_off_us);
+  std::printf("  detection on,  accesses not points %9.1f us/execution  (%.2fx; aim < 3x)\n",
+              detect_on_us, detect_on_us / detect_off_us);
+  std::printf("  every access a scheduling point    %9.1f us/execution  (%.2fx)\n", all_points_us,
+              all_points_us / detect_off_us);
   return 0;
 }

@@ -49,6 +49,11 @@ struct Options {
   // `weft run` defaults to kFail and kRacy. Replay with the same.
   Races races = Races::kOff;
   PreemptOn preempt_on = PreemptOn::kAll;
+  // A timed wait times out when nothing else can run; with this, also as a choice while
+  // others can (explores timeouts shorter than what the other threads do).
+  bool explore_timeouts = false;
+  // Condition variable and futex waits may also wake spuriously, as a choice.
+  bool spurious_wakeups = false;
 };
 
 // One step of a bug's interleaving, symbolized.

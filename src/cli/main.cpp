@@ -105,6 +105,8 @@ struct Run {
   bool real_time = false;
   bool no_fair = false;
   bool keep_going = false;
+  bool explore_timeouts = false;
+  bool spurious_wakeups = false;
   std::string no_preempt_in;
   std::string races;       // "" = the default (fail when instrumented)
   std::string preempt_on;  // "" = the default (racy)
@@ -146,6 +148,8 @@ int launch(const Run& r, bool replay) {
       std::string("WEFT_REAL_TIME=") + (r.real_time ? "1" : "0"),
       std::string("WEFT_FAIR=") + (r.no_fair ? "0" : "1"),
       std::string("WEFT_KEEP_GOING=") + (r.keep_going ? "1" : "0"),
+      std::string("WEFT_EXPLORE_TIMEOUTS=") + (r.explore_timeouts ? "1" : "0"),
+      std::string("WEFT_SPURIOUS_WAKEUPS=") + (r.spurious_wakeups ? "1" : "0"),
       "WEFT_NO_PREEMPT_IN=" + r.no_preempt_in,
       "WEFT_RACES=" + r.races,
       "WEFT_PREEMPT_ON=" + r.preempt_on,
@@ -233,6 +237,8 @@ int launch(const Run& r, bool replay) {
                 << (r.no_preempt_in.empty() ? "" : " --no-preempt-in '" + r.no_preempt_in + "'")
                 << (r.races.empty() ? "" : " --races=" + r.races)
                 << (r.preempt_on.empty() ? "" : " --preempt-on=" + r.preempt_on)
+                << (r.explore_timeouts ? " --explore-timeouts" : "")
+                << (r.spurious_wakeups ? " --spurious-wakeups" : "")
                 << " -- " << r.command[0] << (r.command.size() > 1 ? " ..." : "") << "\n";
   }
   if (has_error) return kError;
@@ -282,6 +288,12 @@ void add_run_options(CLI::App* app, Run& r) {
                   "sync|racy|all: which plain memory accesses are scheduling points besides "
                   "synchronisation (default racy: those found to race in earlier executions)")
       ->check(one_of({"sync", "racy", "all"}));
+  app->add_flag("--explore-timeouts", r.explore_timeouts,
+                "a timed wait may also time out while other threads can run, as a choice "
+                "(default: only when nothing else can run)");
+  app->add_flag("--spurious-wakeups", r.spurious_wakeups,
+                "condition variable and futex waits may also wake with nobody waking them, "
+                "as a choice");
   app->add_flag("--no-fair", r.no_fair,
                 "explore unfair schedules too (default: a thread that yields or spins waits "
                 "until the others have run, and an execution past --steps is a livelock)");

@@ -15,6 +15,7 @@ enum EventFlag : std::uint8_t {
   kTimedOut = 1u << 1,    // a timed wait that completed by timing out
   kFailed = 1u << 2,      // a try-operation that did not acquire
   kYielded = 1u << 3,     // the thread yielded (or was seen spinning): fairness holds it back
+  kSpurious = 1u << 4,    // a condition variable or futex wait woke with nobody waking it
 };
 
 struct Event {

@@ -61,6 +61,8 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
   config.steps_out = &h.steps;
   config.decisions_out = &h.decisions;
   config.preempt_on = static_cast<rt::PreemptOn>(options.preempt_on);
+  config.explore_timeouts = options.explore_timeouts;
+  config.spurious_wakeups = options.spurious_wakeups;
   config.racy = &racy;
   detect::RaceDetector detector;
   if (options.races != Races::kOff) {

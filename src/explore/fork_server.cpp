@@ -53,6 +53,8 @@ struct Config {
   std::string races = "fail";       // off, report or fail
   bool races_explicit = false;      // asked for on the command line
   rt::PreemptOn preempt_on = rt::PreemptOn::kRacy;
+  bool explore_timeouts = false;
+  bool spurious_wakeups = false;
   double hang_timeout_s = 10;
   std::string schedule;
 };
@@ -134,6 +136,8 @@ void become_execution(ServerState& s) {
   cfg.decisions_out = &h.decisions;
   cfg.holder_out = &h.holder;
   cfg.preempt_on = s.config.preempt_on;
+  cfg.explore_timeouts = s.config.explore_timeouts;
+  cfg.spurious_wakeups = s.config.spurious_wakeups;
   cfg.racy = &s.racy;
   if (s.config.races != "off") {
     cfg.races = new detect::RaceDetector();  // lives as long as the process: exit handlers
@@ -403,7 +407,8 @@ void serve(ServerState& s) {
                   std::to_string(replay.decisions.size()) +
                   " decisions; the program is not deterministic under this schedule, or the "
                   "schedule was recorded for a different build or options (--no-fair, "
-                  "--real-time, --steps, --no-preempt-in)";
+                  "--real-time, --steps, --no-preempt-in, --races, --preempt-on, "
+                  "--explore-timeouts, --spurious-wakeups)";
       break;
     }
     if (i == 0 && cfg.races_explicit && cfg.races != "off" && !run.instrumented) {
@@ -526,6 +531,8 @@ void maybe_run_fork_server() {
   c.fair = take_env("WEFT_FAIR") != "0";
   c.stdout_to_stderr = take_env("WEFT_STDOUT_TO_STDERR") == "1";
   c.keep_going = take_env("WEFT_KEEP_GOING") == "1";
+  c.explore_timeouts = take_env("WEFT_EXPLORE_TIMEOUTS") == "1";
+  c.spurious_wakeups = take_env("WEFT_SPURIOUS_WAKEUPS") == "1";
   {
     std::stringstream patterns(take_env("WEFT_NO_PREEMPT_IN"));
     for (std::string p; std::getline(patterns, p, ',');)

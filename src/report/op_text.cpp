@@ -33,6 +33,7 @@ std::string op_text(const Event& event) {
   std::string text(op_name(event.op.kind));
   if (event.flags & kFailed) text += " (failed)";
   if (event.flags & kTimedOut) text += " (timed out)";
+  if (event.flags & kSpurious) text += " (spurious wakeup)";
   if ((event.flags & kYielded) && event.op.kind != OpKind::Yield && event.op.kind != OpKind::Sleep)
     text += " (spinning)";
   return text;

@@ -171,7 +171,7 @@ class TextWriter {
 
   // Steps that are never folded away: they show who ran, and why.
   static bool notable(const Event& e) {
-    if (e.flags & (kPreemption | kTimedOut | kFailed)) return true;
+    if (e.flags & (kPreemption | kTimedOut | kFailed | kSpurious)) return true;
     switch (e.op.kind) {
       case OpKind::ThreadStart:
       case OpKind::ThreadExit:

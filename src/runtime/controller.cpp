@@ -246,12 +246,19 @@ bool Controller::enabled(const ThreadState& t) const {
   }
 }
 
-// A timed wait may complete by timing out when nothing else can run (the least that
-// must be true for its time to pass; later strategies may also choose it).
+// A timed wait may complete by timing out whenever its time could have passed: at once
+// when nothing else can run, and with explore_timeouts otherwise too, as a choice (a
+// thread that was not enabled, offered to the strategy) that fairness counts as a yield.
 bool Controller::can_time_out(const ThreadState& t) const {
   if (!t.timed || t.finished) return false;
   if (t.pending.kind == OpKind::CondWake) return mutexes.can_lock(t.wait_mutex, t.id);
   return true;
+}
+
+bool Controller::can_wake_spuriously(const ThreadState& t) const {
+  if (!config_.spurious_wakeups || t.finished || t.woken) return false;
+  if (t.pending.kind == OpKind::CondWake) return mutexes.can_lock(t.wait_mutex, t.id);
+  return t.pending.kind == OpKind::FutexWoken;
 }
 
 void Controller::flush_steps() {
@@ -279,10 +286,8 @@ void Controller::detect_race(ThreadState* self, const Op& op, std::size_t size) 
     return std::string(a.write ? "write" : "read") + " of " + std::to_string(a.size) +
            (a.size == 1 ? " byte" : " bytes") + " by thread " + std::to_string(a.thread);
   };
-  char address[24];
-  std::snprintf(address, sizeof address, "0x%lx", static_cast<unsigned long>(race.address));
-  std::string msg = side(race.later) + " at " + address + " races with an earlier " +
-                    side(race.earlier);
+  // (No address: it differs between runs; the report shows it with the variable.)
+  std::string msg = side(race.later) + " races with an earlier " + side(race.earlier);
   BugReport bug;
   bug.kind = BugKind::kDataRace;
   bug.message = msg;
@@ -296,6 +301,7 @@ ThreadState* Controller::pick() {
   if (races_ != nullptr) flush_steps();
   enabled_.clear();
   next_ops_.clear();
+  alternates_.clear();
   bool unfinished = false;
   for (std::size_t i = 0; i < nthreads_; ++i) {
     const ThreadState& t = *threads_[i];
@@ -304,15 +310,19 @@ ThreadState* Controller::pick() {
     if (enabled(t)) {
       enabled_.push_back(t.id);
       next_ops_.push_back(t.pending);
+    } else if (can_time_out(t) || can_wake_spuriously(t)) {
+      alternates_.push_back(t.id);  // offered below as the options say
     }
   }
   bool timing_out = false;
   if (enabled_.empty()) {
     if (!unfinished) return nullptr;
-    for (std::size_t i = 0; i < nthreads_; ++i)
-      if (can_time_out(*threads_[i])) {
-        enabled_.push_back(threads_[i]->id);
-        next_ops_.push_back(threads_[i]->pending);
+    // Time passes for the timed waits; a spurious wakeup is not offered here, so that a
+    // lost wakeup is still the deadlock it is when no spurious wakeup comes.
+    for (ThreadId id : alternates_)
+      if (can_time_out(*threads_[id])) {
+        enabled_.push_back(id);
+        next_ops_.push_back(threads_[id]->pending);
       }
     if (enabled_.empty()) {
       BugReport bug;
@@ -323,13 +333,25 @@ ThreadState* Controller::pick() {
       config_.sink->on_bug(bug);
     }
     timing_out = true;
+  } else {
+    std::size_t kept = 0;
+    for (ThreadId id : alternates_) {
+      const ThreadState& t = *threads_[id];
+      if (!(config_.explore_timeouts && can_time_out(t)) && !can_wake_spuriously(t)) continue;
+      alternates_[kept++] = id;
+      enabled_.push_back(id);
+      next_ops_.push_back(t.pending);
+    }
+    alternates_.resize(kept);
   }
   if (step_ >= config_.max_steps) livelock();
   if (!timing_out) fairness_.filter(enabled_, next_ops_, held_);
+  else alternates_.clear();  // nothing else could run: not a choice, the time just passed
   bool last_enabled = false;
-  if (last_ != kNoThread)
+  if (last_ != kNoThread)  // (a wait it just began is not enabled, even if offered)
     for (ThreadId e : enabled_)
-      if (e == last_) last_enabled = true;
+      if (e == last_ && std::find(alternates_.begin(), alternates_.end(), e) == alternates_.end())
+        last_enabled = true;
   if (last_enabled && config_.no_preempt != nullptr && enabled_.size() > 1 &&
       in_no_preempt_code(*threads_[last_])) {
     // Inside code treated as atomic: the running thread goes on, as if alone.
@@ -364,10 +386,22 @@ ThreadState* Controller::pick() {
       next->shadow_depth < kShadowDepth ? next->shadow_depth : kShadowDepth;
   for (std::size_t i = 0; i < kCallerFrames; ++i)
     e.callers[i] = i < depth ? next->shadow[depth - 1 - i] : 0;
-  if (timing_out) {
-    next->timed_out = true;
-    e.flags |= kTimedOut;
-  } else if (fairness_.on_step(chosen, next->pending, enabled_, held_)) {
+  const bool alternate =
+      std::find(alternates_.begin(), alternates_.end(), chosen) != alternates_.end();
+  if (timing_out || alternate) {
+    // The wait ends without its condition: by its timeout when it has one, else spuriously.
+    if (can_time_out(*next) && (timing_out || config_.explore_timeouts)) {
+      next->timed_out = true;
+      e.flags |= kTimedOut;
+    } else {
+      waits.remove(next->pending.object, next);
+      next->woken = true;
+      e.flags |= kSpurious;
+    }
+  }
+  if (!timing_out &&
+      fairness_.on_step(chosen, alternate ? make_op(OpKind::Yield) : next->pending, enabled_,
+                        held_)) {
     e.flags |= kYielded;
   }
   ++step_;

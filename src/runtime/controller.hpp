@@ -55,6 +55,12 @@ struct ControllerConfig {
   // to ExecutionSink::on_race and the execution goes on.
   detect::RaceDetector* races = nullptr;
   bool races_fail = true;
+  // Condition variable and futex waits may wake with nobody waking them (POSIX allows
+  // it): a choice the strategy makes, like a timeout.
+  bool spurious_wakeups = false;
+  // A timed wait may also time out while other threads can run, as a choice (off: only
+  // when nothing else can run, i.e. timeouts are long enough for whatever others do).
+  bool explore_timeouts = false;
 };
 
 class Controller {
@@ -152,6 +158,8 @@ class Controller {
   ThreadState* new_thread();
   bool enabled(const ThreadState& t) const;
   bool can_time_out(const ThreadState& t) const;
+  // A blocked condition variable or futex wait that may wake spuriously (when enabled).
+  bool can_wake_spuriously(const ThreadState& t) const;
   // Chooses who takes the next step and records it; nullptr when every thread finished.
   ThreadState* pick();
   void pass_baton(ThreadState* next);
@@ -202,6 +210,8 @@ class Controller {
   std::vector<ThreadId> enabled_;
   std::vector<Op> next_ops_;
   std::vector<ThreadId> held_;  // enabled, but held back by fairness
+  // Blocked threads offered anyway: chosen, their wait ends by timing out or spuriously.
+  std::vector<ThreadId> alternates_;
   Fairness fairness_;
   std::atomic<ThreadState*> holder_{nullptr};
   std::atomic<std::uint32_t> done_{0};

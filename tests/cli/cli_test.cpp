@@ -307,6 +307,40 @@ TEST_F(Cli, RaceDetectionOnAProgramBuiltWithoutTheWrappersSaysHowToGetIt) {
   EXPECT_NE(bad.out.find("sync, racy, all"), std::string::npos) << bad.out;
 }
 
+TEST_F(Cli, ATimeoutDependentBugIsFoundOnlyWhenTimeoutsAreExplored) {
+  const std::string program = kBin + "/cli_timeout_gives_up";
+  // By default a timed wait times out only when nothing else can run: never, here.
+  nlohmann::json plain = run_json("-s dfs -n 0 -- " + program, 0);
+  EXPECT_TRUE(plain["bugs"].empty()) << plain.dump();
+  EXPECT_TRUE(plain["complete"].get<bool>());
+  nlohmann::json timeouts = run_json("--explore-timeouts -s dfs -n 0 -- " + program, 1);
+  ASSERT_EQ(timeouts["bugs"].size(), 1u) << timeouts.dump();
+  EXPECT_EQ(timeouts["bugs"][0]["kind"], "exit-code");
+  Output o = sh(weft() + " run --explore-timeouts -s dfs -n 0 --schedule-out " +
+                in_dir("t.weft-schedule") + " -- " + program);
+  EXPECT_NE(o.out.find("(timed out)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("--explore-timeouts"), std::string::npos) << "the replay hint\n" << o.out;
+  nlohmann::json again = run_json_cmd(weft() + " replay --explore-timeouts --json - " +
+                                          in_dir("t.weft-schedule") + " -- " + program, 1);
+  EXPECT_EQ(again["bugs"][0]["kind"], "exit-code") << again.dump();
+}
+
+TEST_F(Cli, ASpuriousWakeupIsExploredOnlyWhenAskedFor) {
+  const std::string program = kBin + "/cli_spurious_wakeup";
+  nlohmann::json plain = run_json("-s dfs -n 0 -- " + program, 0);
+  EXPECT_TRUE(plain["bugs"].empty()) << plain.dump();
+  EXPECT_TRUE(plain["complete"].get<bool>());
+  Output o = sh(weft() + " run --spurious-wakeups -s dfs -n 0 --schedule-out " +
+                in_dir("s.weft-schedule") + " -- " + program);
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_NE(o.out.find("bug: exit-code"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("(spurious wakeup)"), std::string::npos) << o.out;
+  // A lost wakeup stays the deadlock it is: no spurious wakeup is offered when nothing
+  // else can run.
+  nlohmann::json dl = run_json("--spurious-wakeups -s dfs -n 0 -- " + kBin + "/cli_lost_wakeup", 1);
+  EXPECT_EQ(dl["bugs"][0]["kind"], "deadlock") << dl.dump();
+}
+
 TEST_F(Cli, ChildProcessesAreOutsideWhatWeftControls) {
   Output o = sh(weft() + " run -- " + kBin + "/cli_forks");
   EXPECT_EQ(o.status, 2) << o.out;

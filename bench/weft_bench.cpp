@@ -17,6 +17,11 @@
 #include <cstdio>
 #include <cstdlib>
 
+// Two threads, each adding a shared read-only table into its own array: 3 x 8192 plain
+// accesses per thread, no race. External linkage: the stores cannot be dropped.
+int g_table[1024];
+int g_own[2][1024];
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -50,11 +55,6 @@ void two_long_threads() {
   pthread_join(a, nullptr);
   pthread_join(b, nullptr);
 }
-
-// Two threads, each adding a shared read-only table into its own array: 3 x 8192 plain
-// accesses per thread, no race.
-int g_table[1024];
-int g_own[2][1024];
 
 void* plain_work(void* arg) {
   int* own = g_own[reinterpret_cast<long>(arg)];

@@ -3,14 +3,20 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace weft::detect {
 namespace {
 
 constexpr std::size_t kInitialWords = 4096;
 
+// Fibonacci hashing (the top bits of the product) of the word's 64-byte block, and the
+// word's place in its block: neighbouring words get neighbouring slots, so a loop over an
+// array walks the table in order instead of missing the cache at every access.
 std::size_t hash(std::uintptr_t w, std::size_t capacity) {
-  return static_cast<std::size_t>(((w >> 3) * 0x9E3779B97F4A7C15ull) >> 20) & (capacity - 1);
+  const int bits = __builtin_ctzll(capacity);
+  const std::size_t block = static_cast<std::size_t>(((w >> 6) * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+  return (block * 8 + ((w >> 3) & 7)) & (capacity - 1);
 }
 
 // Zeroed pages straight from the kernel, given back whole at the end of an execution.
@@ -37,7 +43,13 @@ void RaceDetector::reset() {
   rw_writers_.clear();
   thread_clock(0).set(0, 1);
   if (table_ != nullptr && used_ == 0) return;
-  if (table_ != nullptr) munmap(table_, capacity_ * sizeof(Word));
+  if (table_ != nullptr && capacity_ == kInitialWords) {
+    // Small: cleared in place (cheaper than faulting fresh pages in again).
+    std::memset(static_cast<void*>(table_), 0, capacity_ * sizeof(Word));
+    used_ = 0;
+    return;
+  }
+  if (table_ != nullptr) munmap(table_, capacity_ * sizeof(Word));  // big: given back
   capacity_ = kInitialWords;
   used_ = 0;
   table_ = map_zeroed<Word>(capacity_);

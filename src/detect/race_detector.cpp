@@ -55,12 +55,10 @@ void RaceDetector::reset() {
   table_ = map_zeroed<Word>(capacity_);
 }
 
-VectorClock& RaceDetector::thread_clock(ThreadId t) {
-  if (t >= threads_.size()) {
-    threads_.resize(t + 1);
-    fences_.resize(t + 1);
-    relaxed_.resize(t + 1);
-  }
+VectorClock& RaceDetector::add_thread(ThreadId t) {
+  threads_.resize(t + 1);
+  fences_.resize(t + 1);
+  relaxed_.resize(t + 1);
   return threads_[t];
 }
 
@@ -147,7 +145,7 @@ void RaceDetector::step(const Event& e, std::uintptr_t wait_mutex) {
   }
 }
 
-void RaceDetector::atomic(ThreadId t, const Op& op) {
+bool RaceDetector::atomic(ThreadId t, const Op& op, DataRace* race) {
   VectorClock& c = thread_clock(t);
   const bool acq = op.acquires(), rel = op.releases();
   if (op.kind == OpKind::Fence) {
@@ -156,14 +154,17 @@ void RaceDetector::atomic(ThreadId t, const Op& op) {
       fences_[t] = c;
       c.tick(t);
     }
-    return;
+    return false;
   }
+  // Against plain accesses of the same bytes, before its own synchronisation.
+  const bool raced = op.size > 0 && access(t, op.object, op.size, op.kind != OpKind::AtomicLoad,
+                                           op.pc, race, /*atomic=*/true);
   const std::uint64_t k = key(op.object, kObject);
   if (op.kind != OpKind::AtomicStore) {  // it reads
     auto it = objects_.find(k);
     if (it != objects_.end()) (acq ? c : relaxed_[t]).join(it->second);
   }
-  if (op.kind == OpKind::AtomicLoad) return;
+  if (op.kind == OpKind::AtomicLoad) return raced;
   VectorClock& sync = objects_[k];
   if (op.kind == OpKind::AtomicStore) {
     // A store starts a new release sequence: only what it releases is published.
@@ -181,6 +182,7 @@ void RaceDetector::atomic(ThreadId t, const Op& op) {
       sync.join(fences_[t]);
   }
   if (rel) c.tick(t);
+  return raced;
 }
 
 RaceDetector::Word* RaceDetector::find(std::uintptr_t w) {
@@ -224,14 +226,14 @@ void RaceDetector::grow() {
 }
 
 bool RaceDetector::access(ThreadId t, std::uintptr_t address, std::size_t size, bool write,
-                          std::uintptr_t pc, DataRace* race) {
+                          std::uintptr_t pc, DataRace* race, bool atomic) {
   if (table_ == nullptr) return false;  // out of memory: detection off
   bool found = false;
   for (std::uintptr_t a = address, end = address + size; a < end;) {
     const std::uintptr_t w = a & ~std::uintptr_t{7};
     const unsigned offset = static_cast<unsigned>(a - w);
     const unsigned n = static_cast<unsigned>(std::min<std::uintptr_t>(end - a, 8 - offset));
-    if (access_word(t, w, offset, n, write, pc, found ? nullptr : race)) {
+    if (access_word(t, w, offset, n, write, atomic, pc, found ? nullptr : race)) {
       if (!found) race->address = address;
       found = true;
     }
@@ -242,7 +244,7 @@ bool RaceDetector::access(ThreadId t, std::uintptr_t address, std::size_t size, 
 }
 
 bool RaceDetector::access_word(ThreadId t, std::uintptr_t w, unsigned offset, unsigned size,
-                               bool write, std::uintptr_t pc, DataRace* race) {
+                               bool write, bool atomic, std::uintptr_t pc, DataRace* race) {
   Word& wd = word(w);
   const VectorClock& c = thread_clock(t);
   const std::uint32_t epoch = c.get(t);
@@ -256,7 +258,7 @@ bool RaceDetector::access_word(ThreadId t, std::uintptr_t w, unsigned offset, un
     }
     const bool same_range = cell.offset == offset && cell.size == size;
     if (cell.thread == t) {
-      if (same_range && (cell.write == write || write)) {
+      if (same_range && cell.atomic == atomic && (cell.write == write || write)) {
         // Nothing new since this thread's last such access: FastTrack's same-epoch case.
         if (cell.clock == epoch && cell.write == write && !raced) return false;
         replace = i;
@@ -265,11 +267,12 @@ bool RaceDetector::access_word(ThreadId t, std::uintptr_t w, unsigned offset, un
     }
     const bool ordered = cell.clock <= c.get(cell.thread);
     const bool overlap = cell.offset < offset + size && offset < cell.offset + cell.size;
-    if (!ordered && overlap && (write || cell.write)) {
+    if (!ordered && overlap && (write || cell.write) && !(atomic && cell.atomic)) {
       if (!raced && race != nullptr)
         race->earlier = RaceAccess{cell.thread, cell.pc, cell.write, cell.size};
       raced = true;
-    } else if (ordered && replace < 0 && (write || !cell.write) && cell.offset >= offset &&
+    } else if (ordered && replace < 0 && (write || !cell.write) && (!atomic || cell.atomic) &&
+               cell.offset >= offset &&
                cell.offset + cell.size <= offset + size) {
       // Ordered before this access and covered by it: whatever races with it later
       // races with this access too (FastTrack discards it likewise).
@@ -278,8 +281,13 @@ bool RaceDetector::access_word(ThreadId t, std::uintptr_t w, unsigned offset, un
   }
   int slot = replace >= 0 ? replace : empty;
   if (slot < 0) slot = static_cast<int>((pc >> 2 ^ epoch) % kCells);
-  wd.cells[slot] = Cell{pc, epoch, static_cast<std::uint16_t>(t), static_cast<std::uint8_t>(offset),
-                        static_cast<std::uint8_t>(size), write};
+  wd.cells[slot] = Cell{pc,
+                        epoch,
+                        static_cast<std::uint16_t>(t),
+                        static_cast<std::uint8_t>(offset),
+                        static_cast<std::uint8_t>(size),
+                        write,
+                        atomic};
   return raced;
 }
 

@@ -38,13 +38,15 @@ class RaceDetector {
   void step(const Event& e, std::uintptr_t wait_mutex);
 
   // An atomic operation or fence, performed by `t`, with its memory order as op.flags'
-  // acquire/release bits (std::memory_order_relaxed has neither).
-  void atomic(ThreadId t, const Op& op);
+  // acquire/release bits (std::memory_order_relaxed has neither). An atomic access never
+  // races with another atomic one, but does with a plain access of the same bytes: true
+  // and *race filled then.
+  bool atomic(ThreadId t, const Op& op, DataRace* race);
 
   // A plain access of `size` bytes. Returns true and fills *race when it races with an
   // earlier access; the access is recorded either way.
   bool access(ThreadId t, std::uintptr_t address, std::size_t size, bool write,
-              std::uintptr_t pc, DataRace* race);
+              std::uintptr_t pc, DataRace* race, bool atomic = false);
 
   // Memory returned to the allocator: what was recorded there is forgotten, so that a new
   // object at the same address does not race with the old one.
@@ -62,6 +64,7 @@ class RaceDetector {
     std::uint8_t offset = 0;
     std::uint8_t size = 0;  // 0: empty
     bool write = false;
+    bool atomic = false;
   };
   struct Word {
     std::uintptr_t key = 0;  // word address | 1 (0: free slot)
@@ -70,7 +73,10 @@ class RaceDetector {
   // Sync objects' clocks are keyed by address and a slot (an rwlock has two clocks).
   enum Slot : std::uint64_t { kObject = 0, kReaders = 1, kExit = 2 };
 
-  VectorClock& thread_clock(ThreadId t);
+  VectorClock& thread_clock(ThreadId t) {
+    return t < threads_.size() ? threads_[t] : add_thread(t);
+  }
+  VectorClock& add_thread(ThreadId t);
   void acquire(ThreadId t, std::uint64_t key);
   void release(ThreadId t, std::uint64_t key);
   static std::uint64_t key(std::uintptr_t object, Slot slot) { return object * 4 + slot; }
@@ -79,7 +85,7 @@ class RaceDetector {
   Word* find(std::uintptr_t w);
   void grow();
   bool access_word(ThreadId t, std::uintptr_t w, unsigned offset, unsigned size, bool write,
-                   std::uintptr_t pc, DataRace* race);
+                   bool atomic, std::uintptr_t pc, DataRace* race);
 
   std::vector<VectorClock> threads_;
   std::vector<VectorClock> fences_;    // clock at each thread's last release fence

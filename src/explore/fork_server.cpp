@@ -179,10 +179,6 @@ std::uint64_t program_fingerprint(const std::string& program) {
 // Two executions hit the same bug when its kind and where it happened agree (--keep-going
 // counts the hits of each). Crash messages hold fault addresses that vary: left out.
 std::string bug_key(const BugRecord& b) {
-  if (b.has_race) {  // a race is the pair of its locations, in either order
-    const auto [lo, hi] = std::minmax(b.race.earlier.pc, b.race.later.pc);
-    return "race:" + std::to_string(lo) + ":" + std::to_string(hi);
-  }
   std::string key = std::to_string(static_cast<int>(b.kind)) + ":" + std::to_string(b.pc) +
                     ":" + b.source_file + ":" + std::to_string(b.source_line);
   if (b.kind != BugKind::kCrash) key += ":" + b.message;
@@ -458,7 +454,9 @@ void serve(ServerState& s) {
         b.kind = BugKind::kExitCode;
         b.message = "the program exited with status " + std::to_string(WEXITSTATUS(status));
       }
-      const std::string key = bug_key(b);
+      // A race is the pair of its source lines, in either order.
+      const std::string key =
+          b.has_race ? "race:" + race_lines(race_symbolizer, b.race) : bug_key(b);
       auto seen = std::find(bug_keys.begin(), bug_keys.end(), key);
       if (seen != bug_keys.end()) {
         ++run.bugs[static_cast<std::size_t>(seen - bug_keys.begin())].hits;

@@ -272,12 +272,11 @@ void Controller::flush_steps() {
 void Controller::detect_race(ThreadState* self, const Op& op, std::size_t size) {
   RuntimeScope scope(self);
   flush_steps();
-  if (op.kind != OpKind::Read && op.kind != OpKind::Write) {
-    races_->atomic(self->id, op);
-    return;
-  }
   DataRace race;
-  if (!races_->access(self->id, op.object, size, op.writes(), op.pc, &race)) return;
+  const bool raced = op.kind != OpKind::Read && op.kind != OpKind::Write
+                         ? races_->atomic(self->id, op, &race)
+                         : races_->access(self->id, op.object, size, op.writes(), op.pc, &race);
+  if (!raced) return;
   if (!config_.races_fail) {
     config_.sink->on_race(race);
     return;

@@ -26,10 +26,10 @@ class Races : public ::testing::Test {
   bool read(ThreadId t, std::uintptr_t a = kX, std::size_t size = 4, std::uintptr_t pc = 0) {
     return d_.access(t, a, size, false, pc ? pc : 0x500000 + t, &race_);
   }
-  void atomic(ThreadId t, OpKind kind, std::uint8_t order_flags, std::uintptr_t obj = kFlag) {
-    Op op = make_op(kind, obj);
+  bool atomic(ThreadId t, OpKind kind, std::uint8_t order_flags, std::uintptr_t obj = kFlag) {
+    Op op = make_op(kind, obj, 0x600000 + t, kind == OpKind::Fence ? 0 : 4);
     op.flags |= order_flags;
-    d_.atomic(t, op);
+    return d_.atomic(t, op, &race_);
   }
 
   RaceDetector d_;
@@ -213,6 +213,22 @@ TEST_F(Races, ARelaxedStoreEndsTheReleaseSequence) {
   atomic(0, OpKind::AtomicRmw, 0, kFlag + 8);
   atomic(2, OpKind::AtomicLoad, kAcquire, kFlag + 8);
   EXPECT_FALSE(read(2, kX + 8));
+}
+
+TEST_F(Races, AtomicsRaceWithPlainAccessesButNotWithEachOther) {
+  create(0, 1);
+  create(0, 2);
+  EXPECT_FALSE(atomic(1, OpKind::AtomicStore, 0));
+  EXPECT_FALSE(atomic(2, OpKind::AtomicRmw, 0));
+  EXPECT_FALSE(atomic(0, OpKind::AtomicLoad, 0));
+  EXPECT_TRUE(write(2, kFlag));  // a plain store to an atomic others use
+  EXPECT_TRUE(race_.earlier.write);
+  EXPECT_EQ(race_.later.thread, 2u);
+  // ...and the other way round.
+  EXPECT_FALSE(read(1, kFlag + 8));
+  EXPECT_TRUE(atomic(2, OpKind::AtomicStore, kRelease, kFlag + 8));
+  EXPECT_EQ(race_.earlier.thread, 1u);
+  EXPECT_FALSE(race_.earlier.write);
 }
 
 TEST_F(Races, NeighbouringBytesOfOneWordDoNotRace) {

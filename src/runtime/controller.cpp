@@ -1,6 +1,7 @@
 #include "runtime/controller.hpp"
 
 #include <cxxabi.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 
@@ -241,6 +242,11 @@ bool Controller::enabled(const ThreadState& t) const {
       return onces.phase(op.object) != OnceModel::Phase::kRunning;
     case OpKind::FutexWoken:
       return t.woken;
+    case OpKind::FdWait: {
+      // A pipe or socket another controlled thread may feed: ready now, or not yet.
+      pollfd p{static_cast<int>(op.object - 1), static_cast<short>(op.aux), 0};
+      return poll(&p, 1, 0) != 0;
+    }
     default:
       return true;
   }
@@ -323,6 +329,14 @@ ThreadState* Controller::pick() {
         enabled_.push_back(id);
         next_ops_.push_back(threads_[id]->pending);
       }
+    // Input from outside the process (no controlled thread can provide it): the read
+    // goes ahead and blocks for real; the hang watchdog sees it if it never returns.
+    if (enabled_.empty())
+      for (std::size_t i = 0; i < nthreads_; ++i)
+        if (!threads_[i]->finished && threads_[i]->pending.kind == OpKind::FdWait) {
+          enabled_.push_back(threads_[i]->id);
+          next_ops_.push_back(threads_[i]->pending);
+        }
     if (enabled_.empty()) {
       BugReport bug;
       bug.kind = BugKind::kDeadlock;
@@ -387,7 +401,7 @@ ThreadState* Controller::pick() {
     e.callers[i] = i < depth ? next->shadow[depth - 1 - i] : 0;
   const bool alternate =
       std::find(alternates_.begin(), alternates_.end(), chosen) != alternates_.end();
-  if (timing_out || alternate) {
+  if ((timing_out && next->pending.kind != OpKind::FdWait) || alternate) {
     // The wait ends without its condition: by its timeout when it has one, else spuriously.
     if (can_time_out(*next) && (timing_out || config_.explore_timeouts)) {
       next->timed_out = true;

@@ -341,6 +341,28 @@ TEST_F(Cli, ASpuriousWakeupIsExploredOnlyWhenAskedFor) {
   EXPECT_EQ(dl["bugs"][0]["kind"], "deadlock") << dl.dump();
 }
 
+TEST_F(Cli, AReadFromAPipeWaitsForTheThreadThatWritesIt) {
+  const std::string program = kBin + "/cli_pipe_threads";
+  // Every schedule ends: the reader is not run into the kernel before the byte is there.
+  nlohmann::json ok = run_json("--hang-timeout 2 -s dfs -n 0 -- " + program, 0);
+  EXPECT_TRUE(ok["bugs"].empty()) << ok.dump();
+  EXPECT_TRUE(ok["complete"].get<bool>());
+  EXPECT_GT(ok["executions"].get<int>(), 1);
+  nlohmann::json bug = run_json("--hang-timeout 2 -s dfs -n 0 -- " + program + " bug", 1);
+  ASSERT_EQ(bug["bugs"].size(), 1u) << bug.dump();
+  EXPECT_EQ(bug["bugs"][0]["kind"], "exit-code");
+  bool waited = false;
+  for (const auto& step : bug["bugs"][0]["trace"]) waited |= step["op"] == "fd-wait";
+  EXPECT_TRUE(waited) << bug.dump();
+}
+
+TEST_F(Cli, SignalsToAnotherThreadAreOutsideWhatWeftControls) {
+  Output o = sh(weft() + " run -- " + kBin + "/cli_signals_thread");
+  EXPECT_EQ(o.status, 2) << o.out;
+  EXPECT_NE(o.out.find("pthread_kill()"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("outside what weft controls"), std::string::npos) << o.out;
+}
+
 TEST_F(Cli, ChildProcessesAreOutsideWhatWeftControls) {
   Output o = sh(weft() + " run -- " + kBin + "/cli_forks");
   EXPECT_EQ(o.status, 2) << o.out;

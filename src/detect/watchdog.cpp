@@ -48,6 +48,10 @@ void sleep_ms(long ms) {
 }
 
 void* run(void*) {
+  // weft's own thread: the program's signals are for the program's threads.
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, nullptr);
   const State& s = g_state;
   std::uint64_t last_steps = ~std::uint64_t{0};
   std::uint64_t since = os::monotonic_ns();

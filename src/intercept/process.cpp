@@ -1,6 +1,7 @@
-// Child processes, threads made with clone() and signals sent to a thread are outside what
-// weft controls: a controlled thread that starts or sends one ends the run with a clear
-// message instead of a confused one (a hang, or an interleaving weft did not choose).
+// Child processes and threads made with clone() are outside what weft controls: a
+// controlled thread that starts one ends the run with a clear message instead of a
+// confused one (a hang, or an interleaving weft did not choose). Signals are kept inside
+// the schedule (runtime/signals.hpp).
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "intercept/real.hpp"
+#include "runtime/signals.hpp"
 
 using namespace weft;
 using namespace weft::intercept;
@@ -26,7 +28,10 @@ WEFT_DEFINE_REAL(posix_spawnp)
 WEFT_DEFINE_REAL(vfork)
 WEFT_DEFINE_REAL(popen)
 WEFT_DEFINE_REAL(pthread_kill)
-WEFT_DEFINE_REAL(kill)
+WEFT_DEFINE_REAL(sigaction)
+WEFT_DEFINE_REAL(signal)
+WEFT_DEFINE_REAL(pthread_sigmask)
+WEFT_DEFINE_REAL(sigprocmask)
 
 namespace {
 
@@ -109,24 +114,46 @@ int clone(int (*fn)(void*), void* stack, int flags, void* arg, ...) {
   return real(fn, stack, flags, arg, parent_tid, tls, child_tid);
 }
 
-// A signal sent to another thread runs its handler at a moment weft does not choose.
-int pthread_kill(pthread_t thread, int sig) noexcept {
-  if (ThreadState* self = rt::controlled_thread(); self != nullptr && sig != 0 &&
-                                                   !pthread_equal(thread, pthread_self()))
-    outside(self, "pthread_kill()",
-            "a signal to another thread runs its handler at a moment weft does not "
-            "choose; signal handlers that touch shared state are outside what weft controls");
-  return real_pthread_kill()(thread, sig);
+// Signals: a handler runs on the thread holding the baton, at a scheduling point
+// (runtime/signals.hpp). Dispositions are watched to know when that discipline is needed;
+// masks are the program's own, restored whenever its thread runs.
+int sigaction(int sig, const struct sigaction* act, struct sigaction* old) noexcept {
+  const int rc = real_sigaction()(sig, act, old);
+  if (rc == 0 && act != nullptr)
+    rt::signals::note_disposition(sig, act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN);
+  return rc;
 }
 
-int kill(pid_t pid, int sig) noexcept {
-  if (ThreadState* self = rt::controlled_thread();
-      self != nullptr && sig != 0 && (pid == 0 || pid == getpid()))
-    outside(self, "kill() on its own process",
-            "a signal to the process runs its handler on a thread and at a moment weft "
-            "does not choose; signal handlers that touch shared state are outside what "
-            "weft controls");
-  return real_kill()(pid, sig);
+sighandler_t signal(int sig, sighandler_t handler) noexcept {
+  const sighandler_t old = real_signal()(sig, handler);
+  if (old != SIG_ERR) rt::signals::note_disposition(sig, handler != SIG_DFL && handler != SIG_IGN);
+  return old;
+}
+
+int pthread_sigmask(int how, const sigset_t* set, sigset_t* old) noexcept {
+  const int rc = real_pthread_sigmask()(how, set, old);
+  if (ThreadState* self = rt::controlled_thread())
+    real_pthread_sigmask()(SIG_SETMASK, nullptr, &self->program_mask);
+  return rc;
+}
+
+int sigprocmask(int how, const sigset_t* set, sigset_t* old) noexcept {
+  const int rc = real_sigprocmask()(how, set, old);
+  if (ThreadState* self = rt::controlled_thread())
+    real_pthread_sigmask()(SIG_SETMASK, nullptr, &self->program_mask);
+  return rc;
+}
+
+// A signal to a controlled thread that has finished: its carrier may already run another
+// thread of the execution, which must not get it (glibc sends nothing to a thread that
+// has exited, either).
+int pthread_kill(pthread_t thread, int sig) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) {
+    RuntimeScope scope(self);
+    ThreadState* target = ctl().find_thread(thread);
+    if (target != nullptr && target->finished) return 0;
+  }
+  return real_pthread_kill()(thread, sig);
 }
 
 }  // extern "C"

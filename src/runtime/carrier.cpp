@@ -1,5 +1,7 @@
 #include "runtime/carrier.hpp"
 
+#include "runtime/os.hpp"
+
 #include <errno.h>
 #include <link.h>
 #include <sys/prctl.h>
@@ -35,7 +37,7 @@ int reset_module_tls(struct dl_phdr_info* info, std::size_t, void*) {
 void reset_carrier(Carrier* c) {
   dl_iterate_phdr(&reset_module_tls, nullptr);
   prctl(PR_SET_NAME, c->initial_name, 0, 0, 0);
-  pthread_sigmask(SIG_SETMASK, &c->initial_mask, nullptr);
+  os::signal_mask(SIG_SETMASK, &c->initial_mask, nullptr);
   errno = 0;
 }
 

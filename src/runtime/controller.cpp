@@ -15,6 +15,7 @@
 #include "detect/deadlock.hpp"
 #include "runtime/key_registry.hpp"
 #include "runtime/os.hpp"
+#include "runtime/signals.hpp"
 
 namespace weft::rt {
 
@@ -53,9 +54,11 @@ void* Controller::carrier_main(void* arg) {
   alt.ss_sp = carrier->altstack.get();
   alt.ss_size = Carrier::kAltStackSize;
   sigaltstack(&alt, nullptr);
-  pthread_sigmask(SIG_SETMASK, nullptr, &carrier->initial_mask);
+  os::signal_mask(SIG_SETMASK, nullptr, &carrier->initial_mask);
   prctl(PR_GET_NAME, carrier->initial_name, 0, 0, 0);
   for (;;) {
+    // An idle carrier is no program thread: it must not take the program's signals.
+    if (signals::active()) os::signal_mask(SIG_BLOCK, &signals::async_set(), nullptr);
     while (carrier->go.load(std::memory_order_acquire) == 0)
       os::futex_wait(reinterpret_cast<const std::uint32_t*>(&carrier->go), 0);
     carrier->go.store(0, std::memory_order_relaxed);
@@ -166,12 +169,18 @@ void Controller::run_execution(const std::function<void()>& body) {
   for (auto& c : carriers_) idle_.push_back(c.get());
 
   ThreadState* main = new_thread();
+  os::signal_mask(SIG_SETMASK, nullptr, &main->program_mask);  // the test's caller's
   if (start_os_thread(main, nullptr) != 0)
     config_.sink->on_tool_error("cannot create a thread (pthread_create failed)");
   ThreadState* first = pick();
+  // While the execution runs, its signals are its threads' (signals.hpp), not the driver's.
+  sigset_t driver_mask;
+  const bool discipline = signals::active();
+  if (discipline) os::signal_mask(SIG_BLOCK, &signals::async_set(), &driver_mask);
   pass_baton(first);
   while (done_.load(std::memory_order_acquire) == 0)
     os::futex_wait(reinterpret_cast<const std::uint32_t*>(&done_), 0);
+  if (discipline) os::signal_mask(SIG_SETMASK, &driver_mask, nullptr);
   // Every carrier must be back (its thread's last steps run after the baton moved on).
   for (std::uint32_t b; (b = busy_.load(std::memory_order_acquire)) != 0;)
     os::futex_wait(reinterpret_cast<const std::uint32_t*>(&busy_), b);
@@ -210,6 +219,7 @@ void Controller::adopt_main_thread() {
   ThreadState* main = new_thread();
   main->os = pthread_self();
   main->adopted = true;
+  os::signal_mask(SIG_SETMASK, nullptr, &main->program_mask);
   main->tid = os::gettid();
   if (races_ != nullptr) races_->reset();
   t_self = main;
@@ -442,12 +452,17 @@ void Controller::pass_baton(ThreadState* next) {
 }
 
 void Controller::wait_baton(ThreadState* self) {
+  // A handler must not run on a thread that is not the one weft chose (signals.hpp).
+  const bool discipline = signals::active();
+  if (discipline) os::signal_mask(SIG_BLOCK, &signals::async_set(), nullptr);
   // No spinning before sleeping: measured with `make bench` on 2 cores, any spin (30 to
   // 20000 pauses) made executions slower, the spinner taking the core the next thread
   // needed.
   while (self->baton.load(std::memory_order_acquire) == 0)
     os::futex_wait(reinterpret_cast<const std::uint32_t*>(&self->baton), 0);
   self->baton.store(0, std::memory_order_relaxed);
+  // Pending signals are handled here, by the thread that runs, at its scheduling point.
+  if (discipline) os::signal_mask(SIG_SETMASK, &self->program_mask, nullptr);
   // The runner says who it is itself: only it surely knows its kernel thread id by now.
   if (config_.holder_out != nullptr)
     config_.holder_out->store(static_cast<std::uint64_t>(self->id) << 32 |
@@ -470,6 +485,7 @@ int Controller::create_thread(ThreadState* self, pthread_t* out, const pthread_a
   const auto child_id = static_cast<std::uint32_t>(nthreads_);
   schedule(self, make_op(OpKind::ThreadCreate, 0, pc, 0, child_id));
   ThreadState* child = new_thread();
+  child->program_mask = self->program_mask;  // as pthread_create does
   child->start = start;
   child->arg = arg;
   if (attr != nullptr) {

@@ -81,4 +81,9 @@ std::uint64_t monotonic_ns() {
 
 pid_t gettid() { return static_cast<pid_t>(raw_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0)); }
 
+void signal_mask(int how, const sigset_t* set, sigset_t* old) {
+  raw_syscall6(SYS_rt_sigprocmask, how, reinterpret_cast<long>(set), reinterpret_cast<long>(old),
+               _NSIG / 8, 0, 0);
+}
+
 }  // namespace weft::os

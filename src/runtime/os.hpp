@@ -2,6 +2,7 @@
 // The few OS services the runtime itself needs, reached without going through weft's
 // own interposed symbols (which would schedule the runtime against itself).
 #include <pthread.h>
+#include <signal.h>
 
 #include <cstdint>
 
@@ -18,5 +19,8 @@ int join_thread(pthread_t t, void** ret);
 
 std::uint64_t monotonic_ns();
 pid_t gettid();
+// The calling thread's signal mask, set straight through the kernel: never the program's
+// interposed pthread_sigmask (which records the program's own mask).
+void signal_mask(int how, const sigset_t* set, sigset_t* old);
 
 }  // namespace weft::os

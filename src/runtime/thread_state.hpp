@@ -1,6 +1,7 @@
 #pragma once
 // Everything the runtime knows about one controlled thread of the current execution.
 #include <pthread.h>
+#include <signal.h>
 
 #include <atomic>
 #include <cstdint>
@@ -36,6 +37,7 @@ struct ThreadState {
   void* arg = nullptr;
   void* retval = nullptr;
 
+  sigset_t program_mask{};     // its signal mask as the program set it (signals.hpp)
   int runtime_depth = 0;       // > 0 while inside weft: interposed calls pass through
   std::uint32_t shadow_depth = 0;
   std::uintptr_t shadow[kShadowDepth] = {};  // caller pcs from __tsan_func_entry

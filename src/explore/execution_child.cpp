@@ -81,7 +81,8 @@ void ChildSink::on_race(const DataRace& race) {
   h_->nraces.store(n + 1, std::memory_order_release);
 }
 
-void ChildSink::on_tool_error(std::string_view message) {
+void ChildSink::on_tool_error(std::string_view message, std::uintptr_t pc) {
+  h_->error_pc = pc;
   detect::copy_text(h_->error, sizeof h_->error, message.data(), message.size());
   child_finish();
 }

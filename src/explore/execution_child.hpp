@@ -18,7 +18,7 @@ class ChildSink final : public rt::ExecutionSink {
  public:
   explicit ChildSink(SharedHeader* h) : h_(h) {}
   [[noreturn]] void on_bug(const rt::BugReport& bug) override;
-  [[noreturn]] void on_tool_error(std::string_view message) override;
+  [[noreturn]] void on_tool_error(std::string_view message, std::uintptr_t pc = 0) override;
   void on_race(const DataRace& race) override;
   // The strategy whose coverage a bug should record (what was covered before it).
   void set_strategy(const Strategy* s) { strategy_ = s; }

@@ -14,6 +14,8 @@
 #include "explore/shared_region.hpp"
 #include "runtime/access_policy.hpp"
 #include "runtime/controller.hpp"
+#include "report/location.hpp"
+#include "report/symbolizer.hpp"
 #include "runtime/instrumented_code.hpp"
 #include "runtime/os.hpp"
 #include "strategy/registry.hpp"
@@ -198,7 +200,10 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   run.coverage.executions = h.coverage_executions;
   run.coverage.summary = h.coverage_summary;
   run.coverage.origin = h.coverage_origin;
-  if (h.error[0] != '\0') run.error = h.error;
+  if (h.error[0] != '\0') {
+    Symbolizer symbolizer;
+    run.error = h.error + where_suffix(h.error_pc, symbolizer);
+  }
 
   const bool died = !h.finished.load() && !h.bug.written() && h.error[0] == '\0';
   std::vector<std::string> points;

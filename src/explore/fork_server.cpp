@@ -346,7 +346,7 @@ void serve(ServerState& s) {
   std::vector<std::string> bug_keys;  // run.bugs[i] is the distinct bug bug_keys[i]
   std::uint32_t races_seen = 0;
   std::vector<std::string> race_keys;  // source lines of each race in run.races
-  Symbolizer race_symbolizer;          // lazy: reads nothing until a race is reported
+  Symbolizer race_symbolizer;          // lazy: reads nothing until a race or error needs it
   std::uint64_t restarts = 0;
   h.nraces.store(0);
   for (std::uint64_t i = 0;; ++i) {
@@ -362,6 +362,7 @@ void serve(ServerState& s) {
     h.steps.store(0);
     h.decisions.store(0);
     h.error[0] = '\0';
+    h.error_pc = 0;
     h.executions.store(i + 1);
     s.log->clear();
     if (s.output_fd >= 0) {
@@ -384,7 +385,7 @@ void serve(ServerState& s) {
     run.executions = i + 1;
     run.instrumented |= h.instrumented;
     if (h.error[0] != '\0') {
-      run.error = h.error;
+      run.error = h.error + where_suffix(h.error_pc, race_symbolizer);
       break;
     }
     const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));

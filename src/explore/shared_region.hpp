@@ -39,6 +39,7 @@ struct SharedHeader {
   char coverage_summary[512] = {};
   char coverage_origin[64] = {};
   char error[1024] = {};  // a tool error: bad option, divergent replay
+  std::uintptr_t error_pc = 0;  // where in the program, when it says something
   detect::BugSlot bug;
   // Every distinct race reported so far in the exploration (never cleared between
   // executions: the execution process appends the pairs of locations not yet there).

@@ -39,10 +39,12 @@ constexpr const char* kChildren =
     "child processes are outside what weft controls (test the code that runs in one "
     "process)";
 
-[[noreturn]] void outside(ThreadState* self, const char* what, const char* why = kChildren) {
+[[noreturn]] void outside(ThreadState* self, std::uintptr_t pc, const char* what,
+                          const char* why = kChildren) {
   RuntimeScope scope(self);
   ctl().tool_error(std::string("the program calls ") + what + " in thread " +
-                   std::to_string(self->id) + ": " + why);
+                       std::to_string(self->id) + ": " + why,
+                   pc);
 }
 
 }  // namespace
@@ -50,49 +52,49 @@ constexpr const char* kChildren =
 extern "C" {
 
 pid_t fork() noexcept {
-  if (ThreadState* self = rt::controlled_thread()) outside(self, "fork()");
+  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "fork()");
   return real_fork()();
 }
 
 int execve(const char* path, char* const argv[], char* const envp[]) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) outside(self, "execve()");
+  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "execve()");
   return real_execve()(path, argv, envp);
 }
 
 int execv(const char* path, char* const argv[]) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) outside(self, "execv()");
+  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "execv()");
   return real_execv()(path, argv);
 }
 
 int execvp(const char* file, char* const argv[]) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) outside(self, "execvp()");
+  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "execvp()");
   return real_execvp()(file, argv);
 }
 
 int system(const char* command) {
-  if (ThreadState* self = rt::controlled_thread()) outside(self, "system()");
+  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "system()");
   return real_system()(command);
 }
 
 int posix_spawn(pid_t* pid, const char* path, const posix_spawn_file_actions_t* actions,
                 const posix_spawnattr_t* attr, char* const argv[], char* const envp[]) {
-  if (ThreadState* self = rt::controlled_thread()) outside(self, "posix_spawn()");
+  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "posix_spawn()");
   return real_posix_spawn()(pid, path, actions, attr, argv, envp);
 }
 
 int posix_spawnp(pid_t* pid, const char* file, const posix_spawn_file_actions_t* actions,
                  const posix_spawnattr_t* attr, char* const argv[], char* const envp[]) {
-  if (ThreadState* self = rt::controlled_thread()) outside(self, "posix_spawnp()");
+  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "posix_spawnp()");
   return real_posix_spawnp()(pid, file, actions, attr, argv, envp);
 }
 
 pid_t vfork() noexcept {
-  if (ThreadState* self = rt::controlled_thread()) outside(self, "vfork()");
+  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "vfork()");
   return real_vfork()();
 }
 
 FILE* popen(const char* command, const char* type) {
-  if (ThreadState* self = rt::controlled_thread()) outside(self, "popen()");
+  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "popen()");
   return real_popen()(command, type);
 }
 
@@ -100,7 +102,7 @@ FILE* popen(const char* command, const char* type) {
 // clone() comes here.
 int clone(int (*fn)(void*), void* stack, int flags, void* arg, ...) {
   if (ThreadState* self = rt::controlled_thread())
-    outside(self, "clone()",
+    outside(self, WEFT_PC, "clone()",
             "threads made with clone() rather than pthread_create or std::thread are "
             "outside what weft controls");
   va_list ap;

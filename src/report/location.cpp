@@ -99,4 +99,13 @@ Frame bug_location(const BugRecord& bug, Symbolizer& symbolizer) {
   return at_pc;
 }
 
+std::string where_suffix(std::uintptr_t pc, Symbolizer& symbolizer) {
+  if (pc == 0) return "";
+  const Frame f = choose_location(std::span<const std::uintptr_t>(&pc, 1), symbolizer);
+  if (f.file.empty()) return "";
+  std::string text = " (at " + f.file + ":" + std::to_string(f.line);
+  if (!f.function.empty()) text += " in " + f.function;
+  return text + ")";
+}
+
 }  // namespace weft

@@ -32,4 +32,8 @@ Frame choose_location(const Op& op, Symbolizer& symbolizer);
 // detect/ records it: a faulting instruction's address is recorded plus one.
 Frame bug_location(const BugRecord& bug, Symbolizer& symbolizer);
 
+// " (at file:line in function)" for a pc in the program, "" when 0 or unknown: appended to
+// a one-line message that names no place of its own.
+std::string where_suffix(std::uintptr_t pc, Symbolizer& symbolizer);
+
 }  // namespace weft

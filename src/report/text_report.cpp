@@ -89,7 +89,7 @@ class TextWriter {
     }
     if (run_.bugs.empty()) {
       if (!out_.empty() && !run_.races.empty()) out_ += '\n';
-      if (run_.error.empty() || run_.executions > 0) write_no_bug();
+      if (run_.error.empty()) write_no_bug();  // an error is the whole story: one line
     } else {
       out_ += '\n';
       write_summary();

@@ -132,8 +132,8 @@ class Controller {
   // A bug found by the program's own thread: never returns.
   [[noreturn]] void fail(BugReport bug);
   // The program did something weft cannot follow: the run stops with this message.
-  [[noreturn]] void tool_error(std::string_view message) {
-    config_.sink->on_tool_error(message);
+  [[noreturn]] void tool_error(std::string_view message, std::uintptr_t pc = 0) {
+    config_.sink->on_tool_error(message, pc);
     __builtin_unreachable();
   }
   // Called inside a catch handler: the exception escaped `self`'s start routine.

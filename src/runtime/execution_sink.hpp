@@ -27,7 +27,8 @@ class ExecutionSink {
   [[noreturn]] virtual void on_bug(const BugReport& bug) = 0;
   // The execution cannot go on for a reason that is not the program's bug (a replay that
   // diverged, a strategy that chose a disabled thread). Never returns.
-  [[noreturn]] virtual void on_tool_error(std::string_view message) = 0;
+  // `pc`: where in the program it happened, when that says something (0: nowhere).
+  [[noreturn]] virtual void on_tool_error(std::string_view message, std::uintptr_t pc = 0) = 0;
   // A data race, with --races=report: the execution goes on.
   virtual void on_race(const DataRace& race) {}
 };

@@ -367,6 +367,7 @@ TEST_F(Cli, ChildProcessesAreOutsideWhatWeftControls) {
   EXPECT_EQ(o.status, 2) << o.out;
   EXPECT_NE(o.out.find("fork()"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("outside what weft controls"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("forks.c:"), std::string::npos) << "where it happened\n" << o.out;
 }
 
 TEST_F(Cli, StrategiesAreListed) {

@@ -54,6 +54,9 @@ struct Options {
   bool explore_timeouts = false;
   // Condition variable and futex waits may also wake spuriously, as a choice.
   bool spurious_wakeups = false;
+  // dfs, pb and db skip branches whose happens-before state they explored already (CHESS
+  // state caching); false: every schedule runs.
+  bool state_cache = true;
 };
 
 // One step of a bug's interleaving, symbolized.

@@ -107,6 +107,7 @@ struct Run {
   bool keep_going = false;
   bool explore_timeouts = false;
   bool spurious_wakeups = false;
+  bool no_state_cache = false;
   std::string no_preempt_in;
   std::string races;       // "" = the default (fail when instrumented)
   std::string preempt_on;  // "" = the default (racy)
@@ -150,6 +151,7 @@ int launch(const Run& r, bool replay) {
       std::string("WEFT_KEEP_GOING=") + (r.keep_going ? "1" : "0"),
       std::string("WEFT_EXPLORE_TIMEOUTS=") + (r.explore_timeouts ? "1" : "0"),
       std::string("WEFT_SPURIOUS_WAKEUPS=") + (r.spurious_wakeups ? "1" : "0"),
+      std::string("WEFT_STATE_CACHE=") + (r.no_state_cache ? "0" : "1"),
       "WEFT_NO_PREEMPT_IN=" + r.no_preempt_in,
       "WEFT_RACES=" + r.races,
       "WEFT_PREEMPT_ON=" + r.preempt_on,
@@ -294,6 +296,9 @@ void add_run_options(CLI::App* app, Run& r) {
   app->add_flag("--spurious-wakeups", r.spurious_wakeups,
                 "condition variable and futex waits may also wake with nobody waking them, "
                 "as a choice");
+  app->add_flag("--no-state-cache", r.no_state_cache,
+                "dfs, pb and db run every schedule (default: a branch whose happens-before "
+                "state was explored already is skipped, CHESS state caching)");
   app->add_flag("--no-fair", r.no_fair,
                 "explore unfair schedules too (default: a thread that yields or spins waits "
                 "until the others have run, and an execution past --steps is a livelock)");

@@ -48,7 +48,7 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
     strategy = std::make_unique<ReplayStrategy>(replay->decisions, &sink);
   } else {
     std::string error;
-    strategy = make_strategy(options.strategy, options.seed, &error);
+    strategy = make_strategy(options.strategy, options.seed, &error, {.state_cache = options.state_cache});
     if (!strategy) sink.on_tool_error(error);
   }
   if (replay == nullptr) sink.set_strategy(strategy.get());
@@ -109,7 +109,7 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
       for (std::uintptr_t pc : racy.pcs()) points.push_back(rt::code_location(pc));
       publish_points();
       std::string error;
-      strategy = make_strategy(options.strategy, options.seed, &error);
+      strategy = make_strategy(options.strategy, options.seed, &error, {.state_cache = options.state_cache});
       sink.set_strategy(strategy.get());
       config.strategy = strategy.get();
       controller.set_strategy(strategy.get());
@@ -155,7 +155,7 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   }
   if (replay == nullptr) {
     std::string error;
-    if (!make_strategy(options.strategy, options.seed, &error)) {
+    if (!make_strategy(options.strategy, options.seed, &error, {.state_cache = options.state_cache})) {
       run.error = error;
       return run;
     }

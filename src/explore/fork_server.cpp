@@ -55,6 +55,7 @@ struct Config {
   rt::PreemptOn preempt_on = rt::PreemptOn::kRacy;
   bool explore_timeouts = false;
   bool spurious_wakeups = false;
+  bool state_cache = true;
   double hang_timeout_s = 10;
   std::string schedule;
 };
@@ -303,7 +304,7 @@ void serve(ServerState& s) {
     s.strategy = std::make_unique<ReplayStrategy>(replay.decisions, s.sink.get());
   } else {
     std::string error;
-    s.strategy = make_strategy(cfg.strategy, cfg.seed, &error);
+    s.strategy = make_strategy(cfg.strategy, cfg.seed, &error, {.state_cache = cfg.state_cache});
     if (!s.strategy) {
       run.error = error;
       finish("");
@@ -478,7 +479,7 @@ void serve(ServerState& s) {
       s.points.clear();
       for (std::uintptr_t pc : s.racy.pcs()) s.points.push_back(rt::code_location(pc));
       std::string error;
-      s.strategy = make_strategy(cfg.strategy, cfg.seed, &error);
+      s.strategy = make_strategy(cfg.strategy, cfg.seed, &error, {.state_cache = cfg.state_cache});
       ++restarts;
     }
     if (bug) continue;
@@ -532,6 +533,7 @@ void maybe_run_fork_server() {
   c.keep_going = take_env("WEFT_KEEP_GOING") == "1";
   c.explore_timeouts = take_env("WEFT_EXPLORE_TIMEOUTS") == "1";
   c.spurious_wakeups = take_env("WEFT_SPURIOUS_WAKEUPS") == "1";
+  c.state_cache = take_env("WEFT_STATE_CACHE") != "0";
   {
     std::stringstream patterns(take_env("WEFT_NO_PREEMPT_IN"));
     for (std::string p; std::getline(patterns, p, ',');)

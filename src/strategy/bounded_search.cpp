@@ -40,32 +40,46 @@ bool BoundedSearch::next_execution() {
   return true;
 }
 
-void BoundedSearch::expand(const Trace&) {
+void BoundedSearch::expand(const Trace& trace) {
   const auto records = tree_.decisions();
   const std::size_t first = tree_.first_new_decision();
+  if (cache_) cache_->scan(trace, tree_, first);
+  // A state explored before at no higher cost: what follows it needs nothing more.
+  auto covered = [&](std::size_t d, std::size_t i, std::uint64_t cost) {
+    return cache_ && cache_->covered(cache_->option_key(d, i), cost);
+  };
   std::uint64_t prefix = 0;  // the cost of the decisions before d
   for (std::size_t d = 0; d < records.size(); ++d) {
     const ExecutionTree::Record& r = records[d];
     if (r.kind == Decision::kThread) {
       const auto enabled = tree_.enabled(r);
-      if (d >= first) {
-        for (ThreadId t : enabled) {
-          if (t == r.choice) continue;
-          const std::uint64_t c = prefix + decision_cost(r, enabled, t);
-          if (c > limit_) {
-            ++beyond_limit_;
-            continue;
-          }
-          if (tree_.branch(d, t, -static_cast<std::int64_t>(c))) add(pending_, c);
+      std::size_t taken = 0;
+      for (std::size_t i = 0; i < enabled.size(); ++i) {
+        const ThreadId t = enabled[i];
+        if (t == r.choice) {
+          taken = i;
+          continue;
         }
+        if (d < first) continue;
+        const std::uint64_t c = prefix + decision_cost(r, enabled, t);
+        if (c > limit_) {
+          ++beyond_limit_;
+          continue;
+        }
+        if (!covered(d, i, c) && tree_.branch(d, t, -static_cast<std::int64_t>(c)))
+          add(pending_, c);
       }
       prefix += decision_cost(r, enabled, r.choice);
+      if (d >= first && covered(d, taken, prefix)) break;
     } else if (d >= first && prefix <= limit_) {
       for (std::uint32_t v = 0; v < r.options; ++v)
-        if (v != r.choice && tree_.branch(d, v, -static_cast<std::int64_t>(prefix)))
+        if (v != r.choice && !covered(d, v, prefix) &&
+            tree_.branch(d, v, -static_cast<std::int64_t>(prefix)))
           add(pending_, prefix);
+      if (covered(d, r.choice, prefix)) break;
     }
   }
+  if (cache_) cache_->note_class();
 }
 
 BoundProgress BoundedSearch::progress() const {
@@ -96,6 +110,12 @@ std::string BoundedSearch::within(std::uint64_t bound) const {
 }
 
 Coverage BoundedSearch::coverage() const {
+  Coverage c = bound_coverage();
+  c.summary += cache_summary();
+  return c;
+}
+
+Coverage BoundedSearch::bound_coverage() const {
   Coverage c;
   c.kind = names_.kind;
   const BoundProgress p = progress();

@@ -85,6 +85,8 @@ class ExecutionTree {
   // not reproduce), and releases the node (freeing it if it got no children).
   void finish_execution();
   bool executing() const { return current_ != nullptr; }
+  // Before the first execution: keep each decision's next ops (Options::record_next_ops).
+  void set_record_next_ops(bool on) { options_.record_next_ops = on; }
   std::size_t frontier_size() const { return frontier_.size(); }
 
   // --- during an execution ----------------------------------------------------------

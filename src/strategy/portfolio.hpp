@@ -21,6 +21,10 @@ class PortfolioStrategy final : public Strategy {
     bool exhausted = false;
   };
   explicit PortfolioStrategy(std::vector<Member> members) : members_(std::move(members)) {}
+  template <typename F>
+  void for_each_member(F f) {
+    for (Member& m : members_) f(*m.strategy);
+  }
 
   bool next_execution() override;
   ThreadId choose(const SchedulingPoint& p) override { return current().choose(p); }

@@ -104,6 +104,14 @@ bool parse_bound(const StrategyInfo& info, bool has_arg, std::string_view arg,
   return false;
 }
 
+void apply(Strategy& s, const StrategyOptions& options) {
+  if (auto* tree = dynamic_cast<TreeStrategy*>(&s)) {
+    tree->set_state_cache(options.state_cache);
+  } else if (auto* portfolio = dynamic_cast<PortfolioStrategy*>(&s)) {
+    portfolio->for_each_member([&](Strategy& m) { apply(m, options); });
+  }
+}
+
 // portfolio[:<s>+<s>+...]: members made by this registry, seeded apart.
 constexpr std::string_view kPortfolioDefault = "pos*+pct:3+random+pb";
 std::unique_ptr<Strategy> make_portfolio(const StrategyInfo& info, bool has_arg,
@@ -230,13 +238,17 @@ const std::vector<StrategyInfo>& strategy_list() {
 }
 
 std::unique_ptr<Strategy> make_strategy(std::string_view spec, std::uint64_t seed,
-                                        std::string* error) {
+                                        std::string* error, const StrategyOptions& options) {
   const std::size_t colon = spec.find(':');
   const std::string_view name = spec.substr(0, colon);
   const bool has_arg = colon != std::string_view::npos;
   const std::string_view arg = has_arg ? spec.substr(colon + 1) : std::string_view();
-  for (const Entry& e : entries())
-    if (e.info.name == name) return e.make(e.info, has_arg, arg, seed, error);
+  for (const Entry& e : entries()) {
+    if (e.info.name != name) continue;
+    std::unique_ptr<Strategy> s = e.make(e.info, has_arg, arg, seed, error);
+    if (s) apply(*s, options);
+    return s;
+  }
   if (spec.empty()) return fail(error, "no strategy given; known: " + known_names());
   return fail(error, "unknown strategy " + quoted(name) + "; known: " + known_names());
 }

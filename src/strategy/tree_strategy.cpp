@@ -16,4 +16,12 @@ void TreeStrategy::execution_done(const Trace& trace) {
   tree_.finish_execution();
 }
 
+std::string TreeStrategy::cache_summary() const {
+  if (!cache_) return "";
+  return "; " + std::to_string(cache_->distinct_classes()) + " happens-before class" +
+         (cache_->distinct_classes() == 1 ? "" : "es") + ", " +
+         std::to_string(cache_->pruned()) + " branch" + (cache_->pruned() == 1 ? "" : "es") +
+         " pruned by state caching";
+}
+
 }  // namespace weft

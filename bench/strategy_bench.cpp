@@ -51,12 +51,15 @@ int main(int argc, char** argv) {
     if (!p.error.empty()) continue;
     const std::string cmd = " " + suite::program_command(p, sources, programs);
     if (!shown.insert(cmd).second) continue;
+    // As the suite runs it: a bug behind a plain race is looked for with races reported.
+    const std::string races =
+        p.config.contains("races") ? " --races=" + p.config["races"].get<std::string>() : "";
     std::string name = p.name;
     for (const json& a : p.config.value("args", json::array())) name += " " + a.get<std::string>();
     std::printf("  %-30s", name.c_str());
     for (const char* s : strategies) {
       const json r = run_weft("cd /tmp && " + bin + "/weft run --quiet --json - --schedule-out /dev/null -s " +
-                              s + " -n " + std::to_string(budget) + " --seed 1" + cmd);
+                              s + " -n " + std::to_string(budget) + " --seed 1" + races + cmd);
       char cell[64];
       const double t = r.value("elapsed_s", 0.0);
       if (r.contains("bugs") && !r["bugs"].empty()) {

@@ -13,6 +13,9 @@ struct Coverage {
   std::int64_t bound = -1;      // for bounded kinds: the largest bound fully explored
   std::uint64_t executions = 0; // executions that count towards the statement
   std::string summary;          // one line for people
+  // With state caching (dfs, pb, db): the distinct happens-before classes of the
+  // executions run (0: not counted).
+  std::uint64_t classes = 0;
   // Bounded kinds, while a search is under way: the bound being explored now (bound + 1;
   // -1: none) and how many of its executions have run, for a progress line.
   std::int64_t exploring_bound = -1;

@@ -42,6 +42,7 @@ detect::HangTarget hang_target() {
 void write_coverage(SharedHeader& h, const Coverage& cov) {
   h.coverage_bound = cov.bound;
   h.coverage_executions = cov.executions;
+  h.coverage_classes = cov.classes;
   h.coverage_complete = cov.complete;
   detect::copy_text(h.coverage_kind, sizeof h.coverage_kind, cov.kind.c_str());
   detect::copy_text(h.coverage_summary, sizeof h.coverage_summary, cov.summary.c_str());

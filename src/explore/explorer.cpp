@@ -198,6 +198,7 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   run.coverage.complete = h.coverage_complete;
   run.coverage.bound = h.coverage_bound;
   run.coverage.executions = h.coverage_executions;
+  run.coverage.classes = h.coverage_classes;
   run.coverage.summary = h.coverage_summary;
   run.coverage.origin = h.coverage_origin;
   if (h.error[0] != '\0') {

@@ -34,6 +34,7 @@ struct SharedHeader {
   bool instrumented = false;
   std::int64_t coverage_bound = -1;
   std::uint64_t coverage_executions = 0;
+  std::uint64_t coverage_classes = 0;
   bool coverage_complete = false;
   char coverage_kind[32] = {};
   char coverage_summary[512] = {};

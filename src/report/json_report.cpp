@@ -97,6 +97,7 @@ std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
                    {"complete", run.coverage.complete},
                    {"bound", run.coverage.bound},
                    {"executions", run.coverage.executions},
+                   {"classes", run.coverage.classes},
                    {"summary", run.coverage.summary}};
   if (!run.error.empty()) j["error"] = run.error;
   json bugs = json::array();

@@ -112,6 +112,7 @@ std::string BoundedSearch::within(std::uint64_t bound) const {
 Coverage BoundedSearch::coverage() const {
   Coverage c = bound_coverage();
   c.summary += cache_summary();
+  if (cache_) c.classes = cache_->distinct_classes();
   return c;
 }
 

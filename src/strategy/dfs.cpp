@@ -34,6 +34,7 @@ Coverage DfsStrategy::coverage() const {
   Coverage c;
   c.kind = "full";
   c.executions = tree_.stats().executions;
+  if (cache_) c.classes = cache_->distinct_classes();
   const bool faithful = tree_.nondeterminism().empty();
   c.complete = exhausted() && faithful;
   if (!faithful)

@@ -362,6 +362,18 @@ TEST_F(Cli, ASignalIsHandledByTheThreadItWasSentToWhenThatThreadRuns) {
   EXPECT_TRUE(j["complete"].get<bool>()) << j.dump();
 }
 
+TEST_F(Cli, StateCachingSkipsExploredStatesUnlessTurnedOff) {
+  const std::string program = kBin + "/cli_locked";
+  nlohmann::json cached = run_json("-s dfs -n 0 -- " + program, 0);
+  nlohmann::json every = run_json("--no-state-cache -s dfs -n 0 -- " + program, 0);
+  EXPECT_TRUE(cached["complete"].get<bool>() && every["complete"].get<bool>());
+  EXPECT_LT(cached["executions"].get<int>(), every["executions"].get<int>());
+  EXPECT_GT(cached["coverage"]["classes"].get<int>(), 0);
+  EXPECT_EQ(every["coverage"]["classes"], 0);
+  EXPECT_NE(cached["coverage"]["summary"].get<std::string>().find("pruned by state caching"),
+            std::string::npos);
+}
+
 TEST_F(Cli, ChildProcessesAreOutsideWhatWeftControls) {
   Output o = sh(weft() + " run -- " + kBin + "/cli_forks");
   EXPECT_EQ(o.status, 2) << o.out;

@@ -27,6 +27,9 @@ class Strategy {
   // bug); `trace` holds every step. Backtracking strategies read it.
   virtual void execution_done(const Trace& trace) = 0;
   virtual Coverage coverage() const = 0;
+  // The strategy's decisions rest on plain memory accesses (pctvb): it is unavailable
+  // for a program built without weft's instrumentation.
+  virtual bool needs_memory_accesses() const { return false; }
 };
 
 }  // namespace weft

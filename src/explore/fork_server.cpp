@@ -409,6 +409,12 @@ void serve(ServerState& s) {
                   "--explore-timeouts, --spurious-wakeups)";
       break;
     }
+    if (i == 0 && !cfg.replay && !run.instrumented && s.strategy->needs_memory_accesses()) {
+      run.error = "strategy " + cfg.strategy + " places its preemptions at memory accesses "
+                  "and needs the program built with weft's compiler wrappers (weft-cc, "
+                  "weft-c++); this one was not, so weft sees only its synchronisation";
+      break;
+    }
     if (i == 0 && cfg.races_explicit && cfg.races != "off" && !run.instrumented) {
       run.error = "--races=" + cfg.races + " needs the program built with weft's compiler "
                   "wrappers (weft-cc, weft-c++: they instrument memory accesses); this one "

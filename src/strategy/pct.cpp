@@ -6,7 +6,7 @@
 namespace weft {
 
 PctStrategy::PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t steps)
-    : seed_(seed), depth_(depth < 1 ? 1 : depth), fixed_steps_(steps) {
+    : seed_(seed), depth_(depth < 1 ? 1 : depth), fixed_steps_(steps), priorities_(depth_) {
   changes_.reserve(depth_ - 1);
 }
 
@@ -17,8 +17,7 @@ std::uint64_t PctStrategy::steps() const {
 
 bool PctStrategy::next_execution() {
   rng_.reseed(execution_seed(seed_, executions_++));
-  rank_.clear();
-  lowered_.clear();
+  priorities_.reset();
   const std::uint64_t k = steps();
   changes_.clear();
   for (std::uint32_t i = 1; i < depth_; ++i) changes_.push_back({1 + rng_.below(k), i});
@@ -29,38 +28,15 @@ bool PctStrategy::next_execution() {
   return true;
 }
 
-// Threads are numbered in creation order, so the new ones are always the next ids.
-void PctStrategy::learn_threads(const SchedulingPoint& p) {
-  std::size_t n = std::max<std::size_t>(p.thread_count, p.enabled.back() + 1);
-  while (rank_.size() < n) {
-    const auto m = static_cast<std::uint32_t>(rank_.size());
-    const auto place = m == 0 ? 0 : static_cast<std::uint32_t>(rng_.below(m + 1));
-    for (std::uint32_t& r : rank_)
-      if (r >= place) ++r;
-    rank_.push_back(place);
-    lowered_.push_back(0);
-  }
-}
-
 ThreadId PctStrategy::choose(const SchedulingPoint& p) {
-  learn_threads(p);
+  priorities_.learn_threads(p, rng_);
   // p.step steps have been taken; change point k_i fires once step k_i has been run,
   // on the thread that ran it.
   while (next_change_ < changes_.size() && changes_[next_change_].step <= p.step) {
-    if (p.current != kNoThread && p.current < lowered_.size())
-      lowered_[p.current] = changes_[next_change_].priority;
+    priorities_.lower(p.current, changes_[next_change_].priority);
     ++next_change_;
   }
-  ThreadId best = p.enabled.front();
-  std::uint64_t best_priority = priority(best);
-  for (ThreadId t : p.enabled.subspan(1)) {
-    const std::uint64_t pr = priority(t);
-    if (pr > best_priority) {
-      best = t;
-      best_priority = pr;
-    }
-  }
-  return best;
+  return priorities_.highest(p);
 }
 
 std::size_t PctStrategy::choose_value(std::size_t n) {
@@ -69,7 +45,7 @@ std::size_t PctStrategy::choose_value(std::size_t n) {
 
 void PctStrategy::execution_done(const Trace& trace) {
   longest_ = std::max<std::uint64_t>(longest_, trace.size());
-  max_threads_ = std::max<std::uint64_t>(max_threads_, rank_.size());
+  max_threads_ = std::max<std::uint64_t>(max_threads_, priorities_.threads());
 }
 
 Coverage PctStrategy::coverage() const {

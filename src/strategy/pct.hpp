@@ -15,6 +15,7 @@
 
 #include "core/rng.hpp"
 #include "core/strategy.hpp"
+#include "strategy/pct_priorities.hpp"
 
 namespace weft {
 
@@ -41,10 +42,6 @@ class PctStrategy final : public Strategy {
     std::uint64_t step;
     std::uint32_t priority;
   };
-  void learn_threads(const SchedulingPoint& p);
-  std::uint64_t priority(ThreadId t) const {
-    return lowered_[t] != 0 ? lowered_[t] : depth_ + rank_[t];
-  }
 
   std::uint64_t seed_;
   std::uint32_t depth_;
@@ -53,12 +50,7 @@ class PctStrategy final : public Strategy {
   std::uint64_t max_threads_ = 0;   // most threads seen in one execution
   std::uint64_t executions_ = 0;
   Rng rng_;
-  // Per thread of this execution. rank_: place of its initial priority among the threads
-  // known so far (0 lowest); a thread that appears later takes a uniformly random place,
-  // which keeps the initial priorities a uniformly random permutation. lowered_: 0, or
-  // the priority i it dropped to at change point i.
-  std::vector<std::uint32_t> rank_;
-  std::vector<std::uint32_t> lowered_;
+  PctPriorities priorities_;  // of this execution's threads
   std::vector<ChangePoint> changes_;  // by step; equal steps by i, so the last i wins
   std::size_t next_change_ = 0;
 };

@@ -5,6 +5,7 @@
 #include "strategy/dfs.hpp"
 #include "strategy/delay_bound.hpp"
 #include "strategy/pct.hpp"
+#include "strategy/pctvb.hpp"
 #include "strategy/portfolio.hpp"
 #include "strategy/pos.hpp"
 #include "strategy/preemption_bound.hpp"
@@ -68,6 +69,8 @@ bool parse_uint(std::string_view text, std::uint64_t lo, std::uint64_t hi, std::
 
 constexpr std::uint64_t kPctDefaultDepth = 3;
 constexpr std::uint64_t kPctMaxDepth = 1000;
+constexpr std::uint64_t kPctvbMaxVariables = 1000;
+constexpr std::uint64_t kPctvbDefaultVariables = 2;  // most bugs involve one or two
 
 // tb[:<t>[:<c>]]: a thread bound t in [2, kTbMaxThreads] (t! grows fast), c preemptions.
 constexpr std::uint64_t kTbDefaultThreads = 3;
@@ -160,6 +163,32 @@ const std::vector<Entry>& entries() {
                                   std::to_string(kPctMaxDepth) + ", got " + quoted(arg) +
                                   " (usage: " + std::string(info.usage) + ")");
          return std::make_unique<PctStrategy>(seed, static_cast<std::uint32_t>(d));
+       }},
+      {{"pctvb", "pctvb[:<d>,<v>]",
+        "PCT with variable bounding (variable and thread bounding paper, section 3): the "
+        "d-1 change points fall on accesses to v shared variables drawn per execution "
+        "(default 3,2); needs an instrumented program"},
+       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t seed,
+          std::string* error) -> std::unique_ptr<Strategy> {
+         const std::string usage = " (usage: " + std::string(info.usage) + ")";
+         const std::size_t comma = arg.find(',');
+         std::uint64_t d = kPctDefaultDepth, v = kPctvbDefaultVariables;
+         if (!has_arg)
+           return std::make_unique<PctvbStrategy>(seed, static_cast<std::uint32_t>(d),
+                                                  static_cast<std::uint32_t>(v));
+         if (comma == std::string_view::npos)
+           return fail(error, "pctvb needs a depth and a variable count, got " +
+                                  quoted(arg) + usage);
+         if (!parse_uint(arg.substr(0, comma), 1, kPctMaxDepth, &d))
+           return fail(error, "pctvb: the depth d must be an integer from 1 to " +
+                                  std::to_string(kPctMaxDepth) + ", got " +
+                                  quoted(arg.substr(0, comma)) + usage);
+         if (!parse_uint(arg.substr(comma + 1), 1, kPctvbMaxVariables, &v))
+           return fail(error, "pctvb: the variable count v must be an integer from 1 to " +
+                                  std::to_string(kPctvbMaxVariables) + ", got " +
+                                  quoted(arg.substr(comma + 1)) + usage);
+         return std::make_unique<PctvbStrategy>(seed, static_cast<std::uint32_t>(d),
+                                                static_cast<std::uint32_t>(v));
        }},
       {{"pos", "pos",
         "POS, partial order sampling (Yuan, Yang, Gu, CAV'18): a random priority per pending "

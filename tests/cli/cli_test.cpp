@@ -374,6 +374,17 @@ TEST_F(Cli, StateCachingSkipsExploredStatesUnlessTurnedOff) {
             std::string::npos);
 }
 
+TEST_F(Cli, PctvbNeedsAnInstrumentedProgramAndFindsTheLostUpdate) {
+  Output o = sh(weft() + " run -s pctvb:2,1 -- " + kBin + "/cli_locked");
+  EXPECT_EQ(o.status, 2) << o.out;
+  EXPECT_NE(o.out.find("weft-cc"), std::string::npos) << o.out;
+  EXPECT_EQ(sh(weft() + " run -s pctvb:3 -- " + kBin + "/cli_locked").status, 2);
+  nlohmann::json j = run_json(
+      "--races=report -s pctvb:2,1 -n 500 -- " + kBin + "/cli_lost_update_exit < /dev/null", 1);
+  ASSERT_EQ(j["bugs"].size(), 1u) << j.dump();
+  EXPECT_EQ(j["bugs"][0]["kind"], "exit-code");
+}
+
 TEST_F(Cli, ChildProcessesAreOutsideWhatWeftControls) {
   Output o = sh(weft() + " run -- " + kBin + "/cli_forks");
   EXPECT_EQ(o.status, 2) << o.out;

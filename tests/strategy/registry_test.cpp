@@ -22,7 +22,7 @@ TEST(Registry, ListsTheStrategiesOnceEach) {
     EXPECT_EQ(info.description.find('\n'), std::string_view::npos);
   }
   EXPECT_EQ(names, (std::set<std::string_view>{"random", "pct", "dfs", "pb", "db", "pos", "pos*",
-                                               "tb", "portfolio"}));
+                                               "tb", "pctvb", "portfolio"}));
 }
 
 TEST(Registry, EveryListedStrategyConstructsAndRuns) {

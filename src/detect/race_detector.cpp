@@ -9,6 +9,9 @@ namespace weft::detect {
 namespace {
 
 constexpr std::size_t kInitialWords = 4096;
+// The most words tracked in one execution (72 bytes each: 600 MB). Words beyond are not
+// tracked: races on them may be missed, none is invented.
+constexpr std::size_t kMaxWords = std::size_t{1} << 23;
 
 // Fibonacci hashing (the top bits of the product) of the word's 64-byte block, and the
 // word's place in its block: neighbouring words get neighbouring slots, so a loop over an
@@ -201,8 +204,9 @@ RaceDetector::Word& RaceDetector::word(std::uintptr_t w) {
     if (slot.key == k) return slot;
     if (slot.key == 0) {
       if (2 * (used_ + 1) > capacity_) {
-        grow();
-        return word(w);
+        if (capacity_ < kMaxWords && grow()) return word(w);
+        scratch_ = Word{};  // full: an untracked word, with no history
+        return scratch_;
       }
       slot.key = k;
       ++used_;
@@ -211,11 +215,13 @@ RaceDetector::Word& RaceDetector::word(std::uintptr_t w) {
   }
 }
 
-void RaceDetector::grow() {
+bool RaceDetector::grow() {
+  Word* bigger = map_zeroed<Word>(2 * capacity_);
+  if (bigger == nullptr) return false;
   Word* old = table_;
   const std::size_t old_capacity = capacity_;
   capacity_ *= 2;
-  table_ = map_zeroed<Word>(capacity_);
+  table_ = bigger;
   for (std::size_t i = 0; i < old_capacity; ++i) {
     if (old[i].key == 0) continue;
     std::size_t j = hash(old[i].key & ~std::uintptr_t{1}, capacity_);
@@ -223,6 +229,7 @@ void RaceDetector::grow() {
     table_[j] = old[i];
   }
   munmap(old, old_capacity * sizeof(Word));
+  return true;
 }
 
 bool RaceDetector::access(ThreadId t, std::uintptr_t address, std::size_t size, bool write,

@@ -83,7 +83,7 @@ class RaceDetector {
   // The word's shadow; created when absent.
   Word& word(std::uintptr_t w);
   Word* find(std::uintptr_t w);
-  void grow();
+  bool grow();  // false: no memory for a bigger table
   bool access_word(ThreadId t, std::uintptr_t w, unsigned offset, unsigned size, bool write,
                    bool atomic, std::uintptr_t pc, DataRace* race);
 
@@ -95,6 +95,7 @@ class RaceDetector {
   Word* table_ = nullptr;
   std::size_t capacity_ = 0;  // power of two
   std::size_t used_ = 0;
+  Word scratch_;  // handed out, empty, for words beyond the table's limit
 };
 
 }  // namespace weft::detect

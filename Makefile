@@ -29,6 +29,7 @@ bench: build
 	$(BUILD)/bin/weft_bench
 	$(BUILD)/bin/weft_run_bench
 	$(BUILD)/bin/weft_strategy_bench
+	$(BUILD)/bin/pos_microbench
 
 clean:
 	rm -rf $(BUILD)

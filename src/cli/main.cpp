@@ -100,6 +100,7 @@ struct Run {
   double hang_timeout_s = 10;
   std::string json;
   std::string schedule_out;
+  std::string trace_out;
   bool quiet = false;
   bool gdb = false;
   bool real_time = false;
@@ -210,6 +211,7 @@ int launch(const Run& r, bool replay) {
   const std::string report = read_file(results / "report.txt");
   const std::string output = read_file(results / "output.txt");
   const std::string found = read_file(results / "schedule.txt");
+  const std::string trace = read_file(results / "trace.json");
   fs::remove_all(results, ec);
 
   const bool has_bug = !found.empty();
@@ -229,6 +231,7 @@ int launch(const Run& r, bool replay) {
       std::cout << report;
     }
   }
+  if (!r.trace_out.empty() && has_bug) std::ofstream(r.trace_out) << trace << "\n";
   if (has_bug && !replay) {
     std::string out = r.schedule_out;
     if (out.empty()) out = fs::path(program).filename().string() + ".weft-schedule";
@@ -265,6 +268,10 @@ void add_run_options(CLI::App* app, Run& r) {
                   "write the result as JSON to FILE ('-': stdout; a replayed program's own "
                   "stdout then goes to stderr)");
   app->add_flag("--quiet,-q", r.quiet, "print nothing unless a bug is found");
+  app->add_option("--trace-out", r.trace_out,
+                  "write the first bug's interleaving to FILE in the Chrome/Perfetto "
+                  "trace-event format (open it in ui.perfetto.dev): a track per thread, a "
+                  "slice per step, happens-before arrows, preemptions and the bug marked");
   app->add_option("--steps", r.steps, "steps after which an execution is a livelock (default 100000)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{50000000}));
   app->add_option("--hang-timeout", r.hang_timeout_s,

@@ -29,6 +29,7 @@
 #include "report/location.hpp"
 #include "report/symbolizer.hpp"
 #include "report/text_report.hpp"
+#include "report/trace_events.hpp"
 #include "runtime/access_policy.hpp"
 #include "runtime/controller.hpp"
 #include "runtime/instrumented_code.hpp"
@@ -262,7 +263,10 @@ void serve(ServerState& s) {
     write_file(cfg.result_dir + "/result.json", format_json(run, symbolizer, program, args));
     write_file(cfg.result_dir + "/report.txt", format_text(run, symbolizer));
     write_file(cfg.result_dir + "/output.txt", output);
-    if (!run.bugs.empty()) write_file(cfg.result_dir + "/schedule.txt", run.bugs[0].schedule);
+    if (!run.bugs.empty()) {
+      write_file(cfg.result_dir + "/schedule.txt", run.bugs[0].schedule);
+      write_file(cfg.result_dir + "/trace.json", format_trace_events(run.bugs[0], symbolizer));
+    }
     std::fflush(nullptr);
     _exit(0);
   };

@@ -6,21 +6,28 @@
 //   "version": 1, "program": string, "args": [string], "strategy": string,
 //   "seed": uint, "executions": uint, "elapsed_s": number, "complete": bool,
 //   "instrumented": bool,
+//   "warnings": [string],
 //   "coverage": {"kind": string, "complete": bool, "bound": int (-1: none),
-//                "executions": uint, "summary": string},
+//                "executions": uint, "classes": uint (happens-before classes; 0: not
+//                counted), "summary": string},
 //   "error": string,                                   (only when there is one)
 //   "bugs": [{
 //     "kind": string (bug_kind_name), "message": string, "thread": uint | null,
 //     "execution": uint, "preemptions": uint, "steps": uint, "schedule": string,
 //     "location": {"function": string, "file": string, "line": int},
+//     "found_by": string, "hits": uint,
 //     "blocked": [{"thread": uint, "op": string, "object": string,
 //                  "location": {"function", "file", "line"}}],
+//     "race": {"address": string, "variable": string ("" unless a global),  (data-race)
+//              "accesses": [{"thread": uint, "access": "read"|"write", "size": uint,
+//                            "location": {...}}] (the earlier access, then the later)},
 //     "trace": [{"step": uint (from 1), "thread": uint, "op": string,
 //                "object": string ("0x..", "" for none), "size": uint,
 //                "preemption": bool, "location": "file:line" ("" unknown),
 //                "function": string,
 //                "target": uint (only for thread-create/join/detach)}]
-//   }]
+//   }],
+//   "races": [ the same objects, kind "data-race" ]     (--races=report: not bugs)
 // }
 // Unknown strings are "", unknown lines 0. Addresses are hex strings: 64-bit values do not
 // survive JSON readers that use doubles.

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -383,6 +384,32 @@ TEST_F(Cli, PctvbNeedsAnInstrumentedProgramAndFindsTheLostUpdate) {
       "--races=report -s pctvb:2,1 -n 500 -- " + kBin + "/cli_lost_update_exit < /dev/null", 1);
   ASSERT_EQ(j["bugs"].size(), 1u) << j.dump();
   EXPECT_EQ(j["bugs"][0]["kind"], "exit-code");
+}
+
+TEST_F(Cli, TraceOutWritesTheInterleavingAsTraceEvents) {
+  const std::string trace = in_dir("trace.json");
+  nlohmann::json r = run_json("-s dfs -n 0 --trace-out " + trace + " -- " + kBin + "/cli_deadlock", 1);
+  std::ifstream in(trace);
+  const auto t = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_FALSE(t.is_discarded()) << "not JSON: " << trace;
+  std::size_t slices = 0, names = 0, bug_markers = 0;
+  std::map<std::uint64_t, int> flows;  // id -> +1 start, +1 finish: 2 each
+  for (const auto& e : t["traceEvents"]) {
+    const std::string ph = e["ph"];
+    if (ph == "X") ++slices;
+    if (ph == "M" && e["name"] == "thread_name") ++names;
+    if (ph == "i" && e["name"].get<std::string>().rfind("deadlock", 0) == 0) ++bug_markers;
+    if (ph == "s" || ph == "f") ++flows[e["id"].get<std::uint64_t>()];
+  }
+  EXPECT_EQ(slices, r["bugs"][0]["steps"].get<std::size_t>());
+  EXPECT_EQ(names, 3u);  // T0, T1, T2
+  EXPECT_EQ(bug_markers, 1u);
+  EXPECT_FALSE(flows.empty());  // create -> start arrows at least
+  for (const auto& [id, n] : flows) EXPECT_EQ(n, 2) << "flow " << id;
+  // No bug, no trace.
+  const std::string none = in_dir("none.json");
+  run_json("-s dfs -n 0 --trace-out " + none + " -- " + kBin + "/cli_locked", 0);
+  EXPECT_FALSE(fs::exists(none));
 }
 
 TEST_F(Cli, ChildProcessesAreOutsideWhatWeftControls) {

@@ -1,0 +1,99 @@
+#include "report/trace_events.hpp"
+
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+
+#include "report/location.hpp"
+#include "report/op_text.hpp"
+
+namespace weft {
+namespace {
+
+using json = nlohmann::ordered_json;
+constexpr int kPid = 1;
+
+json event(const char* ph, std::uint64_t ts, ThreadId tid) {
+  return {{"ph", ph}, {"ts", ts}, {"pid", kPid}, {"tid", tid}};
+}
+
+}  // namespace
+
+std::string format_trace_events(const BugRecord& bug, Symbolizer& symbolizer) {
+  json events = json::array();
+  ThreadId threads = 0;
+  for (const Event& e : bug.events) threads = std::max(threads, e.thread + 1);
+  for (ThreadId t = 0; t < threads; ++t) {
+    json m = event("M", 0, t);
+    m["name"] = "thread_name";
+    m["args"] = {{"name", "T" + std::to_string(t)}};
+    events.push_back(std::move(m));
+  }
+  // Happens-before sources: the last step on each object, and thread starts and exits.
+  std::unordered_map<std::uintptr_t, std::size_t> last_on_object;
+  std::unordered_map<ThreadId, std::size_t> created_at, exited_at;
+  std::uint64_t flow = 0;
+  auto arrow = [&](std::size_t from, std::size_t to) {
+    const std::uint64_t id = ++flow;
+    json s = event("s", from, bug.events[from].thread);
+    s["name"] = "happens-before";
+    s["cat"] = "hb";
+    s["id"] = id;
+    json f = event("f", to, bug.events[to].thread);
+    f["name"] = "happens-before";
+    f["cat"] = "hb";
+    f["id"] = id;
+    f["bp"] = "e";
+    events.push_back(std::move(s));
+    events.push_back(std::move(f));
+  };
+  for (std::size_t i = 0; i < bug.events.size(); ++i) {
+    const Event& e = bug.events[i];
+    const Frame where = choose_location(e, symbolizer);
+    json x = event("X", i, e.thread);
+    x["dur"] = 1;
+    x["name"] = op_text(e);
+    x["cat"] = std::string(op_name(e.op.kind));
+    x["args"] = {{"step", i + 1},
+                 {"object", object_text(e.op)},
+                 {"location", where.file.empty() ? "" : where.file + ":" + std::to_string(where.line)},
+                 {"function", where.function}};
+    events.push_back(std::move(x));
+    if (e.flags & kPreemption) {
+      json p = event("i", i, e.thread);
+      p["name"] = "preemption";
+      p["s"] = "t";
+      events.push_back(std::move(p));
+    }
+    switch (e.op.kind) {
+      case OpKind::ThreadCreate: created_at[e.op.aux] = i; break;
+      case OpKind::ThreadStart:
+        if (auto it = created_at.find(e.thread); it != created_at.end()) arrow(it->second, i);
+        break;
+      case OpKind::ThreadExit: exited_at[e.thread] = i; break;
+      case OpKind::ThreadJoin:
+        if (auto it = exited_at.find(e.op.aux); it != exited_at.end()) arrow(it->second, i);
+        break;
+      default:
+        break;
+    }
+    if (e.op.object != 0) {
+      auto it = last_on_object.find(e.op.object);
+      if (it != last_on_object.end()) {
+        const Event& before = bug.events[it->second];
+        if (before.thread != e.thread && conflicting(before.op, e.op)) arrow(it->second, i);
+      }
+      last_on_object[e.op.object] = i;
+    }
+  }
+  if (!bug.events.empty()) {
+    const std::size_t last = bug.events.size() - 1;
+    json b = event("i", last, bug.thread != kNoThread ? bug.thread : bug.events[last].thread);
+    b["name"] = std::string(bug_kind_name(bug.kind)) + ": " + bug.message;
+    b["s"] = "g";
+    events.push_back(std::move(b));
+  }
+  json j = {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};
+  return j.dump(1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace weft

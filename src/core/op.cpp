@@ -4,12 +4,8 @@
 
 namespace weft {
 namespace {
-struct KindInfo {
-  std::string_view name;
-  std::uint8_t flags;
-};
-constexpr std::array<KindInfo, kOpKindCount> kKinds = {{
-#define WEFT_OP(name, text, flags) {text, static_cast<std::uint8_t>(flags)},
+constexpr std::array<std::string_view, kOpKindCount> kNames = {{
+#define WEFT_OP(name, text, flags) text,
 #include "core/op_kinds.def"
 #undef WEFT_OP
 }};
@@ -31,17 +27,12 @@ bool is_memory_access(OpKind kind) {
 
 std::string_view op_name(OpKind kind) {
   auto i = static_cast<std::size_t>(kind);
-  return i < kKinds.size() ? kKinds[i].name : std::string_view("?");
-}
-
-std::uint8_t op_default_flags(OpKind kind) {
-  auto i = static_cast<std::size_t>(kind);
-  return i < kKinds.size() ? kKinds[i].flags : 0;
+  return i < kNames.size() ? kNames[i] : std::string_view("?");
 }
 
 bool op_from_name(std::string_view text, OpKind* out) {
-  for (std::size_t i = 0; i < kKinds.size(); ++i) {
-    if (kKinds[i].name == text) {
+  for (std::size_t i = 0; i < kNames.size(); ++i) {
+    if (kNames[i] == text) {
       *out = static_cast<OpKind>(i);
       return true;
     }

@@ -1,5 +1,6 @@
 #pragma once
 // The vocabulary of scheduling: who runs (ThreadId) and what it is about to do (Op).
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -28,7 +29,17 @@ inline constexpr std::size_t kOpKindCount = static_cast<std::size_t>(OpKind::Cou
 std::string_view op_name(OpKind kind);
 // Loads, stores and read-modify-writes, plain or atomic.
 bool is_memory_access(OpKind kind);
-std::uint8_t op_default_flags(OpKind kind);
+
+// Inline: every instrumented access makes an Op.
+inline constexpr std::uint8_t kOpDefaultFlags[kOpKindCount] = {
+#define WEFT_OP(name, text, flags) static_cast<std::uint8_t>(flags),
+#include "core/op_kinds.def"
+#undef WEFT_OP
+};
+inline std::uint8_t op_default_flags(OpKind kind) {
+  const auto i = static_cast<std::size_t>(kind);
+  return i < kOpKindCount ? kOpDefaultFlags[i] : 0;
+}
 // Parses a printed name back ("mutex-lock"); false if unknown.
 bool op_from_name(std::string_view text, OpKind* out);
 

@@ -31,6 +31,12 @@ __attribute__((noinline)) void range(ThreadState* self, const void* src, void* d
   c.memory_access(self, make_op(OpKind::Write, addr(dst), pc, size), n);
 }
 
+// Whether freeing `p` is news for the race detector (only then is its size asked of the
+// allocator).
+bool tracked(const void* p) {
+  return p != nullptr && rt::controlled_thread() != nullptr && ctl().tracks_memory();
+}
+
 }  // namespace
 
 extern "C" {
@@ -54,17 +60,14 @@ void* memset(void* dst, int c, std::size_t n) noexcept {
 // visible to weft, so a block reused by another thread would otherwise seem to race with
 // its previous life.
 void free(void* p) noexcept {
-  if (p != nullptr)
-    if (ThreadState* self = rt::controlled_thread())
-      ctl().memory_freed(addr(p), malloc_usable_size(p));
+  if (tracked(p)) ctl().memory_freed(addr(p), malloc_usable_size(p));
   __libc_free(p);
 }
 
 void* realloc(void* p, std::size_t n) noexcept {
-  ThreadState* self = p != nullptr ? rt::controlled_thread() : nullptr;
-  const std::size_t old = self != nullptr ? malloc_usable_size(p) : 0;
+  const std::size_t old = tracked(p) ? malloc_usable_size(p) : 0;
   void* q = __libc_realloc(p, n);
-  if (self != nullptr && q != nullptr && q != p) ctl().memory_freed(addr(p), old);
+  if (old != 0 && q != nullptr && q != p) ctl().memory_freed(addr(p), old);
   return q;
 }
 

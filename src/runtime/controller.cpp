@@ -6,7 +6,6 @@
 #include <sys/prctl.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <typeinfo>
@@ -32,6 +31,8 @@ Controller::Controller(const ControllerConfig& config)
   next_ops_.reserve(64);
   held_.reserve(64);
   fairness_.set_enabled(config.fair);
+  // The mask of the thread driving in-process executions: thread 0 of each starts with it.
+  os::signal_mask(SIG_SETMASK, nullptr, &driver_mask_);
   active_.store(this, std::memory_order_release);
 }
 
@@ -169,7 +170,7 @@ void Controller::run_execution(const std::function<void()>& body) {
   for (auto& c : carriers_) idle_.push_back(c.get());
 
   ThreadState* main = new_thread();
-  os::signal_mask(SIG_SETMASK, nullptr, &main->program_mask);  // the test's caller's
+  main->program_mask = driver_mask_;
   if (start_os_thread(main, nullptr) != 0)
     config_.sink->on_tool_error("cannot create a thread (pthread_create failed)");
   ThreadState* first = pick();
@@ -219,7 +220,7 @@ void Controller::adopt_main_thread() {
   ThreadState* main = new_thread();
   main->os = pthread_self();
   main->adopted = true;
-  os::signal_mask(SIG_SETMASK, nullptr, &main->program_mask);
+  main->program_mask = driver_mask_;  // this thread's: the Controller was made on it
   main->tid = os::gettid();
   if (races_ != nullptr) races_->reset();
   t_self = main;
@@ -286,7 +287,6 @@ void Controller::flush_steps() {
 }
 
 void Controller::detect_race(ThreadState* self, const Op& op, std::size_t size) {
-  RuntimeScope scope(self);
   flush_steps();
   DataRace race;
   const bool raced = op.kind != OpKind::Read && op.kind != OpKind::Write

@@ -109,15 +109,16 @@ class Controller {
   Deadline deadline_after(std::uint64_t ns) const;
   // An instrumented memory access (plain or atomic, or a fence) `self` is about to
   // perform: a scheduling point when the access policy says so, then race detection.
-  // `size` is the access's true size (op.size saturates).
+  // `size` is the access's true size (op.size saturates). Inside a RuntimeScope.
   void memory_access(ThreadState* self, const Op& op, std::size_t size) {
     if (access_is_point(op)) schedule(self, op);
-    if (races_ != nullptr && nthreads_ > 1) detect_race(self, op, size);
+    if (tracks_memory()) detect_race(self, op, size);
   }
+  // Whether the race detector keeps a history of memory now (memory_freed has work).
+  bool tracks_memory() const { return races_ != nullptr && nthreads_ > 1; }
   // Memory given back to the allocator: a new object there starts with no history.
-  void memory_freed(std::uintptr_t address, std::size_t size) {
-    if (races_ != nullptr && nthreads_ > 1) races_->forget(address, size);
-  }
+  // Call only when tracks_memory().
+  void memory_freed(std::uintptr_t address, std::size_t size) { races_->forget(address, size); }
   // Data nondeterminism: a value in [0, n) chosen by the strategy and recorded.
   std::size_t choose_value(std::size_t n);
   // pthread_create under control: a ThreadCreate step, then a new controlled thread.
@@ -203,6 +204,7 @@ class Controller {
   ThreadId last_ = kNoThread;
   detect::RaceDetector* races_;
   std::uint64_t hb_steps_ = 0;  // steps the race detector has seen
+  sigset_t driver_mask_{};      // the constructing thread's signal mask
 
   std::vector<std::unique_ptr<ThreadState>> threads_;  // reused across executions
   std::size_t nthreads_ = 0;

@@ -10,11 +10,18 @@
 #include "detect/crash_handler.hpp"
 #include "detect/watchdog.hpp"
 #include "runtime/controller.hpp"
+#include "runtime/instrumented_code.hpp"
 
 namespace weft::explorer {
 namespace {
 
 [[noreturn]] void child_finish() { _exit(0); }
+
+// Two races between the same two code locations (in either order).
+bool same_locations(const DataRace& a, const DataRace& b) {
+  return (a.earlier.pc == b.earlier.pc && a.later.pc == b.later.pc) ||
+         (a.earlier.pc == b.later.pc && a.later.pc == b.earlier.pc);
+}
 
 // The controlled thread that crashed; it is inside weft from now on, so that what the
 // handler calls (string formatting, memcpy) is not scheduled as the program's own.
@@ -108,11 +115,6 @@ void install_child_detectors(SharedHeader& h, double hang_timeout_s, bool superv
     detect::Watchdog::start(&h.steps, &hang_target, hang_timeout_s, &h.bug, &child_finish);
 }
 
-bool same_locations(const DataRace& a, const DataRace& b) {
-  return (a.earlier.pc == b.earlier.pc && a.later.pc == b.later.pc) ||
-         (a.earlier.pc == b.later.pc && a.later.pc == b.earlier.pc);
-}
-
 BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerprint,
                    const std::string& strategy, std::uint64_t seed,
                    const std::vector<std::string>& points) {
@@ -136,18 +138,54 @@ BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerpr
                             std::to_string(WEXITSTATUS(wait_status));
   }
   const std::uint64_t steps = std::min<std::uint64_t>(h.steps.load(), region.max_events());
-  const std::uint64_t ndec = std::min<std::uint64_t>(h.decisions.load(), region.max_decisions());
   bug.step = steps;
   bug.execution = h.executions.load();
   bug.events.assign(region.events(), region.events() + steps);
+  bug.schedule = region_schedule(region, fingerprint, strategy, seed, points);
+  return bug;
+}
+
+std::string region_schedule(SharedRegion& region, std::uint64_t fingerprint,
+                            const std::string& strategy, std::uint64_t seed,
+                            const std::vector<std::string>& points) {
+  const std::uint64_t n =
+      std::min<std::uint64_t>(region.header().decisions.load(), region.max_decisions());
   Schedule s;
   s.fingerprint = fingerprint;
   s.strategy = strategy;
   s.seed = seed;
   s.points = points;
-  s.decisions.assign(region.decisions(), region.decisions() + ndec);
-  bug.schedule = encode_schedule(s);
-  return bug;
+  s.decisions.assign(region.decisions(), region.decisions() + n);
+  return encode_schedule(s);
+}
+
+BugRecord race_record(const RaceSlot& slot, std::string message) {
+  BugRecord r;
+  r.kind = BugKind::kDataRace;
+  r.message = std::move(message);
+  r.has_race = true;
+  r.race = slot.race;
+  r.thread = slot.race.later.thread;
+  r.pc = slot.race.later.pc;
+  r.execution = slot.execution;
+  return r;
+}
+
+std::vector<std::string> point_locations(const rt::RacyPoints& racy) {
+  std::vector<std::string> points;
+  for (std::uintptr_t pc : racy.pcs()) points.push_back(rt::code_location(pc));
+  return points;
+}
+
+std::string resolve_points(const std::vector<std::string>& points, rt::RacyPoints* racy) {
+  for (const std::string& point : points) {
+    const std::uintptr_t pc = rt::resolve_code_location(point);
+    if (pc == 0)
+      return "the schedule names code location '" + point +
+             "', which is in no module of this program (recorded for another build?)";
+    racy->add(pc);
+  }
+  return "";
 }
 
 }  // namespace weft::explorer

@@ -9,6 +9,7 @@
 #include "core/strategy.hpp"
 #include "explore/shared_region.hpp"
 #include "runtime/execution_sink.hpp"
+#include "runtime/racy_points.hpp"
 
 namespace weft::explorer {
 
@@ -47,7 +48,18 @@ BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerpr
                    const std::string& strategy, std::uint64_t seed,
                    const std::vector<std::string>& points = {});
 
-// Two races between the same two code locations (in either order).
-bool same_locations(const DataRace& a, const DataRace& b);
+// The encoded schedule of the execution the region holds, as far as it got.
+std::string region_schedule(SharedRegion& region, std::uint64_t fingerprint,
+                            const std::string& strategy, std::uint64_t seed,
+                            const std::vector<std::string>& points);
+
+// A race the execution process listed (--races=report), as a record; `message` says so.
+BugRecord race_record(const RaceSlot& slot, std::string message);
+
+// Extra scheduling points (--preempt-on=racy) between a schedule and this process: the
+// code locations of `racy` (Schedule::points), and back. resolve_points() adds each to
+// *racy; "" or a one-line error naming a location no module of this program holds.
+std::vector<std::string> point_locations(const rt::RacyPoints& racy);
+std::string resolve_points(const std::vector<std::string>& points, rt::RacyPoints* racy);
 
 }  // namespace weft::explorer

@@ -16,7 +16,6 @@
 #include "runtime/controller.hpp"
 #include "report/location.hpp"
 #include "report/symbolizer.hpp"
-#include "runtime/instrumented_code.hpp"
 #include "runtime/os.hpp"
 #include "strategy/registry.hpp"
 
@@ -37,13 +36,8 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
   rt::RacyPoints racy;
   std::vector<std::string> points;
   if (replay != nullptr) {
-    for (const std::string& point : replay->points) {
-      const std::uintptr_t pc = rt::resolve_code_location(point);
-      if (pc == 0)
-        sink.on_tool_error("the schedule names code location '" + point +
-                           "', which is in no module of this program (another build?)");
-      racy.add(pc);
-    }
+    if (std::string error = resolve_points(replay->points, &racy); !error.empty())
+      sink.on_tool_error(error);
     points = replay->points;
     strategy = std::make_unique<ReplayStrategy>(replay->decisions, &sink);
   } else {
@@ -105,8 +99,7 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
       grew |= racy.add(h.races[races_seen].race.later.pc);
     }
     if (grew && replay == nullptr && options.preempt_on == PreemptOn::kRacy) {
-      points.clear();
-      for (std::uintptr_t pc : racy.pcs()) points.push_back(rt::code_location(pc));
+      points = point_locations(racy);
       publish_points();
       std::string error;
       strategy = make_strategy(options.strategy, options.seed, &error, {.state_cache = options.state_cache});
@@ -215,17 +208,8 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   }
   if (h.bug.written() || died)
     run.bugs.push_back(read_bug(region, status, fingerprint, run.strategy, run.seed, points));
-  for (std::uint32_t i = 0; i < h.nraces.load() && i < SharedHeader::kMaxRaces; ++i) {
-    BugRecord r;
-    r.kind = BugKind::kDataRace;
-    r.message = "data race (reported, not failing: Races::kReport)";
-    r.has_race = true;
-    r.race = h.races[i].race;
-    r.thread = r.race.later.thread;
-    r.pc = r.race.later.pc;
-    r.execution = h.races[i].execution;
-    run.races.push_back(std::move(r));
-  }
+  for (std::uint32_t i = 0; i < h.nraces.load() && i < SharedHeader::kMaxRaces; ++i)
+    run.races.push_back(race_record(h.races[i], "data race (reported, not failing: Races::kReport)"));
   for (BugRecord& b : run.bugs)
     b.found_by = run.coverage.origin.empty() ? run.strategy : run.coverage.origin;
   return run;

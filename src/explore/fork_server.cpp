@@ -192,7 +192,7 @@ std::string bug_key(const BugRecord& b) {
 // The pair of source lines of a race, in either order ("a.c:7|a.c:9").
 std::string race_lines(Symbolizer& symbolizer, const DataRace& r) {
   auto line = [&](std::uintptr_t pc) {
-    const Frame f = choose_location(std::span<const std::uintptr_t>(&pc, 1), symbolizer);
+    const Frame f = choose_location(pc, symbolizer);
     return f.file.empty() ? std::to_string(pc) : f.file + ":" + std::to_string(f.line);
   };
   std::string a = line(r.earlier.pc), b = line(r.later.pc);
@@ -295,14 +295,9 @@ void serve(ServerState& s) {
     }
     run.strategy = replay.strategy;
     run.seed = replay.seed;
-    for (const std::string& point : replay.points) {
-      const std::uintptr_t pc = rt::resolve_code_location(point);
-      if (pc == 0) {
-        run.error = "the schedule names code location '" + point +
-                    "', which is in no module of this program (recorded for another build?)";
-        finish("");
-      }
-      s.racy.add(pc);
+    if (std::string error = resolve_points(replay.points, &s.racy); !error.empty()) {
+      run.error = error;
+      finish("");
     }
     s.points = replay.points;
     s.strategy = std::make_unique<ReplayStrategy>(replay.decisions, s.sink.get());
@@ -435,23 +430,8 @@ void serve(ServerState& s) {
       const std::string key = race_lines(race_symbolizer, h.races[r].race);
       if (std::find(race_keys.begin(), race_keys.end(), key) != race_keys.end()) continue;
       race_keys.push_back(key);
-      BugRecord rec;
-      rec.kind = BugKind::kDataRace;
-      rec.has_race = true;
-      rec.race = h.races[r].race;
-      rec.execution = h.races[r].execution;
-      rec.thread = rec.race.later.thread;
-      rec.pc = rec.race.later.pc;
-      rec.message = "data race (reported, not failing: --races=report)";
-      Schedule sched;
-      sched.fingerprint = fingerprint;
-      sched.strategy = run.strategy;
-      sched.seed = run.seed;
-      sched.points = s.points;
-      sched.decisions.assign(s.region->decisions(),
-                             s.region->decisions() + std::min<std::uint64_t>(
-                                                         h.decisions.load(), s.region->max_decisions()));
-      rec.schedule = encode_schedule(sched);
+      BugRecord rec = race_record(h.races[r], "data race (reported, not failing: --races=report)");
+      rec.schedule = region_schedule(*s.region, fingerprint, run.strategy, run.seed, s.points);
       run.races.push_back(std::move(rec));
     }
     races_seen = nraces;
@@ -486,8 +466,7 @@ void serve(ServerState& s) {
     if (new_points && !cfg.replay) {
       // New scheduling points change the space: the search starts over on it, so that
       // what it reports covered is covered with every racy access a point.
-      s.points.clear();
-      for (std::uintptr_t pc : s.racy.pcs()) s.points.push_back(rt::code_location(pc));
+      s.points = point_locations(s.racy);
       std::string error;
       s.strategy = make_strategy(cfg.strategy, cfg.seed, &error, {.state_cache = cfg.state_cache});
       ++restarts;

@@ -48,8 +48,7 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
           {{"thread", a->thread},
            {"access", a->write ? "write" : "read"},
            {"size", a->size},
-           {"location", location_object(choose_location(
-                            std::span<const std::uintptr_t>(&a->pc, 1), symbolizer))}});
+           {"location", location_object(choose_location(a->pc, symbolizer))}});
     }
     b["race"] = {{"address", hex_address(r.address)},
                  {"variable", symbolizer.variable(r.address)},

@@ -56,9 +56,12 @@ Frame choose_location(const Event& event, Symbolizer& symbolizer) {
   return choose_location(pcs, symbolizer);
 }
 
+Frame choose_location(std::uintptr_t return_address, Symbolizer& symbolizer) {
+  return choose_location(std::span(&return_address, 1), symbolizer);
+}
+
 Frame choose_location(const Op& op, Symbolizer& symbolizer) {
-  std::uintptr_t pc = op.pc;
-  return choose_location(std::span(&pc, 1), symbolizer);
+  return choose_location(op.pc, symbolizer);
 }
 
 Frame bug_location(const BugRecord& bug, Symbolizer& symbolizer) {
@@ -101,7 +104,7 @@ Frame bug_location(const BugRecord& bug, Symbolizer& symbolizer) {
 
 std::string where_suffix(std::uintptr_t pc, Symbolizer& symbolizer) {
   if (pc == 0) return "";
-  const Frame f = choose_location(std::span<const std::uintptr_t>(&pc, 1), symbolizer);
+  const Frame f = choose_location(pc, symbolizer);
   if (f.file.empty()) return "";
   std::string text = " (at " + f.file + ":" + std::to_string(f.line);
   if (!f.function.empty()) text += " in " + f.function;

@@ -160,7 +160,7 @@ class TextWriter {
             " at " + hex_address(r.address) + ":\n";
     Table table;
     for (const RaceAccess* a : {&r.later, &r.earlier}) {
-      Frame where = choose_location(std::span<const std::uintptr_t>(&a->pc, 1), sym_);
+      Frame where = choose_location(a->pc, sym_);
       table.row({thread_name(a->thread),
                  std::string(a == &r.earlier ? "earlier " : "") + (a->write ? "write" : "read"),
                  count(a->size, "byte"), place(where), clip(where.function, kMaxFunction),

@@ -63,6 +63,19 @@ inline Op make_op(OpKind kind, std::uintptr_t object = 0, std::uintptr_t pc = 0,
   return Op{kind, op_default_flags(kind), size, aux, object, pc};
 }
 
+// A condition variable's wait (cond-wait releases its mutex, cond-wake reacquires it)
+// touches the mutex too: its address rides in the fields a wait does not use (aux, the
+// low 32 bits; size, the next 16: user-space addresses have 47), so that a trace alone
+// shows every object an operation touches.
+inline void set_cond_mutex(Op& op, std::uintptr_t mutex) {
+  op.aux = static_cast<std::uint32_t>(mutex);
+  op.size = static_cast<std::uint16_t>(mutex >> 32);
+}
+inline std::uintptr_t cond_mutex(const Op& op) {
+  if (op.kind != OpKind::CondWait && op.kind != OpKind::CondWake) return 0;
+  return static_cast<std::uintptr_t>(op.aux) | static_cast<std::uintptr_t>(op.size) << 32;
+}
+
 // Two operations of different threads are dependent (do not commute) when they touch
 // the same object and at least one of them writes or releases (CHESS's isWrite/isRelease,
 // the POS paper's race relation). Ops of the same thread are always ordered.

@@ -30,12 +30,16 @@ int wait(ThreadState* self, pthread_cond_t* cv, pthread_mutex_t* m, std::uintptr
   RuntimeScope scope(self);
   Controller& c = ctl();
   const std::uintptr_t ca = addr(cv), ma = addr(m);
-  c.schedule(self, make_op(OpKind::CondWait, ca, pc));
+  Op wait_op = make_op(OpKind::CondWait, ca, pc);
+  set_cond_mutex(wait_op, ma);
+  c.schedule(self, wait_op);
   if (c.mutexes.owner(ma) != self->id) return EPERM;
   const unsigned depth = c.mutexes.release_all(ma);
   c.waits.add(ca, self);
   self->wait_mutex = ma;
-  const bool timed_out = c.schedule_wait(self, make_op(OpKind::CondWake, ca, pc), deadline);
+  Op wake_op = make_op(OpKind::CondWake, ca, pc);
+  set_cond_mutex(wake_op, ma);
+  const bool timed_out = c.schedule_wait(self, wake_op, deadline);
   if (timed_out) c.waits.remove(ca, self);
   for (unsigned i = 0; i < depth; ++i) c.mutexes.lock(ma, self->id);
   return timed_out ? ETIMEDOUT : 0;

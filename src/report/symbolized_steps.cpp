@@ -15,7 +15,7 @@ std::vector<Step> symbolize_steps(const BugRecord& bug, Symbolizer& symbolizer) 
     s.thread = e.thread;
     s.op = std::string(op_name(e.op.kind));
     s.object = e.op.object;
-    s.size = e.op.size;
+    s.size = is_memory_access(e.op.kind) ? e.op.size : 0;
     s.preemption = (e.flags & kPreemption) != 0;
     s.function = std::move(where.function);
     s.file = std::move(where.file);

@@ -110,7 +110,7 @@ bool ExecutionTree::start_execution() {
 
   replay_.clear();
   for (Node* n = current_; n->parent != nullptr; n = n->parent)
-    replay_.push_back(Replay{Delta{n->decision, n->choice, n->kind}, n->check});
+    replay_.push_back(Replay{Delta{n->decision, n->choice, n->kind}, n->check, n});
   std::reverse(replay_.begin(), replay_.end());
   path_.clear();
   for (const Replay& r : replay_) path_.push_back(r.delta);
@@ -136,11 +136,13 @@ void ExecutionTree::note_nondeterminism(std::size_t decision, const std::string&
                       "; the program does not behave the same under the same schedule";
 }
 
-ThreadId ExecutionTree::choose_thread(const SchedulingPoint& p) {
+ThreadId ExecutionTree::choose_thread(const SchedulingPoint& p, ThreadId fallback) {
   const std::size_t index = records_.size();
-  ThreadId pick = default_choice(p);
+  ThreadId pick = fallback != kNoThread ? fallback : default_choice(p);
+  siblings_.clear();
   if (cursor_ < replay_.size() && replay_[cursor_].delta.decision == index) {
     const Replay& r = replay_[cursor_++];
+    note_siblings(r.node);
     if (r.delta.kind != Decision::kThread) {
       note_nondeterminism(index, "a value choice was expected, a thread choice came");
     } else if (!p.is_enabled(r.delta.choice)) {
@@ -169,9 +171,20 @@ ThreadId ExecutionTree::choose_thread(const SchedulingPoint& p) {
   return pick;
 }
 
+void ExecutionTree::note_siblings(const Node* node) {
+  siblings_.push_back(node->replaced);
+  if (!node->parent->branches) return;
+  for (const Delta& d : *node->parent->branches) {
+    if (d.decision != node->decision) continue;
+    if (d.choice == node->choice) break;
+    siblings_.push_back(d.choice);
+  }
+}
+
 std::size_t ExecutionTree::choose_value(std::size_t n) {
   const std::size_t index = records_.size();
   std::size_t pick = 0;
+  siblings_.clear();
   if (cursor_ < replay_.size() && replay_[cursor_].delta.decision == index) {
     const Replay& r = replay_[cursor_++];
     if (r.delta.kind != Decision::kValue) {
@@ -211,6 +224,33 @@ std::uint32_t ExecutionTree::options_hash(const Record& r) const {
   return hash_options(r.kind, enabled(r), r.options);
 }
 
+// The deepest node whose own delta comes before `decision`: the current execution agrees
+// with that node's execution up to `decision` (exclusive), so branches there hang from
+// it. *own: what that node's execution chose at `decision`.
+ExecutionTree::Node* ExecutionTree::owner(std::size_t decision, std::uint32_t* own) const {
+  Node* at = current_;
+  Node* below = nullptr;  // the child of `at` on the way to current_
+  while (at->parent != nullptr && at->decision >= decision) {
+    below = at;
+    at = at->parent;
+  }
+  // The current choice, unless `below` replaced it.
+  *own = (below == nullptr || below->decision > decision) ? records_[decision].choice
+                                                          : below->replaced;
+  return at;
+}
+
+bool ExecutionTree::has_branch(std::size_t decision, std::uint32_t choice) const {
+  if (current_ == nullptr || decision >= records_.size()) return false;
+  std::uint32_t own = 0;
+  const Node* at = owner(decision, &own);
+  if (choice == own) return true;
+  if (at->branches)
+    for (const Delta& d : *at->branches)
+      if (d.decision == decision && d.choice == choice) return true;
+  return false;
+}
+
 bool ExecutionTree::branch(std::size_t decision, std::uint32_t choice, std::int64_t priority) {
   assert(current_ != nullptr && "branch() belongs between start_ and finish_execution()");
   if (current_ == nullptr || decision >= records_.size()) return false;
@@ -222,17 +262,8 @@ bool ExecutionTree::branch(std::size_t decision, std::uint32_t choice, std::int6
     return false;
   }
 
-  // Hang the branch from the deepest node whose own delta comes before `decision`: the
-  // current execution agrees with that node's execution up to `decision` (exclusive).
-  Node* at = current_;
-  Node* below = nullptr;  // the child of `at` on the way to current_
-  while (at->parent != nullptr && at->decision >= decision) {
-    below = at;
-    at = at->parent;
-  }
-  // What `at`'s own execution chose there: the current choice, unless `below` replaced it.
-  const std::uint32_t own =
-      (below == nullptr || below->decision > decision) ? r.choice : below->replaced;
+  std::uint32_t own = 0;
+  Node* at = owner(decision, &own);
   if (choice == own) return false;
   if (options_.track_branches) {
     if (!at->branches) at->branches = std::make_unique<std::vector<Delta>>();

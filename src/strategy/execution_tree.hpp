@@ -94,8 +94,16 @@ class ExecutionTree {
   // be followed (its thread is not enabled, the decision is of the other kind, the value
   // is out of range), the program is not deterministic: the default is taken and
   // nondeterminism() says where.
-  ThreadId choose_thread(const SchedulingPoint& p);
+  // `fallback`, when given, replaces default_choice(p) as the default: a strategy may use
+  // any default that is a function of the execution so far (DPOR's avoids sleeping
+  // threads); the same default must then be used whenever this tree replays.
+  ThreadId choose_thread(const SchedulingPoint& p, ThreadId fallback = kNoThread);
   std::size_t choose_value(std::size_t n);
+  // Right after a choice that followed the node's delta (else empty): the choices made at
+  // that decision by the executions that branched there before it, the parent's own
+  // first, then its earlier branches in the order they were added (those only with
+  // track_branches). Sleep sets put these threads to sleep.
+  std::span<const std::uint32_t> delta_siblings() const { return siblings_; }
 
   // --- after an execution, before finish_execution() ----------------------------------
   std::span<const Record> decisions() const { return records_; }
@@ -114,6 +122,9 @@ class ExecutionTree {
   // nothing added, when that is the execution the ancestor itself ran, when the choice is
   // not one of the options, or (track_branches) when it was added before.
   bool branch(std::size_t decision, std::uint32_t choice, std::int64_t priority = 0);
+  // Whether the execution that takes `choice` at `decision` (agreeing with the current one
+  // before) is the ancestor's own or was added with branch() (track_branches only).
+  bool has_branch(std::size_t decision, std::uint32_t choice) const;
 
   // --- reporting ----------------------------------------------------------------------
   const Stats& stats() const { return stats_; }
@@ -135,11 +146,14 @@ class ExecutionTree {
   struct Replay {
     Delta delta;
     std::uint32_t check;  // options_hash at the decision when the branch was found
+    const Node* node;
   };
   static bool worse(const Entry& a, const Entry& b);
   Node* allocate();
   void release(Node* node);
   void note_nondeterminism(std::size_t decision, const std::string& what);
+  void note_siblings(const Node* node);
+  Node* owner(std::size_t decision, std::uint32_t* own) const;
   std::uint32_t options_hash(const Record& r) const;
 
   Options options_;
@@ -152,6 +166,7 @@ class ExecutionTree {
   std::size_t cursor_ = 0;
   std::size_t first_new_ = 0;
   std::vector<Record> records_;
+  std::vector<std::uint32_t> siblings_;
   std::vector<ThreadId> enabled_pool_;
   std::vector<Op> op_pool_;
   std::uint64_t last_step_ = 0;

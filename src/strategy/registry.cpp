@@ -4,6 +4,7 @@
 
 #include "strategy/dfs.hpp"
 #include "strategy/delay_bound.hpp"
+#include "strategy/dpor.hpp"
 #include "strategy/pct.hpp"
 #include "strategy/pctvb.hpp"
 #include "strategy/portfolio.hpp"
@@ -218,6 +219,15 @@ const std::vector<Entry>& entries() {
           std::string* error) -> std::unique_ptr<Strategy> {
          if (!no_argument(info, has_arg, arg, error)) return nullptr;
          return std::make_unique<DfsStrategy>();
+       }},
+      {{"dpor", "dpor",
+        "dynamic partial-order reduction with sleep sets (Flanagan and Godefroid, "
+        "POPL'05): only orders a race of an earlier execution shows may matter; complete "
+        "when every happens-before class was explored"},
+       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t,
+          std::string* error) -> std::unique_ptr<Strategy> {
+         if (!no_argument(info, has_arg, arg, error)) return nullptr;
+         return std::make_unique<DporStrategy>();
        }},
       {{"pb", "pb[:<c>]",
         "iterative preemption bounding (ICB, Musuvathi and Qadeer, PLDI'07): every schedule "

@@ -28,10 +28,14 @@ class TreeStrategy : public Strategy {
   // explored already. Off unless asked for (the registry asks, unless told not to);
   // before the first execution.
   void set_state_cache(bool on) {
+    on = on && uses_state_cache();
     cache_ = on ? std::make_unique<StateCache>() : nullptr;
     if (on) tree_.set_record_next_ops(true);
   }
   const StateCache* state_cache() const { return cache_.get(); }
+  // Whether set_state_cache(true) takes effect (not for DPOR, whose pruning it would
+  // undermine).
+  virtual bool uses_state_cache() const { return true; }
 
  protected:
   explicit TreeStrategy(ExecutionTree::Options options = {}) : tree_(options) {}

@@ -1,0 +1,78 @@
+#pragma once
+// The dependence relation partial-order reduction reasons with (Flanagan and Godefroid,
+// POPL'05; GAMBIT section 3.3): two operations of different threads are dependent when
+// they touch one object and one of them writes or releases it. Besides the object an Op
+// names, the thread operations touch pseudo-objects (a create writes the child's start,
+// its thread-start reads it; an exit writes the thread's end, a join reads it), a
+// condition variable's wait and wake touch its mutex too, and a process exit depends on
+// everything (it ends every other thread).
+#include <cstddef>
+#include <cstdint>
+
+#include "core/event.hpp"
+#include "core/op.hpp"
+
+namespace weft {
+
+struct ObjectAccess {
+  std::uint64_t key = 0;
+  bool writes = false;
+};
+
+// Pseudo-object keys, apart from user-space addresses by their top bits.
+inline constexpr std::uint64_t kStartOfThread = 0xA000000000000000ull;
+inline constexpr std::uint64_t kExitOfThread = 0xB000000000000000ull;
+inline constexpr std::uint64_t kEverything = 0xC000000000000000ull;
+
+// The objects thread t's `op` touches, at most two, into out; returns how many.
+inline std::size_t object_accesses(ThreadId t, const Op& op, ObjectAccess out[2]) {
+  switch (op.kind) {
+    case OpKind::ThreadCreate: out[0] = {kStartOfThread | op.aux, true}; return 1;
+    case OpKind::ThreadStart: out[0] = {kStartOfThread | t, false}; return 1;
+    case OpKind::ThreadExit: out[0] = {kExitOfThread | t, true}; return 1;
+    case OpKind::ThreadJoin: out[0] = {kExitOfThread | op.aux, false}; return 1;
+    case OpKind::ProcessExit: out[0] = {kEverything, true}; return 1;
+    case OpKind::CondWait:
+    case OpKind::CondWake: {
+      out[0] = {op.object, true};
+      const std::uintptr_t m = cond_mutex(op);
+      if (m == 0) return 1;
+      out[1] = {m, true};
+      return 2;
+    }
+    default:
+      if (op.object == 0) return 0;
+      out[0] = {op.object, op.writes() || op.releases()};
+      return 1;
+  }
+}
+
+// Operations a and b of threads ta and tb do not commute.
+inline bool dependent(ThreadId ta, const Op& a, ThreadId tb, const Op& b) {
+  if (ta == tb) return true;
+  if (a.kind == OpKind::ProcessExit || b.kind == OpKind::ProcessExit) return true;
+  ObjectAccess x[2], y[2];
+  const std::size_t nx = object_accesses(ta, a, x), ny = object_accesses(tb, b, y);
+  for (std::size_t i = 0; i < nx; ++i)
+    for (std::size_t j = 0; j < ny; ++j)
+      if (x[i].key == y[j].key && (x[i].writes || y[j].writes)) return true;
+  return false;
+}
+
+// Whether an earlier operation and a later one of another thread might both be enabled
+// at once: a conservative "yes" unless the later one waits for exactly what the earlier
+// one is (a lock for the unlock of a holder, a thread's start for its create, a join for
+// the exit). DPOR looks past such pairs for the race that can be reversed. A later step
+// that timed out or woke spuriously was enabled without its condition: always "yes".
+inline bool may_be_coenabled(const Op& earlier, const Event& later) {
+  if (later.flags & (kTimedOut | kSpurious)) return true;
+  switch (later.op.kind) {
+    case OpKind::MutexLock: return earlier.kind != OpKind::MutexUnlock;
+    case OpKind::RwWriteLock: return earlier.kind != OpKind::RwUnlock;
+    case OpKind::ThreadStart: return earlier.kind != OpKind::ThreadCreate;
+    case OpKind::ThreadJoin: return earlier.kind != OpKind::ThreadExit;
+    default: return true;
+  }
+}
+
+}  // namespace weft

@@ -1,0 +1,99 @@
+#include "strategy/dpor.hpp"
+
+#include <algorithm>
+
+namespace weft {
+
+DporStrategy::DporStrategy(bool sleep_sets)
+    : TreeStrategy(ExecutionTree::Options{.record_next_ops = true, .track_branches = true}),
+      use_sleep_(sleep_sets) {}
+
+bool DporStrategy::next_execution() {
+  if (!TreeStrategy::next_execution()) return false;
+  sleep_.start_execution();
+  return true;
+}
+
+ThreadId DporStrategy::choose(const SchedulingPoint& p) {
+  if (!use_sleep_) return tree_.choose_thread(p);
+  const ThreadId pick = tree_.choose_thread(p, sleep_.fallback(p));
+  sleep_.after_thread_decision(p, tree_.delta_siblings(), pick);
+  return pick;
+}
+
+std::size_t DporStrategy::choose_value(std::size_t n) {
+  const std::size_t v = tree_.choose_value(n);
+  if (use_sleep_) sleep_.after_value_decision();
+  return v;
+}
+
+void DporStrategy::expand(const Trace& trace) {
+  const auto records = tree_.decisions();
+  const std::size_t first = tree_.first_new_decision();
+  for (const Event& e : trace.events())
+    if (e.op.kind == OpKind::FdWait) {
+      ++unmodelled_;
+      break;
+    }
+  // Races first: their branches may hang from ancestors. A sleep-set blocked execution
+  // ran nothing new from the step it blocked at.
+  // The step taken at the node's own delta is new too: its races are checked here.
+  analysis_.analyze(trace, tree_, first > 0 ? first - 1 : 0, sleep_.blocked_step());
+  for (const DporAnalysis::Race& race : analysis_.races()) reverse(race);
+  // Every value of a data choice in the new part (a sleep-set blocked execution adds
+  // nothing after the step it blocked at: what follows was explored elsewhere).
+  for (std::size_t d = first; d < records.size(); ++d) {
+    const ExecutionTree::Record& r = records[d];
+    if (r.step >= sleep_.blocked_step()) break;
+    if (r.kind == Decision::kValue)
+      for (std::uint32_t v = 0; v < r.options; ++v)
+        if (v != r.choice) tree_.branch(d, v);
+  }
+}
+
+// Source-DPOR's step: unless one of the race's initials is explored at its state (run
+// there, branched to, or asleep: explored from an earlier state), add one, the racing
+// thread itself when it is an initial. An initial that is not enabled there (its step
+// waits for something weft does not see as dependent, such as fairness) is replaced by
+// every enabled thread: coverage over economy.
+void DporStrategy::reverse(const DporAnalysis::Race& race) {
+  const auto initials = analysis_.initials(race);
+  for (ThreadId u : initials)
+    if (tree_.has_branch(race.decision, u) || asleep(race.decision, u)) return;
+  if (initials.empty()) return;
+  const ExecutionTree::Record& r = tree_.decisions()[race.decision];
+  const auto enabled = tree_.enabled(r);
+  if (std::find(enabled.begin(), enabled.end(), initials[0]) != enabled.end()) {
+    tree_.branch(race.decision, initials[0]);
+    return;
+  }
+  ++conservative_;
+  for (ThreadId t : enabled)
+    if (!asleep(race.decision, t)) tree_.branch(race.decision, t);
+}
+
+Coverage DporStrategy::coverage() const {
+  Coverage c;
+  c.kind = "full";
+  c.executions = tree_.stats().executions;
+  const std::uint64_t redundant = redundant_executions();
+  c.classes = c.executions - redundant;
+  const bool faithful = tree_.nondeterminism().empty();
+  c.complete = exhausted() && faithful && unmodelled_ == 0;
+  const std::string counts = std::to_string(c.executions) + " executions, " +
+                             std::to_string(c.classes) + " happens-before classes, " +
+                             std::to_string(redundant) + " redundant (sleep-set blocked)";
+  if (!faithful)
+    c.summary = "dpor: " + counts + ", but the program is not deterministic: no coverage claim";
+  else if (unmodelled_ != 0)
+    c.summary = "dpor: " + counts + ", but threads wait on file descriptors other threads "
+                "feed outside weft's view: no coverage claim";
+  else if (c.complete)
+    c.summary = "dpor: every happens-before class explored: " + counts;
+  else
+    c.summary = "dpor: " + counts + ", " + std::to_string(tree_.frontier_size()) +
+                " known executions still to run";
+  return c;
+}
+
+}  // namespace weft

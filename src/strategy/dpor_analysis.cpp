@@ -1,0 +1,227 @@
+#include "strategy/dpor_analysis.hpp"
+
+#include <algorithm>
+
+#include "strategy/dependence.hpp"
+
+namespace weft {
+
+void DporAnalysis::join(std::uint32_t* into, std::size_t step) {
+  const std::uint32_t* from = clock(step);
+  for (std::size_t u = 0; u < threads_; ++u) into[u] = std::max(into[u], from[u]);
+}
+
+namespace {
+
+// Steps that wait for another thread's release (a lock, a semaphore, a join, ...).
+bool waits_for_release(OpKind k) {
+  switch (k) {
+    case OpKind::MutexLock: case OpKind::RwReadLock: case OpKind::RwWriteLock:
+    case OpKind::SemWait: case OpKind::CondWake: case OpKind::BarrierPass:
+    case OpKind::OnceEnter: case OpKind::FutexWait: case OpKind::FutexWoken:
+    case OpKind::ThreadJoin: case OpKind::ThreadStart:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool DporAnalysis::enabled_at(std::size_t a, ThreadId t) const {
+  const auto enabled = tree_->enabled(tree_->decisions()[decision_[a]]);
+  return std::find(enabled.begin(), enabled.end(), t) != enabled.end();
+}
+
+// The immediate happens-before predecessors of step j among other threads' steps: those
+// that do not happen before j's thread's state (step `before`, -1: none) nor before
+// another such predecessor.
+//
+// A predecessor j could not have run before is looked through, to what came before it on
+// the object: statically (a lock never runs where its unlock could), and, when j's thread
+// was at the same state then, by whether it was enabled there (a semaphore wait is not
+// enabled where the post that fed it ran). When j's thread ran other steps in between and
+// j waits for a release, both are kept: the release (the two may commute) and what came
+// before it (they may not); the latter do not hide earlier steps.
+void DporAnalysis::predecessors(std::size_t j, std::int64_t before,
+                                std::vector<std::uint32_t>* out) {
+  const Trace& trace = *trace_;
+  const Event& ej = trace[j];
+  const ThreadId q = ej.thread;
+  out->clear();
+  soft_.clear();
+  auto covered = [&](std::size_t a) {
+    if (before >= 0 && happens_before(a, static_cast<std::size_t>(before))) return true;
+    for (std::uint32_t c : *out)
+      if (happens_before(a, c)) return true;
+    return false;
+  };
+  if (ej.op.kind == OpKind::ProcessExit) {
+    // Dependent with everything: each other thread's last step before it.
+    std::vector<bool> seen(threads_, false);
+    for (std::size_t a = j; a-- > 0;) {
+      const ThreadId t = trace[a].thread;
+      if (t == q || seen[t]) continue;
+      seen[t] = true;
+      if (!covered(a)) out->push_back(static_cast<std::uint32_t>(a));
+    }
+  } else {
+    ObjectAccess acc[2];
+    const std::size_t na = object_accesses(q, ej.op, acc);
+    const bool waits = waits_for_release(ej.op.kind) && !(ej.flags & (kTimedOut | kSpurious));
+    for (std::size_t n = 0; n < na; ++n) {
+      const auto it = keys_.find(acc[n].key);
+      if (it == keys_.end()) continue;
+      const KeyState& ks = it->second;
+      auto s = std::lower_bound(ks.steps.begin(), ks.steps.end(), static_cast<std::uint32_t>(j));
+      while (s != ks.steps.begin()) {
+        --s;
+        const std::size_t a = *s;
+        const bool writes = ks.writes[static_cast<std::size_t>(s - ks.steps.begin())] != 0;
+        if (!writes && !acc[n].writes) continue;  // two reads commute
+        // Every earlier access of the key happens before a write that is ordered.
+        if (trace[a].thread == q || covered(a)) {
+          if (writes) break;
+          continue;
+        }
+        if (!may_be_coenabled(trace[a].op, ej)) continue;
+        if (before < static_cast<std::int64_t>(a)) {
+          if (!enabled_at(a, q)) continue;
+        } else if (waits && trace[a].op.releases()) {
+          soft_.push_back(static_cast<std::uint32_t>(a));
+          continue;
+        }
+        out->push_back(static_cast<std::uint32_t>(a));
+        if (writes) break;
+      }
+    }
+    for (std::uint32_t x : exits_)
+      if (x < j && trace[x].thread != q && !covered(x)) out->push_back(x);
+  }
+  // Predecessors found on different objects may order each other.
+  std::vector<std::uint32_t> kept;
+  for (std::uint32_t c : *out) {
+    bool immediate = true;
+    for (std::uint32_t d : *out)
+      if (d != c && happens_before(c, d)) immediate = false;
+    if (immediate) kept.push_back(c);
+  }
+  for (std::uint32_t c : soft_)
+    if (!covered(c)) kept.push_back(c);
+  out->swap(kept);
+}
+
+void DporAnalysis::add_race(std::size_t i, std::size_t j) {
+  const Trace& trace = *trace_;
+  const ThreadId q = trace[j].thread;
+  // v: the steps after i that do not happen after it, then j.
+  std::fill(first_in_v_.begin(), first_in_v_.end(), -1);
+  for (std::size_t k = i + 1; k <= j; ++k) {
+    const ThreadId t = trace[k].thread;
+    if (first_in_v_[t] >= 0 || (k < j && happens_before(i, k))) continue;
+    first_in_v_[t] = static_cast<std::int64_t>(k);
+  }
+  Race r;
+  r.decision = decision_[i];
+  r.thread = q;
+  r.first = static_cast<std::uint32_t>(initials_.size());
+  r.before_release = trace[i].op.releases();
+  auto initial = [&](ThreadId u) {
+    const std::int64_t f = first_in_v_[u];
+    if (f < 0) return false;
+    for (std::size_t w = 0; w < threads_; ++w)
+      if (w != u && first_in_v_[w] >= 0 && first_in_v_[w] < f &&
+          happens_before(static_cast<std::size_t>(first_in_v_[w]), static_cast<std::size_t>(f)))
+        return false;
+    return true;
+  };
+  if (initial(q)) initials_.push_back(q);
+  for (ThreadId u = 0; u < threads_; ++u)
+    if (u != q && initial(u)) initials_.push_back(u);
+  r.count = static_cast<std::uint32_t>(initials_.size()) - r.first;
+  races_.push_back(r);
+}
+
+void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::size_t first,
+                           std::size_t end_step) {
+  trace_ = &trace;
+  tree_ = &tree;
+  races_.clear();
+  initials_.clear();
+  const auto records = tree.decisions();
+  const std::size_t n = trace.size();
+  if (first >= records.size() || n == 0) return;
+  const std::size_t s0 = records[first].step;
+  end_step = std::min(end_step, n);
+  if (s0 >= end_step) return;
+
+  threads_ = 0;
+  for (const Event& e : trace.events()) threads_ = std::max<std::size_t>(threads_, e.thread + 1);
+  decision_.assign(n, 0);
+  for (std::size_t d = 0; d < records.size(); ++d)
+    if (records[d].kind == Decision::kThread && records[d].step < n)
+      decision_[records[d].step] = static_cast<std::uint32_t>(d);
+
+  // Vector clocks over the dependence relation.
+  clocks_.assign(n * threads_, 0);
+  index_.assign(n, 0);
+  previous_.assign(n, -1);
+  created_.assign(threads_, -1);
+  first_in_v_.assign(threads_, -1);
+  exits_.clear();
+  for (auto& [key, ks] : keys_) {
+    ks.steps.clear();
+    ks.writes.clear();
+    ks.last_write = -1;
+    ks.reads.clear();
+  }
+  std::vector<std::int64_t> last_of(threads_, -1);
+  std::vector<std::uint32_t> count(threads_, 0);
+  ObjectAccess acc[2];
+  for (std::size_t k = 0; k < n; ++k) {
+    const Event& e = trace[k];
+    const ThreadId t = e.thread;
+    std::uint32_t* c = clock(k);
+    previous_[k] = last_of[t];
+    if (previous_[k] >= 0) join(c, static_cast<std::size_t>(previous_[k]));
+    if (e.op.kind == OpKind::ProcessExit) {
+      for (std::size_t u = 0; u < threads_; ++u)
+        if (last_of[u] >= 0) join(c, static_cast<std::size_t>(last_of[u]));
+      exits_.push_back(static_cast<std::uint32_t>(k));
+    } else if (!exits_.empty()) {
+      join(c, exits_.back());
+    }
+    if (e.op.kind == OpKind::ThreadCreate && e.op.aux < threads_)
+      created_[e.op.aux] = static_cast<std::int64_t>(k);
+    const std::size_t na = object_accesses(t, e.op, acc);
+    for (std::size_t a = 0; a < na; ++a) {
+      if (acc[a].key == kEverything) continue;
+      KeyState& ks = keys_[acc[a].key];
+      if (ks.last_write >= 0) join(c, static_cast<std::size_t>(ks.last_write));
+      if (acc[a].writes)
+        for (std::uint32_t r : ks.reads) join(c, r);
+    }
+    index_[k] = c[t] = ++count[t];
+    for (std::size_t a = 0; a < na; ++a) {
+      if (acc[a].key == kEverything) continue;
+      KeyState& ks = keys_[acc[a].key];
+      ks.steps.push_back(static_cast<std::uint32_t>(k));
+      ks.writes.push_back(acc[a].writes);
+      if (acc[a].writes) {
+        ks.last_write = static_cast<std::int64_t>(k);
+        ks.reads.clear();
+      } else {
+        ks.reads.push_back(static_cast<std::uint32_t>(k));
+      }
+    }
+    last_of[t] = static_cast<std::int64_t>(k);
+  }
+
+  for (std::size_t j = s0; j < end_step; ++j) {
+    const std::int64_t before = previous_[j] >= 0 ? previous_[j] : created_[trace[j].thread];
+    predecessors(j, before, &candidates_);
+    for (std::uint32_t i : candidates_) add_race(i, j);
+  }
+}
+
+}  // namespace weft

@@ -1,0 +1,206 @@
+// dpor (Flanagan and Godefroid, POPL'05, with sleep sets) on model programs, against
+// brute force: on many random programs the happens-before classes it explores are
+// exactly every class plain dfs finds by running every schedule, and it says how many of
+// its executions were redundant (sleep-set blocked). Exact counts where theory gives them.
+#include "strategy/dpor.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/rng.hpp"
+#include "strategy/dfs.hpp"
+#include "strategy/registry.hpp"
+#include "support/hb_classes.hpp"
+#include "support/model_program.hpp"
+
+namespace weft {
+namespace {
+
+using model::Program;
+
+std::uint64_t factorial(std::uint64_t n) { return n <= 1 ? 1 : n * factorial(n - 1); }
+
+// n threads, each k times: lock m; x = x + 1 (a read and a write); unlock m.
+Program locked_counter(std::size_t n, std::size_t k) {
+  Program p;
+  const auto x = p.variable("x");
+  const auto m = p.mutex("m");
+  for (std::size_t t = 0; t < n; ++t) {
+    model::ThreadBuilder b = p.thread("T" + std::to_string(t));
+    for (std::size_t i = 0; i < k; ++i) b.lock(m).read(x, 0).write(x, 1).unlock(m);
+  }
+  return p;
+}
+
+// Threads of reads, writes, exchanges and locked sections over a few variables; with
+// `blocking`, also semaphores and one-shot events (threads that wait).
+Program random_program(std::uint64_t seed, bool blocking) {
+  Rng rng(seed);
+  Program p;
+  const std::size_t threads = 2 + rng.below(2);
+  // Small enough for dfs to enumerate every schedule quickly.
+  const std::size_t ops = threads == 2 ? 3 + rng.below(blocking ? 2 : 3) : 2 + rng.below(blocking ? 1 : 2);
+  const std::size_t objects = 1 + rng.below(3);
+  std::vector<model::ObjectId> obj;
+  for (std::size_t o = 0; o < objects; ++o) obj.push_back(p.variable("v" + std::to_string(o)));
+  const model::ObjectId m = p.mutex("m");
+  const model::ObjectId m2 = p.mutex("m2");
+  const model::ObjectId sem = p.semaphore("s", 1);
+  const model::ObjectId ev = p.event("e");
+  for (std::size_t t = 0; t < threads; ++t) {
+    model::ThreadBuilder b = p.thread("T" + std::to_string(t));
+    for (std::size_t i = 0; i < ops; ++i) {
+      const model::ObjectId o = obj[rng.below(objects)];
+      switch (rng.below(blocking ? 8 : 6)) {
+        case 0: case 1: b.read(o, i % model::kRegisters); break;
+        case 2: case 3: b.write(o, static_cast<model::Value>(10 * t + i + 1)); break;
+        case 4: b.exchange(o, static_cast<model::Value>(t + 1), 0); break;
+        case 5: {
+          const model::ObjectId which = rng.below(2) ? m : m2;
+          b.lock(which).read(o, 1).unlock(which);
+          break;
+        }
+        case 6: b.sem_wait(sem).write(o, 7).sem_post(sem); break;
+        case 7: if (t == 0) b.signal(ev); else b.wait(ev); break;
+      }
+    }
+  }
+  p.deadlock_is_bug(false);
+  return p;
+}
+
+struct Comparison {
+  std::uint64_t all_classes = 0;
+  std::uint64_t dpor_executions = 0;
+  std::uint64_t dpor_redundant = 0;
+};
+
+Comparison compare_with_brute_force(const Program& p, const std::string& what,
+                                    bool sleep_sets = true) {
+  DfsStrategy dfs;
+  const model::ClassCount all = model::collect_classes(dfs, p);
+  DporStrategy dpor(sleep_sets);
+  const model::ClassCount got = model::collect_classes(dpor, p);
+  EXPECT_TRUE(all.exhausted && got.exhausted) << what;
+  EXPECT_EQ(got.classes, all.classes) << what << ": dpor explored " << got.classes.size()
+                                      << " of " << all.classes.size() << " classes";
+  // What the strategy claims matches what it did.
+  if (sleep_sets) {
+    EXPECT_EQ(got.executions - got.classes.size(), dpor.redundant_executions()) << what;
+    EXPECT_EQ(got.coverage.classes, got.classes.size()) << what;
+  }
+  EXPECT_TRUE(got.coverage.complete) << what << ": " << got.coverage.summary;
+  EXPECT_EQ(got.coverage.kind, "full");
+  return {all.classes.size(), got.executions, dpor.redundant_executions()};
+}
+
+TEST(Dpor, ExploresEveryClassOfRandomProgramsOfAccessesAndLocks) {
+  std::uint64_t classes = 0, executions = 0, redundant = 0;
+  for (std::uint64_t seed = 1; seed <= 150; ++seed) {
+    const Comparison c = compare_with_brute_force(random_program(seed, false),
+                                                  "seed " + std::to_string(seed));
+    classes += c.all_classes;
+    executions += c.dpor_executions;
+    redundant += c.dpor_redundant;
+  }
+  // How much work sleep sets leave redundant, for the record (and a regression guard).
+  std::printf("150 programs: %llu classes, %llu dpor executions, %llu redundant\n",
+              static_cast<unsigned long long>(classes),
+              static_cast<unsigned long long>(executions),
+              static_cast<unsigned long long>(redundant));
+  EXPECT_EQ(executions, classes + redundant);
+}
+
+TEST(Dpor, SleepSetsSaveExecutionsAndLoseNoClass) {
+  std::uint64_t with = 0, without = 0;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    const Program p = random_program(seed, true);
+    DporStrategy plain(false), sleeping(true);
+    const model::ClassCount a = model::collect_classes(plain, p);
+    const model::ClassCount b = model::collect_classes(sleeping, p);
+    EXPECT_EQ(a.classes, b.classes) << "seed " << seed;
+    with += b.executions;
+    without += a.executions;
+  }
+  std::printf("60 programs: dpor %llu executions with sleep sets, %llu without\n",
+              static_cast<unsigned long long>(with), static_cast<unsigned long long>(without));
+  EXPECT_LT(with, without);
+}
+
+TEST(Dpor, ExploresEveryClassOfRandomProgramsThatBlock) {
+  std::uint64_t classes = 0, executions = 0;
+  for (std::uint64_t seed = 1; seed <= 150; ++seed) {
+    const Comparison c =
+        compare_with_brute_force(random_program(seed, true), "blocking seed " + std::to_string(seed));
+    classes += c.all_classes;
+    executions += c.dpor_executions;
+  }
+  std::printf("150 programs with semaphores and events: %llu classes, %llu dpor executions\n",
+              static_cast<unsigned long long>(classes),
+              static_cast<unsigned long long>(executions));
+}
+
+TEST(Dpor, LockedCounterHasOneExecutionPerLockOrder) {
+  // n threads of k critical sections: (n*k)! / (k!)^n orders of the lock acquisitions,
+  // and the accesses inside add no class. No execution is redundant.
+  struct Case {
+    std::size_t n, k;
+  };
+  for (const Case c : {Case{2, 1}, Case{2, 2}, Case{3, 1}, Case{3, 2}, Case{2, 3}}) {
+    std::uint64_t expected = factorial(c.n * c.k);
+    for (std::size_t t = 0; t < c.n; ++t) expected /= factorial(c.k);
+    DporStrategy dpor;
+    const model::ClassCount got = model::collect_classes(dpor, locked_counter(c.n, c.k));
+    EXPECT_TRUE(got.exhausted);
+    EXPECT_EQ(got.classes.size(), expected) << c.n << "x" << c.k;
+    EXPECT_EQ(got.executions, expected) << c.n << "x" << c.k;
+    EXPECT_EQ(dpor.redundant_executions(), 0u);
+  }
+}
+
+TEST(Dpor, IndependentThreadsAndReadersAreOneClass) {
+  Program independent;
+  const auto x = independent.variable("x"), y = independent.variable("y");
+  independent.thread("A").write(x, 1).write(x, 2).read(x, 0);
+  independent.thread("B").write(y, 1).read(y, 1).write(y, 2);
+  Program readers;
+  const auto z = readers.variable("z");
+  for (int t = 0; t < 3; ++t) readers.thread("R" + std::to_string(t)).read(z, 0).read(z, 1);
+  for (const Program* p : {&independent, &readers}) {
+    DporStrategy dpor;
+    const model::ClassCount got = model::collect_classes(dpor, *p);
+    EXPECT_EQ(got.executions, 1u);
+    EXPECT_TRUE(got.coverage.complete) << got.coverage.summary;
+  }
+}
+
+TEST(Dpor, FindsTheBugOfALostUpdate) {
+  Program p;
+  const auto x = p.variable("x");
+  p.thread("A").read(x, 0).access(OpKind::Write, x, [](model::State& s, model::ThreadIndex t) {
+    s[0] = s.reg(t, 0) + 1;
+  });
+  p.thread("B").read(x, 0).access(OpKind::Write, x, [](model::State& s, model::ThreadIndex t) {
+    s[0] = s.reg(t, 0) + 1;
+  });
+  p.expect_final([](const model::State& s) { return s.objects[0] == 2; }, "lost update");
+  DporStrategy dpor;
+  const model::RunResult r = model::run(dpor, p, 0);
+  EXPECT_GT(r.hits, 0u);
+  EXPECT_TRUE(r.exhausted);
+}
+
+TEST(Dpor, TheRegistryMakesItWithoutStateCaching) {
+  std::string error;
+  auto s = make_strategy("dpor", 0, &error);
+  ASSERT_NE(s, nullptr) << error;
+  EXPECT_EQ(dynamic_cast<TreeStrategy&>(*s).state_cache(), nullptr);
+  EXPECT_EQ(make_strategy("dpor:3", 0, &error), nullptr);
+  EXPECT_NE(error.find("dpor takes no argument"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace weft

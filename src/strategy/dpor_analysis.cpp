@@ -43,10 +43,9 @@ bool DporAnalysis::enabled_at(std::size_t a, ThreadId t) const {
 // enabled where the post that fed it ran). When j's thread ran other steps in between and
 // j waits for a release, both are kept: the release (the two may commute) and what came
 // before it (they may not); the latter do not hide earlier steps.
-void DporAnalysis::predecessors(std::size_t j, std::int64_t before,
+void DporAnalysis::predecessors(std::size_t j, const Event& ej, std::int64_t before,
                                 std::vector<std::uint32_t>* out) {
   const Trace& trace = *trace_;
-  const Event& ej = trace[j];
   const ThreadId q = ej.thread;
   out->clear();
   soft_.clear();
@@ -111,16 +110,16 @@ void DporAnalysis::predecessors(std::size_t j, std::int64_t before,
   out->swap(kept);
 }
 
-void DporAnalysis::add_race(std::size_t i, std::size_t j) {
+void DporAnalysis::add_race(std::size_t i, std::size_t j, ThreadId q) {
   const Trace& trace = *trace_;
-  const ThreadId q = trace[j].thread;
   // v: the steps after i that do not happen after it, then j.
   std::fill(first_in_v_.begin(), first_in_v_.end(), -1);
-  for (std::size_t k = i + 1; k <= j; ++k) {
+  for (std::size_t k = i + 1; k < j; ++k) {
     const ThreadId t = trace[k].thread;
-    if (first_in_v_[t] >= 0 || (k < j && happens_before(i, k))) continue;
+    if (first_in_v_[t] >= 0 || happens_before(i, k)) continue;
     first_in_v_[t] = static_cast<std::int64_t>(k);
   }
+  if (first_in_v_[q] < 0) first_in_v_[q] = static_cast<std::int64_t>(j);
   Race r;
   r.decision = decision_[i];
   r.thread = q;
@@ -157,6 +156,8 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
 
   threads_ = 0;
   for (const Event& e : trace.events()) threads_ = std::max<std::size_t>(threads_, e.thread + 1);
+  for (const ExecutionTree::Record& r : records)  // threads that never ran count too
+    for (ThreadId t : tree.enabled(r)) threads_ = std::max<std::size_t>(threads_, t + 1);
   decision_.assign(n, 0);
   for (std::size_t d = 0; d < records.size(); ++d)
     if (records[d].kind == Decision::kThread && records[d].step < n)
@@ -219,8 +220,33 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
 
   for (std::size_t j = s0; j < end_step; ++j) {
     const std::int64_t before = previous_[j] >= 0 ? previous_[j] : created_[trace[j].thread];
-    predecessors(j, before, &candidates_);
-    for (std::uint32_t i : candidates_) add_race(i, j);
+    predecessors(j, trace[j], before, &candidates_);
+    for (std::uint32_t i : candidates_) add_race(i, j, trace[j].thread);
+  }
+  if (end_step < n) return;
+  // Threads the execution ended without running again (a process exit ended them, or
+  // they were left waiting): their next step, as last seen enabled, races too.
+  std::vector<std::int64_t> pending(threads_, -1);  // decision that last offered it
+  for (std::size_t d = 0; d < records.size(); ++d) {
+    if (records[d].kind != Decision::kThread) continue;
+    for (ThreadId t : tree.enabled(records[d]))
+      if (t < threads_) pending[t] = static_cast<std::int64_t>(d);
+  }
+  for (ThreadId t = 0; t < threads_; ++t) {
+    if (pending[t] < 0) continue;
+    const ExecutionTree::Record& r = records[static_cast<std::size_t>(pending[t])];
+    if (r.choice == t || (last_of[t] >= 0 && static_cast<std::size_t>(last_of[t]) >= r.step))
+      continue;  // it ran there or later
+    const auto enabled = tree.enabled(r);
+    const auto ops = tree.next_ops(r);
+    const std::size_t at = static_cast<std::size_t>(
+        std::find(enabled.begin(), enabled.end(), t) - enabled.begin());
+    if (at >= ops.size()) continue;
+    Event e;
+    e.thread = t;
+    e.op = ops[at];
+    predecessors(n, e, last_of[t] >= 0 ? last_of[t] : created_[t], &candidates_);
+    for (std::uint32_t i : candidates_) add_race(i, n, t);
   }
 }
 

@@ -57,8 +57,10 @@ class DporAnalysis {
     return clock(k)[(*trace_)[i].thread] >= index_[i];
   }
   bool enabled_at(std::size_t step, ThreadId t) const;
-  void predecessors(std::size_t j, std::int64_t before, std::vector<std::uint32_t>* out);
-  void add_race(std::size_t i, std::size_t j);
+  // j: a step, or the trace's size for a step the execution did not take (ej).
+  void predecessors(std::size_t j, const Event& ej, std::int64_t before,
+                    std::vector<std::uint32_t>* out);
+  void add_race(std::size_t i, std::size_t j, ThreadId q);
 
   const Trace* trace_ = nullptr;
   const ExecutionTree* tree_ = nullptr;

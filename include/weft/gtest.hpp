@@ -38,6 +38,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <utility>
 
 #include "weft/environment.hpp"
 #include "weft/weft.hpp"
@@ -168,13 +169,17 @@ inline void run_test(void (*body)(), const char* test, Options options, const ch
 
 #define WEFT_TEST(Suite, Name) WEFT_TEST_OPTIONS(Suite, Name, ::weft::Options{})
 
-// The options: an expression or a braced list, such as {.strategy = "pct:3", .seed = 7}.
+// The options: an expression or a braced list, such as {.strategy = "pct:3", .seed = 7}
+// (g++ 12's -Wextra would warn that a designated list leaves members out: that is its use).
 #define WEFT_TEST_OPTIONS(Suite, Name, ...)                                               \
   static void WEFT_TEST_BODY_(Suite, Name)();                                             \
   TEST(Suite, Name) {                                                                     \
+    _Pragma("GCC diagnostic push")                                                        \
+    _Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")                    \
+    ::weft::Options weft_options_ = __VA_ARGS__;                                          \
+    _Pragma("GCC diagnostic pop")                                                         \
     ::weft::gtest::run_test(&WEFT_TEST_BODY_(Suite, Name), #Suite "." #Name,              \
-                            []() -> ::weft::Options { return __VA_ARGS__; }(), __FILE__, \
-                            __LINE__);                                                    \
+                            std::move(weft_options_), __FILE__, __LINE__);                \
   }                                                                                       \
   static void WEFT_TEST_BODY_(Suite, Name)()
 

@@ -46,7 +46,8 @@ inline bool parse_seconds(const std::string& text, double* out) {
   return true;
 }
 
-inline std::string env_error(const char* name, const std::string& value, const std::string& what) {
+inline std::string env_error(const char* name, const std::string& value,
+                             const std::string& what) {
   return std::string(name) + "='" + value + "' is not valid: " + what;
 }
 
@@ -56,24 +57,23 @@ inline std::string env_error(const char* name, const std::string& value, const s
 // or one line naming the variable, its value and what it accepts (options is then
 // unchanged).
 inline std::string apply_environment(Options& options) {
+  using detail::env_error;
   Options out = options;
   if (const char* v = std::getenv("WEFT_STRATEGY")) {
-    if (*v == '\0') return detail::env_error("WEFT_STRATEGY", v, "give a strategy, such as random or pct:3 (see weft strategies), or unset it");
-    if (std::string e = check_strategy(v); !e.empty()) return detail::env_error("WEFT_STRATEGY", v, e);
+    if (*v == '\0')
+      return env_error("WEFT_STRATEGY", v, "give a strategy such as random or pct:3, or unset it");
+    if (std::string e = check_strategy(v); !e.empty()) return env_error("WEFT_STRATEGY", v, e);
     out.strategy = v;
   }
-  if (const char* v = std::getenv("WEFT_EXECUTIONS")) {
-    if (!detail::parse_whole(v, &out.executions))
-      return detail::env_error("WEFT_EXECUTIONS", v, "give a whole number of executions (0: no limit), or unset it");
-  }
-  if (const char* v = std::getenv("WEFT_TIME")) {
-    if (!detail::parse_seconds(v, &out.time_limit_s))
-      return detail::env_error("WEFT_TIME", v, "give seconds, a number >= 0 such as 600 or 2.5 (0: no limit), or unset it");
-  }
-  if (const char* v = std::getenv("WEFT_SEED")) {
-    if (!detail::parse_whole(v, &out.seed))
-      return detail::env_error("WEFT_SEED", v, "give a whole number from 0 to 18446744073709551615, or unset it");
-  }
+  if (const char* v = std::getenv("WEFT_EXECUTIONS"); v && !detail::parse_whole(v, &out.executions))
+    return env_error("WEFT_EXECUTIONS", v,
+                     "give a whole number of executions (0: no limit), or unset it");
+  if (const char* v = std::getenv("WEFT_TIME"); v && !detail::parse_seconds(v, &out.time_limit_s))
+    return env_error("WEFT_TIME", v,
+                     "give seconds, a number >= 0 such as 600 or 2.5 (0: no limit), or unset it");
+  if (const char* v = std::getenv("WEFT_SEED"); v && !detail::parse_whole(v, &out.seed))
+    return env_error("WEFT_SEED", v,
+                     "give a whole number from 0 to 18446744073709551615, or unset it");
   options = out;
   return "";
 }

@@ -37,6 +37,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -48,22 +49,36 @@ namespace weft::gtest {
 // While alive, a gtest failure in an explored body, in any of its threads, ends that
 // execution as a weft bug with gtest's message. Without it the failure would be recorded
 // only in the exploration's forked child, which the test's gtest never hears of, and the
-// test would pass. WEFT_TEST makes one; make one around weft::explore in a plain TEST.
-// Failures outside an execution are kept in failures_ for the caller to report.
-class FailuresAsBugs : public ::testing::ScopedFakeTestPartResultReporter {
+// test would pass. WEFT_TEST holds one; hold one around weft::explore in a plain TEST.
+// Results outside an execution (the test's own checks) are passed on to gtest when it ends.
+class FailuresAsBugs {
  public:
-  FailuresAsBugs() : ScopedFakeTestPartResultReporter(INTERCEPT_ALL_THREADS, &failures_) {}
-  // Not instrumented: its steps would only lengthen the bug's interleaving.
-  __attribute__((no_sanitize("thread")))
-  void ReportTestPartResult(const ::testing::TestPartResult& result) override {
-    if (!result.failed()) return;
-    ::weft::detail::check_failed(result.message(), result.file_name(), result.line_number());
-    ScopedFakeTestPartResultReporter::ReportTestPartResult(result);  // not in an execution
+  FailuresAsBugs() { scope_.emplace(&outside_); }
+  ~FailuresAsBugs() {
+    scope_.reset();  // gtest's own reporter again
+    for (int i = 0; i < outside_.size(); ++i) {
+      const ::testing::TestPartResult& f = outside_.GetTestPartResult(i);
+      GTEST_MESSAGE_AT_(f.file_name(), f.line_number(), f.message(), f.type());
+    }
   }
-  const ::testing::TestPartResultArray& failures() const { return failures_; }
+  FailuresAsBugs(const FailuresAsBugs&) = delete;
+  FailuresAsBugs& operator=(const FailuresAsBugs&) = delete;
 
  private:
-  ::testing::TestPartResultArray failures_;
+  class Scope : public ::testing::ScopedFakeTestPartResultReporter {
+   public:
+    explicit Scope(::testing::TestPartResultArray* outside)
+        : ScopedFakeTestPartResultReporter(INTERCEPT_ALL_THREADS, outside) {}
+    // Not instrumented: its steps would only lengthen the bug's interleaving.
+    __attribute__((no_sanitize("thread")))
+    void ReportTestPartResult(const ::testing::TestPartResult& result) override {
+      if (result.failed())  // returns only outside an execution
+        ::weft::detail::check_failed(result.message(), result.file_name(), result.line_number());
+      ScopedFakeTestPartResultReporter::ReportTestPartResult(result);
+    }
+  };
+  ::testing::TestPartResultArray outside_;
+  std::optional<Scope> scope_;
 };
 
 namespace detail {
@@ -131,23 +146,16 @@ inline void run_test(void (*body)(), const char* test, Options options, const ch
       GTEST_SKIP() << "weft: WEFT_REPLAY holds a schedule of another test";
   }
 
-  ::testing::TestPartResultArray outside;
-  Result result = [&] {
+  const Result result = [&] {
     FailuresAsBugs checks;
-    Result r = schedule.empty() ? explore(body, options) : replay(body, schedule, options);
-    for (int i = 0; i < checks.failures().size(); ++i) outside.Append(checks.failures().GetTestPartResult(i));
-    return r;
+    return schedule.empty() ? explore(body, options) : replay(body, schedule, options);
   }();
-  for (int i = 0; i < outside.size(); ++i) {
-    const ::testing::TestPartResult& f = outside.GetTestPartResult(i);
-    ADD_FAILURE_AT(f.file_name() != nullptr ? f.file_name() : file, f.line_number()) << f.message();
-  }
 
   if (!result.error().empty() && !schedule.empty() && result.executions() == 0) {
     ADD_FAILURE_AT(file, line) << "weft: WEFT_REPLAY: " << result.error();
   } else if (!result.error().empty() && !schedule.empty()) {
-    ADD_FAILURE_AT(file, line) << "weft: " << result.error() << "\nweft: the code no longer "
-                               << "follows WEFT_REPLAY's schedule; unset WEFT_REPLAY to explore it again";
+    ADD_FAILURE_AT(file, line) << "weft: " << result.error() << "\nweft: the code no longer follows "
+                               << "WEFT_REPLAY's schedule; unset WEFT_REPLAY to explore it again";
   } else if (!result.error().empty()) {
     ADD_FAILURE_AT(file, line) << "weft: " << result.error();
   } else if (result.failed()) {
@@ -155,7 +163,8 @@ inline void run_test(void (*body)(), const char* test, Options options, const ch
         << (schedule.empty() ? "weft found a bug:\n" : "weft: WEFT_REPLAY reproduces the bug:\n")
         << detail::with_replay_command(result.report(), test, result.bugs()[0].schedule());
   } else if (!schedule.empty()) {
-    std::cout << "[   weft   ] " << test << ": WEFT_REPLAY's schedule ran to its end without a bug\n";
+    std::cout << "[   weft   ] " << test
+              << ": WEFT_REPLAY's schedule ran to its end without a bug\n";
   } else {
     char elapsed[32];
     std::snprintf(elapsed, sizeof elapsed, "%.2f", result.elapsed_s());

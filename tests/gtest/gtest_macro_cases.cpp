@@ -91,3 +91,17 @@ WEFT_TEST_OPTIONS(Options, TooSmallABudget, {.strategy = "dfs", .executions = 1}
   b.join();
   WEFT_ASSERT(counter == 2);
 }
+
+// A plain TEST that explores by itself: FailuresAsBugs makes the body's gtest checks bugs,
+// and the test's own checks still reach gtest.
+TEST(Plain, ChecksAroundExplore) {
+  weft::gtest::FailuresAsBugs checks;
+  weft::Result r = weft::explore([] {
+    int counter = 0;
+    std::thread a([&] { counter++; }), b([&] { counter++; });
+    a.join();
+    b.join();
+    EXPECT_EQ(counter, 2) << "inside the body";
+  });
+  EXPECT_TRUE(r.ok()) << "the test's own check, after the exploration:\n" << r.report();
+}

@@ -83,6 +83,15 @@ TEST(WeftTest, AGtestCheckInAThreadOfTheBodyIsTheBug) {
   EXPECT_TRUE(o.has("replay: WEFT_REPLAY='weft")) << o.out;
 }
 
+TEST(WeftTest, FailuresAsBugsInAPlainTest) {
+  Output o = cases("", "Plain.ChecksAroundExplore");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("the test's own check, after the exploration:")) << o.out;
+  EXPECT_TRUE(o.has("bug: assertion: Expected equality of these values:")) << o.out;
+  EXPECT_TRUE(o.has("inside the body")) << o.out;
+  EXPECT_TRUE(o.has("[  FAILED  ] Plain.ChecksAroundExplore")) << o.out;
+}
+
 TEST(WeftTest, TheTestsOptionsAreUsed) {
   Output o = cases("", "Options.Budget");
   EXPECT_EQ(o.status, 0) << o.out;

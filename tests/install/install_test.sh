@@ -5,8 +5,8 @@
 #   install_test.sh install <build dir> <prefix> <cmake>
 #     installs, and checks the files and that none of them points into the build tree.
 #   install_test.sh external <prefix> <external source> <work dir> <c++ compiler> <cmake> <ctest>
-#     find_package(weft) + weft_add_test + `ctest -L weft` (the bugs found, the twins
-#     passing, an unlabelled test left out), weft-c++ + `weft run`, and pkg-config flags.
+#     find_package(weft) + weft_add_test + weft::cli + `ctest -L weft` (the bugs found, the
+#     twins passing, an unlabelled test left out), weft-c++ + `weft run`, pkg-config flags.
 set -euo pipefail
 
 fail() { echo "install_test: FAIL: $*" >&2; exit 1; }
@@ -67,7 +67,7 @@ external)
   "$cmake" --build "$work/build" -j 2 >"$log" 2>&1 || { cat "$log" >&2; fail "building the external project"; }
   expect_status 8 "$log" "$ctest" --test-dir "$work/build" -L weft --output-on-failure --timeout 120
   expect_in "$log" "Total Test time" "ctest -L weft"
-  expect_in "$log" "33% tests passed, 2 tests failed out of 3" "ctest -L weft runs the three weft tests"
+  expect_in "$log" "25% tests passed, 3 tests failed out of 4" "ctest -L weft runs the four weft tests"
   expect_not_in "$log" "unlabelled" "ctest -L weft leaves out an unlabelled test"
   expect_re "$log" "my_fixed_test \.+ +Passed" "the correct twin"
   expect_re "$log" "my_test \.+\*+Failed" "the bug"
@@ -77,10 +77,11 @@ external)
   expect_in "$log" "[  FAILED  ] Stock.LastItem" "WEFT_TEST with the bug"
   expect_in "$log" "[       OK ] Stock.LastItemLocked" "WEFT_TEST's correct twin"
   expect_in "$log" "replay: WEFT_REPLAY='weft" "WEFT_TEST's replay command"
+  expect_re "$log" "whole_program_run \.+\*+Failed" "weft::cli run on the whole program"
+  expect_in "$log" "bug: exit-code" "weft::cli run's report"
   # The tests run against the installed runtime.
-  if ldd "$work/build/my_test" | grep -q "libweft.so => $prefix/lib/libweft.so"; then :; else
-    ldd "$work/build/my_test" >&2; fail "my_test does not load $prefix/lib/libweft.so"
-  fi
+  ldd "$work/build/my_test" >"$log" 2>&1
+  expect_in "$log" "libweft.so => $prefix/lib/libweft.so" "my_test loads the installed runtime"
 
   # The installed compiler wrapper and CLI on a whole program.
   export WEFT_CXX=$cxx

@@ -58,6 +58,7 @@ class FailuresAsBugs {
     scope_.reset();  // gtest's own reporter again
     for (int i = 0; i < outside_.size(); ++i) {
       const ::testing::TestPartResult& f = outside_.GetTestPartResult(i);
+      // What ADD_FAILURE_AT expands to, with the result's own type (fatal, skip, ...).
       GTEST_MESSAGE_AT_(f.file_name(), f.line_number(), f.message(), f.type());
     }
   }

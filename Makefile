@@ -3,8 +3,9 @@
 BUILD ?= build
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 JOBS ?= $(shell nproc)
+PREFIX ?= /usr/local
 
-.PHONY: all deps configure build test demo bench clean
+.PHONY: all deps configure build test demo bench install clean
 
 all: build
 
@@ -30,6 +31,11 @@ bench: build
 	$(BUILD)/bin/weft_run_bench
 	$(BUILD)/bin/weft_strategy_bench
 	$(BUILD)/bin/pos_microbench
+
+# The CLI, the compiler wrappers, headers, libweft.so, the CMake package and weft.pc under
+# PREFIX (DESTDIR, when set, is prepended: a staged install).
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD)

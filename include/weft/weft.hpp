@@ -123,6 +123,9 @@ class Result {
 
 // Every strategy name with one line on what it does.
 std::string strategies();
+// "" when `spec` names a strategy ("pct:3"); otherwise one line on what is wrong and
+// what is accepted.
+std::string check_strategy(const std::string& spec);
 
 namespace detail {
 Result explore(std::function<void()> body, std::uint64_t fingerprint, const Options& options);
@@ -130,6 +133,10 @@ Result replay(std::function<void()> body, std::uint64_t fingerprint, const std::
               const Options& options);
 std::uint64_t fingerprint(const char* type_name, const std::string& name);
 [[noreturn]] void assert_failed(const char* expr, const char* file, int line, const char* func);
+// Another framework's check (a gtest EXPECT_*) failed: inside an execution, reported like
+// a failed WEFT_ASSERT with the framework's message (never returns); outside one, returns
+// so that the framework reports it itself.
+void check_failed(const std::string& message, const char* file, int line);
 }  // namespace detail
 
 template <typename F>

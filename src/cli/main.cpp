@@ -42,11 +42,12 @@ std::string read_file(const fs::path& p) {
   return ss.str();
 }
 
-// weft's runtime next to this executable: <prefix>/bin/weft -> <prefix>/lib/libweft.so.
+// weft's runtime next to this executable: <prefix>/bin/weft -> <prefix>/lib/libweft.so,
+// or where it was installed.
 std::string runtime_path() {
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  for (const char* rel : {"../lib/libweft.so", "../lib/weft/libweft.so"}) {
+  for (const char* rel : {"../lib/libweft.so", WEFT_INSTALLED_RUNTIME, "../lib/weft/libweft.so"}) {
     fs::path p = self.parent_path() / rel;
     if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec).string();
   }

@@ -1,0 +1,81 @@
+#pragma once
+// Budgets and strategy from the environment, so that CI can search longer than a laptop
+// without editing the tests:
+//
+//   WEFT_STRATEGY    a strategy spec (weft::strategies()), such as pct:3
+//   WEFT_EXECUTIONS  executions, a whole number (0: no limit)
+//   WEFT_TIME        seconds, a number >= 0 (0: no limit)
+//   WEFT_SEED        the seed, a whole number
+//
+// Each one set replaces the option it names; both budgets apply, so a search of ten
+// minutes is WEFT_EXECUTIONS=0 WEFT_TIME=600. A variable that is set must hold a valid
+// value (set and empty is an error too): a typo in CI must not silently fall back to the
+// test's small default. WEFT_TEST (weft/gtest.hpp) applies them; from any other framework:
+//
+//   weft::Options options{.strategy = "random", .executions = 10000};
+//   if (std::string e = weft::apply_environment(options); !e.empty()) FAIL(e);
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "weft/weft.hpp"
+
+namespace weft {
+
+namespace detail {
+
+// A whole number in decimal, nothing else (no sign, no spaces, no suffix).
+inline bool parse_whole(const std::string& text, std::uint64_t* out) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return false;
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+  if (errno == ERANGE || *end != '\0') return false;
+  *out = v;
+  return true;
+}
+
+inline bool parse_seconds(const std::string& text, double* out) {
+  if (text.empty() || text.find_first_not_of("0123456789.") != std::string::npos) return false;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(v) || v < 0) return false;
+  *out = v;
+  return true;
+}
+
+inline std::string env_error(const char* name, const std::string& value,
+                             const std::string& what) {
+  return std::string(name) + "='" + value + "' is not valid: " + what;
+}
+
+}  // namespace detail
+
+// Applies WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME and WEFT_SEED to `options`. Returns ""
+// or one line naming the variable, its value and what it accepts (options is then
+// unchanged).
+inline std::string apply_environment(Options& options) {
+  using detail::env_error;
+  Options out = options;
+  if (const char* v = std::getenv("WEFT_STRATEGY")) {
+    if (*v == '\0')
+      return env_error("WEFT_STRATEGY", v, "give a strategy such as random or pct:3, or unset it");
+    if (std::string e = check_strategy(v); !e.empty()) return env_error("WEFT_STRATEGY", v, e);
+    out.strategy = v;
+  }
+  if (const char* v = std::getenv("WEFT_EXECUTIONS"); v && !detail::parse_whole(v, &out.executions))
+    return env_error("WEFT_EXECUTIONS", v,
+                     "give a whole number of executions (0: no limit), or unset it");
+  if (const char* v = std::getenv("WEFT_TIME"); v && !detail::parse_seconds(v, &out.time_limit_s))
+    return env_error("WEFT_TIME", v,
+                     "give seconds, a number >= 0 such as 600 or 2.5 (0: no limit), or unset it");
+  if (const char* v = std::getenv("WEFT_SEED"); v && !detail::parse_whole(v, &out.seed))
+    return env_error("WEFT_SEED", v,
+                     "give a whole number from 0 to 18446744073709551615, or unset it");
+  options = out;
+  return "";
+}
+
+}  // namespace weft

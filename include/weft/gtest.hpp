@@ -1,0 +1,196 @@
+#pragma once
+// WEFT_TEST: a GoogleTest test whose body weft explores.
+//
+//   #include <weft/gtest.hpp>
+//
+//   WEFT_TEST(Counter, TwoIncrements) {        // strategy random, 1000 executions, seed 0
+//     int counter = 0;
+//     std::thread a([&] { counter++; }), b([&] { counter++; });
+//     a.join(); b.join();
+//     EXPECT_EQ(counter, 2);                   // or WEFT_ASSERT(counter == 2)
+//   }
+//
+//   WEFT_TEST_OPTIONS(Counter, Exhaustive, {.strategy = "dfs", .executions = 0}) { ... }
+//
+// The body runs again and again under weft::explore (weft/weft.hpp), its threads one at a
+// time. A failed WEFT_ASSERT, gtest check (EXPECT_*, ASSERT_*, ADD_FAILURE) in any of its
+// threads, crash, deadlock, ... fails the test with weft's text report and the command
+// that replays that very execution:
+//
+//   WEFT_REPLAY='weft1.<...>' /path/to/test_binary --gtest_filter=Counter.TwoIncrements
+//
+// WEFT_REPLAY holds a schedule, or names a file whose first line is one; a WEFT_TEST whose
+// name the schedule was not recorded on is skipped. After a change to the code the
+// execution may no longer follow the schedule (a fix usually makes it go on past the
+// bug's step): the test then fails saying where, and a run without WEFT_REPLAY explores
+// the new code.
+//
+// WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME and WEFT_SEED override the options (see
+// weft/environment.hpp); a bad value fails the test naming the variable.
+//
+// Options::name defaults to "Suite.Name" (schedules name the test they were found on).
+// The body is a plain function: no fixture (TEST_F) members.
+#include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "weft/environment.hpp"
+#include "weft/weft.hpp"
+
+namespace weft::gtest {
+
+// While alive, a gtest failure in an explored body, in any of its threads, ends that
+// execution as a weft bug with gtest's message. Without it the failure would be recorded
+// only in the exploration's forked child, which the test's gtest never hears of, and the
+// test would pass. WEFT_TEST holds one; hold one around weft::explore in a plain TEST.
+// Results outside an execution (the test's own checks) are passed on to gtest when it ends.
+class FailuresAsBugs {
+ public:
+  FailuresAsBugs() { scope_.emplace(&outside_); }
+  ~FailuresAsBugs() {
+    scope_.reset();  // gtest's own reporter again
+    for (int i = 0; i < outside_.size(); ++i) {
+      const ::testing::TestPartResult& f = outside_.GetTestPartResult(i);
+      // What ADD_FAILURE_AT expands to, with the result's own type (fatal, skip, ...).
+      GTEST_MESSAGE_AT_(f.file_name(), f.line_number(), f.message(), f.type());
+    }
+  }
+  FailuresAsBugs(const FailuresAsBugs&) = delete;
+  FailuresAsBugs& operator=(const FailuresAsBugs&) = delete;
+
+ private:
+  class Scope : public ::testing::ScopedFakeTestPartResultReporter {
+   public:
+    explicit Scope(::testing::TestPartResultArray* outside)
+        : ScopedFakeTestPartResultReporter(INTERCEPT_ALL_THREADS, outside) {}
+    // Not instrumented: its steps would only lengthen the bug's interleaving.
+    __attribute__((no_sanitize("thread")))
+    void ReportTestPartResult(const ::testing::TestPartResult& result) override {
+      if (result.failed())  // returns only outside an execution
+        ::weft::detail::check_failed(result.message(), result.file_name(), result.line_number());
+      ScopedFakeTestPartResultReporter::ReportTestPartResult(result);
+    }
+  };
+  ::testing::TestPartResultArray outside_;
+  std::optional<Scope> scope_;
+};
+
+namespace detail {
+
+inline std::string self_path() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "<the test binary>";
+}
+
+// A schedule starts weft<version>.<fingerprint of the test's name>.
+inline bool recorded_on(const std::string& schedule, const std::string& name) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(::weft::detail::fingerprint("", name)));
+  const std::size_t dot = schedule.find('.');
+  return dot != std::string::npos && schedule.compare(dot + 1, 17, std::string(hex) + ".") == 0;
+}
+
+// WEFT_REPLAY's schedule: the value itself, or the first line of the file it names.
+inline std::string replay_schedule(const std::string& value, std::string* error) {
+  if (value.rfind("weft1.", 0) == 0 || value.rfind("weft2.", 0) == 0) return value;
+  std::ifstream in(value);
+  std::string line;
+  if (!in || !std::getline(in, line)) {
+    *error = "WEFT_REPLAY='" + value +
+             "' is neither a schedule (weft1.... or weft2....) nor a readable file holding one";
+    return "";
+  }
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  return line;
+}
+
+// The report, its replay line made the command that replays the bug in this binary.
+inline std::string with_replay_command(std::string report, const std::string& test,
+                                       const std::string& schedule) {
+  const std::string command =
+      "replay: WEFT_REPLAY='" + schedule + "' " + self_path() + " --gtest_filter=" + test;
+  const std::size_t at = report.find("\nreplay: ");
+  if (at == std::string::npos) return report + command + "\n";
+  const std::size_t end = report.find('\n', at + 1);
+  report.replace(at + 1, end == std::string::npos ? std::string::npos : end - at - 1, command);
+  return report;
+}
+
+}  // namespace detail
+
+// What WEFT_TEST runs: explores `body` (or replays WEFT_REPLAY) and reports to gtest.
+inline void run_test(void (*body)(), const char* test, Options options, const char* file,
+                     int line) {
+  if (options.name.empty()) options.name = test;
+  if (std::string e = apply_environment(options); !e.empty()) {
+    ADD_FAILURE_AT(file, line) << "weft: " << e;
+    return;
+  }
+  std::string schedule;
+  if (const char* value = std::getenv("WEFT_REPLAY"); value != nullptr && *value != '\0') {
+    std::string error;
+    schedule = detail::replay_schedule(value, &error);
+    if (!error.empty()) {
+      ADD_FAILURE_AT(file, line) << "weft: " << error;
+      return;
+    }
+    if (!detail::recorded_on(schedule, options.name))
+      GTEST_SKIP() << "weft: WEFT_REPLAY holds a schedule of another test";
+  }
+
+  const Result result = [&] {
+    FailuresAsBugs checks;
+    return schedule.empty() ? explore(body, options) : replay(body, schedule, options);
+  }();
+
+  if (!result.error().empty() && !schedule.empty() && result.executions() == 0) {
+    ADD_FAILURE_AT(file, line) << "weft: WEFT_REPLAY: " << result.error();
+  } else if (!result.error().empty() && !schedule.empty()) {
+    ADD_FAILURE_AT(file, line) << "weft: " << result.error() << "\nweft: the code no longer follows "
+                               << "WEFT_REPLAY's schedule; unset WEFT_REPLAY to explore it again";
+  } else if (!result.error().empty()) {
+    ADD_FAILURE_AT(file, line) << "weft: " << result.error();
+  } else if (result.failed()) {
+    ADD_FAILURE_AT(file, line)
+        << (schedule.empty() ? "weft found a bug:\n" : "weft: WEFT_REPLAY reproduces the bug:\n")
+        << detail::with_replay_command(result.report(), test, result.bugs()[0].schedule());
+  } else if (!schedule.empty()) {
+    std::cout << "[   weft   ] " << test
+              << ": WEFT_REPLAY's schedule ran to its end without a bug\n";
+  } else {
+    char elapsed[32];
+    std::snprintf(elapsed, sizeof elapsed, "%.2f", result.elapsed_s());
+    std::cout << "[   weft   ] " << test << ": no bug in " << result.executions()
+              << " executions (strategy " << result.strategy() << ", seed " << result.seed()
+              << ", " << elapsed << " s); " << result.coverage() << "\n";
+  }
+}
+
+}  // namespace weft::gtest
+
+#define WEFT_TEST(Suite, Name) WEFT_TEST_OPTIONS(Suite, Name, ::weft::Options{})
+
+// The options: an expression or a braced list, such as {.strategy = "pct:3", .seed = 7}
+// (g++ 12's -Wextra would warn that a designated list leaves members out: that is its use).
+#define WEFT_TEST_OPTIONS(Suite, Name, ...)                                               \
+  static void WEFT_TEST_BODY_(Suite, Name)();                                             \
+  TEST(Suite, Name) {                                                                     \
+    _Pragma("GCC diagnostic push")                                                        \
+    _Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")                    \
+    ::weft::Options weft_options_ = __VA_ARGS__;                                          \
+    _Pragma("GCC diagnostic pop")                                                         \
+    ::weft::gtest::run_test(&WEFT_TEST_BODY_(Suite, Name), #Suite "." #Name,              \
+                            std::move(weft_options_), __FILE__, __LINE__);                \
+  }                                                                                       \
+  static void WEFT_TEST_BODY_(Suite, Name)()
+
+#define WEFT_TEST_BODY_(Suite, Name) weft_test_body_##Suite##_##Name

@@ -1,0 +1,220 @@
+// WEFT_TEST (include/weft/gtest.hpp) end to end: runs gtest_macro_cases as a developer or
+// CI would, and checks its exit status and what it prints: the report and replay command
+// on a bug, the correct twins passing, the environment's overrides, bad values, replay.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCases = WEFT_CASES;
+
+struct Output {
+  int status = -1;
+  std::string out;
+  bool has(const std::string& text) const { return out.find(text) != std::string::npos; }
+};
+
+// Runs `command` (VAR=value ... program args) by the shell, without the caller's own WEFT_*
+// variables, so that a CI setting them cannot change the expectations.
+Output run(const std::string& command) {
+  const std::string line = "env -u WEFT_STRATEGY -u WEFT_EXECUTIONS -u WEFT_TIME -u WEFT_SEED "
+                           "-u WEFT_REPLAY -u CASES_EXPECTED " + command + " 2>&1";
+  Output o;
+  FILE* p = popen(line.c_str(), "r");
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) o.out.append(buf, n);
+  const int st = pclose(p);
+  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
+
+// The cases binary with `env` and a gtest filter.
+Output cases(const std::string& env, const std::string& filter) {
+  return run(env + " " + kCases + " --gtest_filter=" + filter);
+}
+
+// The line of `out` that starts with `prefix`, without it; "" when there is none.
+std::string line_after(const std::string& out, const std::string& prefix) {
+  const std::size_t at = out.find("\n" + prefix);
+  if (at == std::string::npos) return "";
+  const std::size_t start = at + 1 + prefix.size();
+  return out.substr(start, out.find('\n', start) - start);
+}
+
+TEST(WeftTest, ABugFailsTheTestWithTheReportAndTheReplayCommand) {
+  Output o = cases("", "LostUpdate.Found");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("weft found a bug:")) << o.out;
+  EXPECT_TRUE(o.has("bug: assertion: WEFT_ASSERT(counter >= kExpected) failed")) << o.out;
+  EXPECT_TRUE(o.has("interleaving (")) << o.out;
+  EXPECT_TRUE(o.has("gtest_macro_cases.cpp:")) << "the source line of the bug\n" << o.out;
+  EXPECT_TRUE(o.has("[  FAILED  ] LostUpdate.Found")) << o.out;
+  // The replay line is a command for this binary, not the API's generic hint.
+  const std::string replay = line_after(o.out, "replay: ");
+  EXPECT_EQ(replay.rfind("WEFT_REPLAY='weft", 0), 0u) << o.out;
+  EXPECT_NE(replay.find(fs::canonical(kCases).string() + " --gtest_filter=LostUpdate.Found"),
+            std::string::npos) << replay;
+  EXPECT_FALSE(o.has("weft::replay(<the same body>")) << o.out;
+}
+
+TEST(WeftTest, TheCorrectTwinsPass) {
+  Output o = cases("", "LostUpdate.Locked:Expect.InOrder");
+  EXPECT_EQ(o.status, 0) << o.out;
+  EXPECT_TRUE(o.has("[  PASSED  ] 2 tests")) << o.out;
+  EXPECT_TRUE(o.has("[   weft   ] LostUpdate.Locked: no bug in 1000 executions (strategy random, seed 0"))
+      << "the default budget, said\n" << o.out;
+}
+
+TEST(WeftTest, AGtestCheckInAThreadOfTheBodyIsTheBug) {
+  Output o = cases("", "Expect.InAThread");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("weft found a bug:")) << o.out;
+  EXPECT_TRUE(o.has("bug: assertion: Expected equality of these values:")) << o.out;
+  EXPECT_TRUE(o.has("the flag came before the data")) << o.out;
+  EXPECT_TRUE(o.has("replay: WEFT_REPLAY='weft")) << o.out;
+}
+
+TEST(WeftTest, FailuresAsBugsInAPlainTest) {
+  Output o = cases("", "Plain.ChecksAroundExplore");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("the test's own check, after the exploration:")) << o.out;
+  EXPECT_TRUE(o.has("bug: assertion: Expected equality of these values:")) << o.out;
+  EXPECT_TRUE(o.has("inside the body")) << o.out;
+  EXPECT_TRUE(o.has("[  FAILED  ] Plain.ChecksAroundExplore")) << o.out;
+}
+
+TEST(WeftTest, TheTestsOptionsAreUsed) {
+  Output o = cases("", "Options.Budget");
+  EXPECT_EQ(o.status, 0) << o.out;
+  EXPECT_TRUE(o.has("Options.Budget: no bug in 7 executions (strategy random, seed 3,")) << o.out;
+}
+
+TEST(WeftTest, TheEnvironmentOverridesThem) {
+  Output o = cases("WEFT_STRATEGY=pct:2 WEFT_EXECUTIONS=4 WEFT_SEED=11", "Options.Budget");
+  EXPECT_EQ(o.status, 0) << o.out;
+  EXPECT_TRUE(o.has("Options.Budget: no bug in 4 executions (strategy pct:2, seed 11,")) << o.out;
+
+  // A time budget alone: no execution limit, about the time asked.
+  o = cases("WEFT_EXECUTIONS=0 WEFT_TIME=0.5", "Options.Budget");
+  EXPECT_EQ(o.status, 0) << o.out;
+  const std::string summary = line_after(o.out, "[   weft   ] Options.Budget: no bug in ");
+  ASSERT_FALSE(summary.empty()) << o.out;
+  EXPECT_GT(std::stoull(summary), 7u) << summary;
+  const std::size_t s = summary.find(" s);");
+  ASSERT_NE(s, std::string::npos) << summary;
+  const double elapsed = std::stod(summary.substr(summary.rfind(", ", s) + 2));
+  EXPECT_GE(elapsed, 0.5) << summary;
+  EXPECT_LT(elapsed, 10.0) << summary;
+}
+
+TEST(WeftTest, ALargerBudgetFromTheEnvironmentFindsWhatTheTestsMissed) {
+  Output o = cases("", "Options.TooSmallABudget");
+  EXPECT_EQ(o.status, 0) << o.out;
+  o = cases("WEFT_EXECUTIONS=0", "Options.TooSmallABudget");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("bug: assertion: WEFT_ASSERT(counter == 2) failed")) << o.out;
+}
+
+TEST(WeftTest, ABadValueFailsNamingTheVariable) {
+  struct Case {
+    std::string env, expect;
+  };
+  for (const Case& c : {
+           Case{"WEFT_EXECUTIONS=ten", "weft: WEFT_EXECUTIONS='ten' is not valid: give a whole number"},
+           Case{"WEFT_EXECUTIONS=-5", "weft: WEFT_EXECUTIONS='-5' is not valid"},
+           Case{"WEFT_EXECUTIONS=", "weft: WEFT_EXECUTIONS='' is not valid"},
+           Case{"WEFT_TIME=soon", "weft: WEFT_TIME='soon' is not valid: give seconds"},
+           Case{"WEFT_TIME=-1", "weft: WEFT_TIME='-1' is not valid"},
+           Case{"WEFT_SEED=0x10", "weft: WEFT_SEED='0x10' is not valid: give a whole number"},
+           Case{"WEFT_SEED=99999999999999999999", "weft: WEFT_SEED='99999999999999999999' is not valid"},
+           Case{"WEFT_STRATEGY=fastest", "weft: WEFT_STRATEGY='fastest' is not valid: "},
+           Case{"WEFT_STRATEGY=pct:0", "weft: WEFT_STRATEGY='pct:0' is not valid: pct: the depth d"},
+       }) {
+    Output o = cases(c.env, "Options.Budget");
+    EXPECT_EQ(o.status, 1) << c.env << "\n" << o.out;
+    EXPECT_TRUE(o.has(c.expect)) << c.env << "\n" << o.out;
+    EXPECT_FALSE(o.has("no bug in")) << "nothing ran: " << c.env << "\n" << o.out;
+  }
+  // An unknown strategy's error lists what is accepted.
+  Output o = cases("WEFT_STRATEGY=fastest", "Options.Budget");
+  EXPECT_TRUE(o.has("random")) << o.out;
+}
+
+class Replay : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Output o = cases("", "LostUpdate.Found");
+    ASSERT_EQ(o.status, 1) << o.out;
+    bug_ = line_after(o.out, "bug: ");
+    const std::string replay = line_after(o.out, "replay: WEFT_REPLAY='");
+    schedule_ = replay.substr(0, replay.find('\''));
+    ASSERT_EQ(schedule_.rfind("weft", 0), 0u) << o.out;
+    // The command as printed, run by a shell as a developer would paste it.
+    command_ = line_after(o.out, "replay: ");
+  }
+  std::string bug_, schedule_, command_;
+};
+
+TEST_F(Replay, ThePrintedCommandReproducesTheBug) {
+  for (int i = 0; i < 2; ++i) {
+    Output o = run(command_);
+    EXPECT_EQ(o.status, 1) << o.out;
+    EXPECT_TRUE(o.has("weft: WEFT_REPLAY reproduces the bug:")) << o.out;
+    EXPECT_EQ(line_after(o.out, "bug: "), bug_) << o.out;
+  }
+}
+
+TEST_F(Replay, FromAFile) {
+  const fs::path file = fs::temp_directory_path() / ("weft-gtest-" + std::to_string(getpid()));
+  std::ofstream(file) << schedule_ << "\n";
+  Output o = cases("WEFT_REPLAY=" + file.string(), "LostUpdate.Found");
+  fs::remove(file);
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_EQ(line_after(o.out, "bug: "), bug_) << o.out;
+}
+
+TEST_F(Replay, OtherTestsAreSkipped) {
+  Output o = cases("WEFT_REPLAY='" + schedule_ + "'", "LostUpdate.*");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("[  SKIPPED ] LostUpdate.Locked")) << o.out;
+  EXPECT_TRUE(o.has("WEFT_REPLAY holds a schedule of another test")) << o.out;
+  EXPECT_TRUE(o.has("[  FAILED  ] LostUpdate.Found")) << o.out;
+}
+
+// A fix that keeps every scheduling point: the execution now goes on past the bug's
+// step, so the schedule no longer applies, and the message says what to do.
+TEST_F(Replay, AfterAFixTheScheduleNoLongerApplies) {
+  Output o = cases("CASES_EXPECTED=1 WEFT_REPLAY='" + schedule_ + "'", "LostUpdate.Found");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("weft: replay diverged at step")) << o.out;
+  EXPECT_TRUE(o.has("unset WEFT_REPLAY to explore it again")) << o.out;
+  EXPECT_FALSE(o.has("bug: ")) << o.out;
+  // Explored again, the fixed code passes.
+  o = cases("CASES_EXPECTED=1", "LostUpdate.Found");
+  EXPECT_EQ(o.status, 0) << o.out;
+}
+
+TEST_F(Replay, BadSchedulesFailClearly) {
+  Output o = cases("WEFT_REPLAY=/nonexistent/schedule", "LostUpdate.Found");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("weft: WEFT_REPLAY='/nonexistent/schedule' is neither a schedule")) << o.out;
+
+  std::string broken = schedule_;
+  broken.back() = broken.back() == '0' ? '1' : '0';  // its check no longer matches
+  o = cases("WEFT_REPLAY='" + broken + "'", "LostUpdate.Found");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("weft: WEFT_REPLAY: invalid schedule: the check does not match")) << o.out;
+  EXPECT_FALSE(o.has("no longer follows")) << o.out;
+  EXPECT_FALSE(o.has("bug: ")) << o.out;
+}
+
+}  // namespace

@@ -543,6 +543,34 @@ std::vector<Symbolizer::CodeRange> Symbolizer::find_code(const std::vector<std::
   return merged;
 }
 
+std::vector<Symbolizer::CodeRange> Symbolizer::find_variables(const std::string& pattern) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  std::vector<CodeRange> out;
+  if (!impl_->ready()) return out;
+  struct Search {
+    const std::string* pattern;
+    std::vector<CodeRange>* out;
+  } search{&pattern, &out};
+  dwfl_getmodules(
+      impl_->dwfl,
+      [](Dwfl_Module* mod, void**, const char*, Dwarf_Addr, void* arg) -> int {
+        auto& s = *static_cast<Search*>(arg);
+        const int nsyms = dwfl_module_getsymtab(mod);
+        for (int k = 0; k < nsyms; ++k) {
+          GElf_Sym sym;
+          GElf_Addr addr = 0;
+          const char* sname = dwfl_module_getsym_info(mod, k, &sym, &addr, nullptr, nullptr, nullptr);
+          if (sname == nullptr || GELF_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_size == 0)
+            continue;
+          if (glob(*s.pattern, sname) || glob(*s.pattern, demangle(sname)))
+            s.out->push_back({addr, addr + sym.st_size});
+        }
+        return DWARF_CB_OK;
+      },
+      &search, 0);
+  return out;
+}
+
 std::string Symbolizer::variable(std::uintptr_t address) {
   std::lock_guard lock(impl_->mutex);
   if (address == 0 || !impl_->ready()) return "";

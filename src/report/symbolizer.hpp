@@ -57,6 +57,9 @@ class Symbolizer {
   };
   std::vector<CodeRange> find_code(const std::vector<std::string>& patterns,
                                    std::vector<bool>* matched);
+  // The global and static variables (symbol-table objects) a glob names, by demangled or
+  // raw name, as [begin, end) address ranges; empty when none.
+  std::vector<CodeRange> find_variables(const std::string& pattern);
 
  private:
   struct Impl;

@@ -47,7 +47,7 @@ void DporStrategy::expand(const Trace& trace) {
     if (r.step >= sleep_.blocked_step()) break;
     if (r.kind == Decision::kValue)
       for (std::uint32_t v = 0; v < r.options; ++v)
-        if (v != r.choice) tree_.branch(d, v);
+        if (v != r.choice) tree_.branch(d, v, priority_of(d, v, true, false, false));
   }
 }
 
@@ -64,34 +64,40 @@ void DporStrategy::reverse(const DporAnalysis::Race& race) {
   const ExecutionTree::Record& r = tree_.decisions()[race.decision];
   const auto enabled = tree_.enabled(r);
   if (std::find(enabled.begin(), enabled.end(), initials[0]) != enabled.end()) {
-    tree_.branch(race.decision, initials[0]);
+    tree_.branch(race.decision, initials[0],
+                 priority_of(race.decision, initials[0], false, false, race.before_release));
     return;
   }
   ++conservative_;
   for (ThreadId t : enabled)
-    if (!asleep(race.decision, t)) tree_.branch(race.decision, t);
+    if (!asleep(race.decision, t))
+      tree_.branch(race.decision, t, priority_of(race.decision, t, false, true, race.before_release));
+}
+
+std::string DporStrategy::counts() const {
+  const std::uint64_t executions = tree_.stats().executions;
+  const std::uint64_t redundant = redundant_executions();
+  return std::to_string(executions) + " executions, " + std::to_string(executions - redundant) +
+         " happens-before classes, " + std::to_string(redundant) +
+         " redundant (sleep-set blocked)";
 }
 
 Coverage DporStrategy::coverage() const {
   Coverage c;
   c.kind = "full";
   c.executions = tree_.stats().executions;
-  const std::uint64_t redundant = redundant_executions();
-  c.classes = c.executions - redundant;
+  c.classes = c.executions - redundant_executions();
   const bool faithful = tree_.nondeterminism().empty();
   c.complete = exhausted() && faithful && unmodelled_ == 0;
-  const std::string counts = std::to_string(c.executions) + " executions, " +
-                             std::to_string(c.classes) + " happens-before classes, " +
-                             std::to_string(redundant) + " redundant (sleep-set blocked)";
   if (!faithful)
-    c.summary = "dpor: " + counts + ", but the program is not deterministic: no coverage claim";
+    c.summary = "dpor: " + counts() + ", but the program is not deterministic: no coverage claim";
   else if (unmodelled_ != 0)
-    c.summary = "dpor: " + counts + ", but threads wait on file descriptors other threads "
+    c.summary = "dpor: " + counts() + ", but threads wait on file descriptors other threads "
                 "feed outside weft's view: no coverage claim";
   else if (c.complete)
-    c.summary = "dpor: every happens-before class explored: " + counts;
+    c.summary = "dpor: every happens-before class explored: " + counts();
   else
-    c.summary = "dpor: " + counts + ", " + std::to_string(tree_.frontier_size()) +
+    c.summary = "dpor: " + counts() + ", " + std::to_string(tree_.frontier_size()) +
                 " known executions still to run";
   return c;
 }

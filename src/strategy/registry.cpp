@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "strategy/best_first.hpp"
 #include "strategy/dfs.hpp"
 #include "strategy/delay_bound.hpp"
 #include "strategy/dpor.hpp"
@@ -20,7 +21,8 @@ namespace {
 // Makes a strategy from the text after "name:" (has_arg false: there was no colon).
 using Factory = std::unique_ptr<Strategy> (*)(const StrategyInfo& info, bool has_arg,
                                               std::string_view arg, std::uint64_t seed,
-                                              std::string* error);
+                                              std::string* error,
+                                              const StrategyOptions& options);
 
 struct Entry {
   StrategyInfo info;
@@ -79,7 +81,7 @@ constexpr std::uint64_t kTbMaxThreads = 8;
 constexpr std::uint64_t kTbMaxPreemptions = 1000;
 std::unique_ptr<Strategy> make_thread_bound(const StrategyInfo& info, bool has_arg,
                                             std::string_view arg, std::uint64_t seed,
-                                            std::string* error) {
+                                            std::string* error, const StrategyOptions&) {
   const std::string usage = " (usage: " + std::string(info.usage) + ")";
   const std::size_t colon = arg.find(':');
   const std::string_view t_text = arg.substr(0, colon);
@@ -120,7 +122,7 @@ void apply(Strategy& s, const StrategyOptions& options) {
 constexpr std::string_view kPortfolioDefault = "pos*+pct:3+random+pb";
 std::unique_ptr<Strategy> make_portfolio(const StrategyInfo& info, bool has_arg,
                                          std::string_view arg, std::uint64_t seed,
-                                         std::string* error) {
+                                         std::string* error, const StrategyOptions& options) {
   const std::string usage = " (usage: " + std::string(info.usage) + ")";
   std::string_view specs = has_arg ? arg : kPortfolioDefault;
   std::vector<PortfolioStrategy::Member> members;
@@ -133,7 +135,10 @@ std::unique_ptr<Strategy> make_portfolio(const StrategyInfo& info, bool has_arg,
       return fail(error, "portfolio: a portfolio cannot be a member of another" + usage);
     std::string why;
     // Members are seeded apart, so that two samplers of one kind do not repeat each other.
-    auto s = make_strategy(spec, seed + 0x9e3779b97f4a7c15ull * (members.size() + 1), &why);
+    StrategyOptions member_options = options;
+    member_options.preemption_bound = StrategyOptions::kNoBound;  // refused above
+    auto s = make_strategy(spec, seed + 0x9e3779b97f4a7c15ull * (members.size() + 1), &why,
+                           member_options);
     if (!s) return fail(error, "portfolio: member " + quoted(spec) + ": " + why);
     members.push_back({std::string(spec), std::move(s)});
     if (plus == std::string_view::npos) break;
@@ -142,13 +147,102 @@ std::unique_ptr<Strategy> make_portfolio(const StrategyInfo& info, bool has_arg,
   return std::make_unique<PortfolioStrategy>(std::move(members));
 }
 
+// bf[:<p>[,<p>...]]: priority names; method= and var= take the comma-separated names
+// that follow them, up to the next priority name.
+constexpr std::string_view kBfDefault = "mdpor,pb";
+std::unique_ptr<Strategy> make_best_first(const StrategyInfo& info, bool has_arg,
+                                          std::string_view arg, std::uint64_t seed,
+                                          std::string* error, const StrategyOptions& options) {
+  const std::string usage = " (usage: " + std::string(info.usage) + ")";
+  const std::string_view text = has_arg ? arg : kBfDefault;
+  struct Named {
+    std::string_view name;
+    BfPriority::Kind kind;
+  };
+  static constexpr Named kNames[] = {
+      {"pb", BfPriority::Kind::kPb},     {"dpor", BfPriority::Kind::kDpor},
+      {"mdpor", BfPriority::Kind::kMdpor}, {"ss", BfPriority::Kind::kSs},
+      {"rand", BfPriority::Kind::kRand}};
+  const std::string known = "pb, dpor, mdpor, ss, rand, method=<function>[,...], "
+                            "var=<variable or 0xaddress>[,...]";
+  std::vector<BfPriority> priorities;
+  bool open_list = false;  // the last priority is method= or var= and takes names
+  auto add_name = [&](std::string_view name) -> bool {
+    BfPriority& p = priorities.back();
+    const bool var = p.kind == BfPriority::Kind::kVar;
+    const char* what = var ? "var" : "method";
+    if (name.empty()) {
+      fail(error, std::string("bf: ") + what + "= needs at least one name" + usage);
+      return false;
+    }
+    std::uint64_t address = 0;
+    if (var && name.substr(0, 2) == "0x") {
+      auto r = std::from_chars(name.data() + 2, name.data() + name.size(), address, 16);
+      if (r.ec != std::errc() || r.ptr != name.data() + name.size() || address == 0) {
+        fail(error, "bf: var=" + quoted(name) + " is not an address (0x followed by hex digits)");
+        return false;
+      }
+      p.ranges.push_back({address, address + 1});
+      return true;
+    }
+    if (options.symbols == nullptr) {
+      if (options.syntax_only) return true;
+      fail(error, std::string("bf: ") + what + "=" + quoted(name) +
+                      " needs the program's symbols, which are not available here");
+      return false;
+    }
+    auto found = var ? options.symbols->variables(name) : options.symbols->functions(name);
+    if (found.empty()) {
+      fail(error, std::string("bf: ") + what + "=" + quoted(name) + " names no " +
+                      (var ? "global or static variable" : "function") + " in the program");
+      return false;
+    }
+    p.ranges.insert(p.ranges.end(), found.begin(), found.end());
+    return true;
+  };
+  std::string_view rest = text;
+  while (true) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view token = rest.substr(0, comma);
+    const std::size_t eq = token.find('=');
+    const Named* named = nullptr;
+    for (const Named& n : kNames)
+      if (n.name == token) named = &n;
+    if (named != nullptr) {
+      priorities.push_back({named->kind, {}});
+      open_list = false;
+    } else if (eq != std::string_view::npos &&
+               (token.substr(0, eq) == "method" || token.substr(0, eq) == "var")) {
+      priorities.push_back({token.substr(0, eq) == "var" ? BfPriority::Kind::kVar
+                                                         : BfPriority::Kind::kMethod,
+                            {}});
+      if (!add_name(token.substr(eq + 1))) return nullptr;
+      open_list = true;
+    } else if (open_list && eq == std::string_view::npos && !token.empty()) {
+      if (!add_name(token)) return nullptr;
+    } else {
+      return fail(error, "bf: unknown priority " + quoted(token) + "; known: " + known + usage);
+    }
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  if (priorities.size() > BestFirstStrategy::kMaxPriorities)
+    return fail(error, "bf: at most " + std::to_string(BestFirstStrategy::kMaxPriorities) +
+                           " priorities, got " + std::to_string(priorities.size()) + usage);
+  const std::uint64_t bound = options.preemption_bound == StrategyOptions::kNoBound
+                                  ? BestFirstStrategy::kUnbounded
+                                  : options.preemption_bound;
+  return std::make_unique<BestFirstStrategy>("bf:" + std::string(text), std::move(priorities),
+                                             bound, seed);
+}
+
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> kEntries = {
       {{"random", "random",
         "random walk: each step runs an enabled thread chosen uniformly (the baseline of "
         "the PCT and POS papers)"},
        [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t seed,
-          std::string* error) -> std::unique_ptr<Strategy> {
+          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
          if (!no_argument(info, has_arg, arg, error)) return nullptr;
          return std::make_unique<RandomWalkStrategy>(seed);
        }},
@@ -157,7 +251,7 @@ const std::vector<Entry>& entries() {
         "priority change points; finds a depth-d bug with probability >= 1/(n*k^(d-1)); "
         "d defaults to 3"},
        [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t seed,
-          std::string* error) -> std::unique_ptr<Strategy> {
+          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
          std::uint64_t d = kPctDefaultDepth;
          if (has_arg && !parse_uint(arg, 1, kPctMaxDepth, &d))
            return fail(error, "pct: the depth d must be an integer from 1 to " +
@@ -170,7 +264,7 @@ const std::vector<Entry>& entries() {
         "d-1 change points fall on accesses to v shared variables drawn per execution "
         "(default 3,2); needs an instrumented program"},
        [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t seed,
-          std::string* error) -> std::unique_ptr<Strategy> {
+          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
          const std::string usage = " (usage: " + std::string(info.usage) + ")";
          const std::size_t comma = arg.find(',');
          std::uint64_t d = kPctDefaultDepth, v = kPctvbDefaultVariables;
@@ -195,7 +289,7 @@ const std::vector<Entry>& entries() {
         "POS, partial order sampling (Yuan, Yang, Gu, CAV'18): a random priority per pending "
         "event, the highest runs, events on the object it touched draw new priorities"},
        [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t seed,
-          std::string* error) -> std::unique_ptr<Strategy> {
+          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
          if (!no_argument(info, has_arg, arg, error)) return nullptr;
          return std::make_unique<PosStrategy>(seed, false);
        }},
@@ -203,7 +297,7 @@ const std::vector<Entry>& entries() {
         "POS* (Yuan, Yang, Gu, CAV'18): POS with the read-only relaxation, a read does not "
         "redraw the priority of a read"},
        [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t seed,
-          std::string* error) -> std::unique_ptr<Strategy> {
+          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
          if (!no_argument(info, has_arg, arg, error)) return nullptr;
          return std::make_unique<PosStrategy>(seed, true);
        }},
@@ -216,25 +310,33 @@ const std::vector<Entry>& entries() {
         "exhaustive depth-first search over the execution tree (GAMBIT, PPoPP'10): every "
         "schedule once, then complete"},
        [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t,
-          std::string* error) -> std::unique_ptr<Strategy> {
+          std::string* error, const StrategyOptions& options) -> std::unique_ptr<Strategy> {
          if (!no_argument(info, has_arg, arg, error)) return nullptr;
-         return std::make_unique<DfsStrategy>();
+         return std::make_unique<DfsStrategy>(options.preemption_bound == StrategyOptions::kNoBound
+                                                  ? DfsStrategy::kUnbounded
+                                                  : options.preemption_bound);
        }},
       {{"dpor", "dpor",
         "dynamic partial-order reduction with sleep sets (Flanagan and Godefroid, "
         "POPL'05): only orders a race of an earlier execution shows may matter; complete "
         "when every happens-before class was explored"},
        [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t,
-          std::string* error) -> std::unique_ptr<Strategy> {
+          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
          if (!no_argument(info, has_arg, arg, error)) return nullptr;
          return std::make_unique<DporStrategy>();
        }},
+      {{"bf", "bf[:<p>[,<p>...]]",
+        "GAMBIT's best-first search (Coons et al., PPoPP'10): the execution tree's frontier "
+        "ordered by priorities pb, dpor, mdpor, ss, rand, method=<f>[,...], var=<v>[,...] "
+        "(the first decides, ties go on); the DPOR space, or with --bound pb:<c> every "
+        "execution within the bound; default mdpor,pb"},
+       make_best_first},
       {{"pb", "pb[:<c>]",
         "iterative preemption bounding (ICB, Musuvathi and Qadeer, PLDI'07): every schedule "
         "with 0 preemptions, then 1, ...; the first bug found has the fewest; stops after "
         "bound c if given"},
        [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t,
-          std::string* error) -> std::unique_ptr<Strategy> {
+          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
          std::uint64_t c;
          if (!parse_bound(info, has_arg, arg, "preemption bound c", &c, error)) return nullptr;
          return std::make_unique<PreemptionBoundStrategy>(c);
@@ -243,7 +345,7 @@ const std::vector<Entry>& entries() {
         "iterative delay bounding (Emmi, Qadeer, Rakamaric, POPL'11): every schedule with 0 "
         "deviations from round-robin scheduling, then 1, ...; stops after bound d if given"},
        [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t,
-          std::string* error) -> std::unique_ptr<Strategy> {
+          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
          std::uint64_t d;
          if (!parse_bound(info, has_arg, arg, "delay bound d", &d, error)) return nullptr;
          return std::make_unique<DelayBoundStrategy>(d);
@@ -284,12 +386,28 @@ std::unique_ptr<Strategy> make_strategy(std::string_view spec, std::uint64_t see
   const std::string_view arg = has_arg ? spec.substr(colon + 1) : std::string_view();
   for (const Entry& e : entries()) {
     if (e.info.name != name) continue;
-    std::unique_ptr<Strategy> s = e.make(e.info, has_arg, arg, seed, error);
+    if (options.preemption_bound != StrategyOptions::kNoBound && name != "dfs" && name != "bf")
+      return fail(error, "--bound applies to dfs and bf only; " + quoted(name) +
+                             (name == "pb" || name == "db" ? " takes its bound in its spec (" +
+                                                                 std::string(e.info.usage) + ")"
+                                                           : " has no bound"));
+    std::unique_ptr<Strategy> s = e.make(e.info, has_arg, arg, seed, error, options);
     if (s) apply(*s, options);
     return s;
   }
   if (spec.empty()) return fail(error, "no strategy given; known: " + known_names());
   return fail(error, "unknown strategy " + quoted(name) + "; known: " + known_names());
+}
+
+}  // namespace weft
+
+namespace weft {
+
+bool parse_bound_option(std::string_view text, std::uint64_t* bound, std::string* error) {
+  if (text.substr(0, 3) == "pb:" && parse_uint(text.substr(3), 0, kMaxBound, bound)) return true;
+  fail(error, "--bound: expected pb:<c> with c an integer from 0 to " + std::to_string(kMaxBound) +
+                  " (the preemption bound), got " + quoted(text));
+  return false;
 }
 
 }  // namespace weft

@@ -11,7 +11,8 @@ namespace weft {
 
 std::string check_strategy(const std::string& spec) {
   std::string error;
-  if (!make_strategy(spec, 0, &error)) return error.empty() ? "not a strategy" : error;
+  if (!make_strategy(spec, 0, &error, {.syntax_only = true}))
+    return error.empty() ? "not a strategy" : error;
   return "";
 }
 

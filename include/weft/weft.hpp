@@ -57,6 +57,8 @@ struct Options {
   // dfs, pb and db skip branches whose happens-before state they explored already (CHESS
   // state caching); false: every schedule runs.
   bool state_cache = true;
+  // "pb:<c>": dfs and bf explore only executions with at most c preemptions ("": none).
+  std::string bound;
 };
 
 // One step of a bug's interleaving, symbolized.

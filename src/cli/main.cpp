@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "strategy/registry.hpp"
 
 namespace fs = std::filesystem;
@@ -110,12 +112,34 @@ struct Run {
   bool explore_timeouts = false;
   bool spurious_wakeups = false;
   bool no_state_cache = false;
+  bool stats = false;
+  std::string bound;  // "" or "pb:<c>"
   std::string no_preempt_in;
   std::string races;       // "" = the default (fail when instrumented)
   std::string preempt_on;  // "" = the default (racy)
   std::string schedule_file;
   std::vector<std::string> command;
 };
+
+// --stats: the execution tree's memory (GAMBIT Figure 5) and the work done.
+void print_stats(const std::string& json_text) {
+  const auto j = nlohmann::json::parse(json_text, nullptr, false);
+  if (j.is_discarded() || !j.contains("coverage")) return;
+  const auto& c = j["coverage"];
+  const std::uint64_t created = c.value("nodes_created", std::uint64_t{0});
+  const std::uint64_t peak = c.value("peak_nodes", std::uint64_t{0});
+  const std::uint64_t executions = j.value("executions", std::uint64_t{0});
+  const double seconds = j.value("elapsed_s", 0.0);
+  std::cout << "stats: " << executions << " executions in " << seconds << " s ("
+            << (seconds > 0 ? static_cast<std::uint64_t>(executions / seconds) : 0)
+            << "/s)";
+  if (created != 0)
+    std::cout << "; execution tree: " << created << " nodes created, peak " << peak
+              << " alive at once (" << peak * 48 / 1024 << " KiB)";
+  else
+    std::cout << "; no execution tree (a sampling strategy)";
+  std::cout << "\n";
+}
 
 int launch(const Run& r, bool replay) {
   if (r.command.empty()) return fail("no program given (usage: weft run [options] -- PROGRAM [ARGS...])");
@@ -131,7 +155,10 @@ int launch(const Run& r, bool replay) {
     schedule = read_file(r.schedule_file);
   } else {
     std::string error;
-    if (!weft::make_strategy(r.strategy, r.seed, &error)) return fail(error);
+    weft::StrategyOptions options{.syntax_only = true};
+    if (!r.bound.empty() && !weft::parse_bound_option(r.bound, &options.preemption_bound, &error))
+      return fail(error);
+    if (!weft::make_strategy(r.strategy, r.seed, &error, options)) return fail(error);
   }
   char dir_template[] = "/tmp/weft-XXXXXX";
   const char* dir = mkdtemp(dir_template);
@@ -155,6 +182,7 @@ int launch(const Run& r, bool replay) {
       std::string("WEFT_SPURIOUS_WAKEUPS=") + (r.spurious_wakeups ? "1" : "0"),
       std::string("WEFT_STATE_CACHE=") + (r.no_state_cache ? "0" : "1"),
       "WEFT_NO_PREEMPT_IN=" + r.no_preempt_in,
+      "WEFT_BOUND=" + r.bound,
       "WEFT_RACES=" + r.races,
       "WEFT_PREEMPT_ON=" + r.preempt_on,
       // A replay's program writes to the terminal, but stdout must stay pure JSON.
@@ -233,6 +261,7 @@ int launch(const Run& r, bool replay) {
     }
   }
   if (!r.trace_out.empty() && has_bug) std::ofstream(r.trace_out) << trace << "\n";
+  if (r.stats && r.json != "-" && !has_error) print_stats(json);
   if (has_bug && !replay) {
     std::string out = r.schedule_out;
     if (out.empty()) out = fs::path(program).filename().string() + ".weft-schedule";
@@ -333,6 +362,12 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--keep-going", run.keep_going,
                     "do not stop at the first bug: run the whole budget and report each "
                     "distinct bug (kind and place) once, with how many executions hit it");
+  run_cmd->add_option("--bound", run.bound,
+                      "pb:<c>: dfs and bf explore only executions with at most c preemptions "
+                      "(bf then orders that space by its priorities)");
+  run_cmd->add_flag("--stats", run.stats,
+                    "print the search's work and memory at the end: executions per second, "
+                    "execution tree nodes created and the peak alive (GAMBIT Figure 5)");
   add_run_options(run_cmd, run);
 
   CLI::App* replay_cmd = app.add_subcommand("replay", "rerun exactly one recorded schedule, in the foreground");

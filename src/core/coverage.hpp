@@ -23,6 +23,10 @@ struct Coverage {
   // Strategies made of others (portfolio): the member that ran the last execution, so
   // that a bug says which one found it. Empty for the others.
   std::string origin;
+  // Systematic strategies: GAMBIT's Figure 5 measure of memory, the execution tree's nodes
+  // created and the most alive at once (0: no tree).
+  std::uint64_t nodes_created = 0;
+  std::uint64_t peak_nodes = 0;
 };
 
 }  // namespace weft

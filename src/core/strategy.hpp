@@ -30,6 +30,9 @@ class Strategy {
   // The strategy's decisions rest on plain memory accesses (pctvb): it is unavailable
   // for a program built without weft's instrumentation.
   virtual bool needs_memory_accesses() const { return false; }
+  // coverage() with the search's memory (Coverage::nodes_created, peak_nodes) filled in
+  // by the strategies that keep an execution tree.
+  virtual Coverage coverage_with_stats() const { return coverage(); }
 };
 
 }  // namespace weft

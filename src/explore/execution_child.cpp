@@ -50,6 +50,8 @@ void write_coverage(SharedHeader& h, const Coverage& cov) {
   h.coverage_bound = cov.bound;
   h.coverage_executions = cov.executions;
   h.coverage_classes = cov.classes;
+  h.coverage_nodes_created = cov.nodes_created;
+  h.coverage_peak_nodes = cov.peak_nodes;
   h.coverage_complete = cov.complete;
   detect::copy_text(h.coverage_kind, sizeof h.coverage_kind, cov.kind.c_str());
   detect::copy_text(h.coverage_summary, sizeof h.coverage_summary, cov.summary.c_str());
@@ -72,7 +74,7 @@ void ChildSink::on_bug(const rt::BugReport& bug) {
     if (bug.race != nullptr) s.race = *bug.race;
     s.publish();
   }
-  if (strategy_ != nullptr) write_coverage(*h_, strategy_->coverage());
+  if (strategy_ != nullptr) write_coverage(*h_, strategy_->coverage_with_stats());
   std::fflush(nullptr);  // what the program printed before the bug belongs in its report
   child_finish();
 }

@@ -16,11 +16,25 @@
 #include "runtime/controller.hpp"
 #include "report/location.hpp"
 #include "report/symbolizer.hpp"
+#include "report/program_symbols_from.hpp"
 #include "runtime/os.hpp"
 #include "strategy/registry.hpp"
 
 namespace weft::explorer {
 namespace {
+
+// The test's strategy; bf's method= and var= names are looked up in this process's
+// symbols (the test binary and its libraries).
+std::unique_ptr<Strategy> make_api_strategy(const Options& options, std::string* error) {
+  StrategyOptions so{.state_cache = options.state_cache};
+  if (!options.bound.empty() && !parse_bound_option(options.bound, &so.preemption_bound, error))
+    return nullptr;
+  static Symbolizer symbolizer;
+  static SymbolizerSymbols symbols(symbolizer);
+  so.symbols = &symbols;
+  return make_strategy(options.strategy, options.seed, error, so);
+}
+
 
 constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
 
@@ -42,7 +56,7 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
     strategy = std::make_unique<ReplayStrategy>(replay->decisions, &sink);
   } else {
     std::string error;
-    strategy = make_strategy(options.strategy, options.seed, &error, {.state_cache = options.state_cache});
+    strategy = make_api_strategy(options, &error);
     if (!strategy) sink.on_tool_error(error);
   }
   if (replay == nullptr) sink.set_strategy(strategy.get());
@@ -102,14 +116,14 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
       points = point_locations(racy);
       publish_points();
       std::string error;
-      strategy = make_strategy(options.strategy, options.seed, &error, {.state_cache = options.state_cache});
+      strategy = make_api_strategy(options, &error);
       sink.set_strategy(strategy.get());
       config.strategy = strategy.get();
       controller.set_strategy(strategy.get());
     }
   }
   h.complete = complete && replay == nullptr;
-  write_coverage(h, strategy->coverage());
+  write_coverage(h, strategy->coverage_with_stats());
   h.finished.store(1, std::memory_order_release);
   _exit(0);
 }
@@ -148,7 +162,7 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   }
   if (replay == nullptr) {
     std::string error;
-    if (!make_strategy(options.strategy, options.seed, &error, {.state_cache = options.state_cache})) {
+    if (!make_api_strategy(options, &error)) {
       run.error = error;
       return run;
     }
@@ -192,6 +206,8 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   run.coverage.bound = h.coverage_bound;
   run.coverage.executions = h.coverage_executions;
   run.coverage.classes = h.coverage_classes;
+  run.coverage.nodes_created = h.coverage_nodes_created;
+  run.coverage.peak_nodes = h.coverage_peak_nodes;
   run.coverage.summary = h.coverage_summary;
   run.coverage.origin = h.coverage_origin;
   if (h.error[0] != '\0') {

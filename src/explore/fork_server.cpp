@@ -26,6 +26,7 @@
 #include "explore/replay_strategy.hpp"
 #include "explore/shared_region.hpp"
 #include "report/json_report.hpp"
+#include "report/program_symbols_from.hpp"
 #include "report/location.hpp"
 #include "report/symbolizer.hpp"
 #include "report/text_report.hpp"
@@ -57,9 +58,26 @@ struct Config {
   bool explore_timeouts = false;
   bool spurious_wakeups = false;
   bool state_cache = true;
+  std::uint64_t bound = StrategyOptions::kNoBound;  // --bound pb:<c>
+  std::string bound_error;                           // a malformed WEFT_BOUND
   double hang_timeout_s = 10;
   std::string schedule;
 };
+
+// The run's strategy; bf's method= and var= names are looked up in the program's symbols
+// (here, before any fork: every execution has the same mappings).
+std::unique_ptr<Strategy> make_server_strategy(const Config& cfg, std::string* error) {
+  if (!cfg.bound_error.empty()) {
+    *error = cfg.bound_error;
+    return nullptr;
+  }
+  static Symbolizer symbolizer;
+  static SymbolizerSymbols symbols(symbolizer);
+  return make_strategy(cfg.strategy, cfg.seed, error,
+                       {.state_cache = cfg.state_cache,
+                        .preemption_bound = cfg.bound,
+                        .symbols = &symbols});
+}
 
 std::string take_env(const char* name) {
   const char* v = std::getenv(name);
@@ -303,7 +321,7 @@ void serve(ServerState& s) {
     s.strategy = std::make_unique<ReplayStrategy>(replay.decisions, s.sink.get());
   } else {
     std::string error;
-    s.strategy = make_strategy(cfg.strategy, cfg.seed, &error, {.state_cache = cfg.state_cache});
+    s.strategy = make_server_strategy(cfg, &error);
     if (!s.strategy) {
       run.error = error;
       finish("");
@@ -468,7 +486,7 @@ void serve(ServerState& s) {
       // what it reports covered is covered with every racy access a point.
       s.points = point_locations(s.racy);
       std::string error;
-      s.strategy = make_strategy(cfg.strategy, cfg.seed, &error, {.state_cache = cfg.state_cache});
+      s.strategy = make_server_strategy(cfg, &error);
       ++restarts;
     }
     if (bug) continue;
@@ -484,7 +502,7 @@ void serve(ServerState& s) {
     }
   }
   run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
-  run.coverage = s.strategy->coverage();
+  run.coverage = s.strategy->coverage_with_stats();
   if (cfg.replay) run.coverage = Coverage{};
   if (restarts > 0)
     run.warnings.push_back("the search restarted " + std::to_string(restarts) +
@@ -523,6 +541,8 @@ void maybe_run_fork_server() {
   c.explore_timeouts = take_env("WEFT_EXPLORE_TIMEOUTS") == "1";
   c.spurious_wakeups = take_env("WEFT_SPURIOUS_WAKEUPS") == "1";
   c.state_cache = take_env("WEFT_STATE_CACHE") != "0";
+  if (std::string x = take_env("WEFT_BOUND"); !x.empty())
+    parse_bound_option(x, &c.bound, &c.bound_error);
   {
     std::stringstream patterns(take_env("WEFT_NO_PREEMPT_IN"));
     for (std::string p; std::getline(patterns, p, ',');)

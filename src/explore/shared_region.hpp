@@ -35,6 +35,8 @@ struct SharedHeader {
   std::int64_t coverage_bound = -1;
   std::uint64_t coverage_executions = 0;
   std::uint64_t coverage_classes = 0;
+  std::uint64_t coverage_nodes_created = 0;
+  std::uint64_t coverage_peak_nodes = 0;
   bool coverage_complete = false;
   char coverage_kind[32] = {};
   char coverage_summary[512] = {};

@@ -97,6 +97,8 @@ std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
                    {"bound", run.coverage.bound},
                    {"executions", run.coverage.executions},
                    {"classes", run.coverage.classes},
+                   {"nodes_created", run.coverage.nodes_created},
+                   {"peak_nodes", run.coverage.peak_nodes},
                    {"summary", run.coverage.summary}};
   if (!run.error.empty()) j["error"] = run.error;
   json bugs = json::array();

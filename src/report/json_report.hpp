@@ -9,7 +9,9 @@
 //   "warnings": [string],
 //   "coverage": {"kind": string, "complete": bool, "bound": int (-1: none),
 //                "executions": uint, "classes": uint (happens-before classes; 0: not
-//                counted), "summary": string},
+//                counted), "nodes_created": uint, "peak_nodes": uint (systematic
+//                strategies' execution tree, GAMBIT Figure 5; 0: none),
+//                "summary": string},
 //   "error": string,                                   (only when there is one)
 //   "bugs": [{
 //     "kind": string (bug_kind_name), "message": string, "thread": uint | null,
@@ -22,7 +24,8 @@
 //              "accesses": [{"thread": uint, "access": "read"|"write", "size": uint,
 //                            "location": {...}}] (the earlier access, then the later)},
 //     "trace": [{"step": uint (from 1), "thread": uint, "op": string,
-//                "object": string ("0x..", "" for none), "size": uint,
+//                "object": string ("0x..", "" for none), "size": uint (memory
+//                accesses; 0 for the others),
 //                "preemption": bool, "location": "file:line" ("" unknown),
 //                "function": string,
 //                "target": uint (only for thread-create/join/detach)}]

@@ -18,6 +18,12 @@ class TreeStrategy : public Strategy {
   ThreadId choose(const SchedulingPoint& p) override { return tree_.choose_thread(p); }
   std::size_t choose_value(std::size_t n) override { return tree_.choose_value(n); }
   void execution_done(const Trace& trace) override;
+  Coverage coverage_with_stats() const override {
+    Coverage c = coverage();
+    c.nodes_created = tree_.stats().nodes_created;
+    c.peak_nodes = tree_.stats().peak_alive;
+    return c;
+  }
 
   const ExecutionTree& tree() const { return tree_; }
   // "" while the program has replayed faithfully; else where it did not (one line).

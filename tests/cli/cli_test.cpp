@@ -386,6 +386,53 @@ TEST_F(Cli, PctvbNeedsAnInstrumentedProgramAndFindsTheLostUpdate) {
   EXPECT_EQ(j["bugs"][0]["kind"], "exit-code");
 }
 
+TEST_F(Cli, DporAndBestFirstStateTheirCoverage) {
+  const std::string locked = kBin + "/cli_locked";
+  nlohmann::json d = run_json("-s dpor -n 0 -- " + locked, 0);
+  EXPECT_TRUE(d["complete"].get<bool>()) << d.dump();
+  EXPECT_EQ(d["coverage"]["kind"], "full");
+  EXPECT_TRUE(d["coverage"]["complete"].get<bool>());
+  EXPECT_GT(d["coverage"]["classes"].get<int>(), 0);
+  EXPECT_EQ(d["coverage"]["nodes_created"].get<int>(), d["executions"].get<int>());
+  // The same classes in another order: bf without a bound covers DPOR's space.
+  nlohmann::json b = run_json("-s bf:rand,pb --seed 3 -n 0 -- " + locked, 0);
+  EXPECT_TRUE(b["coverage"]["complete"].get<bool>()) << b.dump();
+  EXPECT_EQ(b["coverage"]["classes"], d["coverage"]["classes"]);
+  // With a bound: the preemption-bounded space, as pb:1 explores it.
+  nlohmann::json bounded = run_json("-s bf:mdpor,pb --bound pb:1 -n 0 -- " + locked, 0);
+  nlohmann::json pb = run_json("--no-state-cache -s pb:1 -n 0 -- " + locked, 0);
+  EXPECT_EQ(bounded["coverage"]["kind"], "preemption-bound");
+  EXPECT_EQ(bounded["coverage"]["bound"], 1);
+  EXPECT_TRUE(bounded["coverage"]["complete"].get<bool>());
+  EXPECT_EQ(bounded["executions"], pb["executions"]);
+  // A bug, with the search's memory printed.
+  Output o = sh(weft() + " run -s bf:mdpor,pb --stats -- " + kBin + "/cli_deadlock");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_NE(o.out.find("execution tree:"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("peak"), std::string::npos) << o.out;
+}
+
+TEST_F(Cli, BadPrioritiesAndBoundsAreRefusedBeforeTheSearch) {
+  const std::string locked = kBin + "/cli_locked";
+  const std::map<std::string, std::string> cases = {
+      {"-s bf:fast", "unknown priority \"fast\""},
+      {"-s bf:method=", "method= needs at least one name"},
+      {"-s bf:var=no_such_variable_anywhere", "names no global or static variable"},
+      {"-s bf:method=no_such_function_anywhere", "names no function"},
+      {"-s dfs --bound pb:x", "expected pb:<c>"},
+      {"-s dfs --bound db:2", "expected pb:<c>"},
+      {"-s random --bound pb:2", "--bound applies to dfs and bf only"},
+      {"-s dpor --bound pb:2", "--bound applies to dfs and bf only"},
+      {"-s dpor:1", "dpor takes no argument"}};
+  for (const auto& [args, why] : cases) {
+    Output o = sh(weft() + " run " + args + " -- " + locked);
+    EXPECT_EQ(o.status, 2) << args << "\n" << o.out;
+    EXPECT_NE(o.out.find(why), std::string::npos) << args << "\n" << o.out;
+  }
+  // A variable that exists: accepted (the mutex is a static of the program).
+  EXPECT_EQ(sh(weft() + " run -q -s bf:var=m,pb -n 0 -- " + locked).status, 0);
+}
+
 TEST_F(Cli, TraceOutWritesTheInterleavingAsTraceEvents) {
   const std::string trace = in_dir("trace.json");
   nlohmann::json r = run_json("-s dfs -n 0 --trace-out " + trace + " -- " + kBin + "/cli_deadlock", 1);

@@ -13,6 +13,7 @@
 #include "strategy/preemption_bound.hpp"
 #include "strategy/random_walk.hpp"
 #include "strategy/thread_bound.hpp"
+#include "strategy/variable_bound.hpp"
 
 namespace weft {
 
@@ -331,6 +332,27 @@ const std::vector<Entry>& entries() {
         "(the first decides, ties go on); the DPOR space, or with --bound pb:<c> every "
         "execution within the bound; default mdpor,pb"},
        make_best_first},
+      {{"vb", "vb:<v>[,<c>]",
+        "variable bounding for systematic search (Bindal, Bansal, Lal, ISSTA'13, section 2): "
+        "every execution whose at most c preemptions (default 2) touch at most v distinct "
+        "variables, by increasing v then c; says which (v, c) were completed"},
+       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t,
+          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
+         const std::string usage = " (usage: " + std::string(info.usage) + ")";
+         if (!has_arg) return fail(error, "vb needs a variable bound v" + usage);
+         const std::size_t comma = arg.find(',');
+         std::uint64_t v = 0, c = VariableBoundStrategy::kDefaultPreemptions;
+         if (!parse_uint(arg.substr(0, comma), 1, kPctvbMaxVariables, &v))
+           return fail(error, "vb: the variable bound v must be an integer from 1 to " +
+                                  std::to_string(kPctvbMaxVariables) + ", got " +
+                                  quoted(arg.substr(0, comma)) + usage);
+         if (comma != std::string_view::npos &&
+             !parse_uint(arg.substr(comma + 1), 1, kMaxBound, &c))
+           return fail(error, "vb: the preemption bound c must be an integer from 1 to " +
+                                  std::to_string(kMaxBound) + ", got " +
+                                  quoted(arg.substr(comma + 1)) + usage);
+         return std::make_unique<VariableBoundStrategy>(static_cast<std::uint32_t>(v), c);
+       }},
       {{"pb", "pb[:<c>]",
         "iterative preemption bounding (ICB, Musuvathi and Qadeer, PLDI'07): every schedule "
         "with 0 preemptions, then 1, ...; the first bug found has the fewest; stops after "

@@ -31,6 +31,7 @@ bench: build
 	$(BUILD)/bin/weft_run_bench
 	$(BUILD)/bin/weft_strategy_bench
 	$(BUILD)/bin/pos_microbench
+	$(BUILD)/bin/weft_gambit_bench
 
 # The CLI, the compiler wrappers, headers, libweft.so, the CMake package and weft.pc under
 # PREFIX (DESTDIR, when set, is prepended: a staged install).

@@ -332,16 +332,17 @@ const std::vector<Entry>& entries() {
         "(the first decides, ties go on); the DPOR space, or with --bound pb:<c> every "
         "execution within the bound; default mdpor,pb"},
        make_best_first},
-      {{"vb", "vb:<v>[,<c>]",
+      {{"vb", "vb[:<v>[,<c>]]",
         "variable bounding for systematic search (Bindal, Bansal, Lal, ISSTA'13, section 2): "
-        "every execution whose at most c preemptions (default 2) touch at most v distinct "
-        "variables, by increasing v then c; says which (v, c) were completed"},
+        "every execution whose at most c preemptions touch at most v distinct variables, by "
+        "increasing v then c; says which (v, c) were completed; default 2,2"},
        [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t,
           std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
          const std::string usage = " (usage: " + std::string(info.usage) + ")";
-         if (!has_arg) return fail(error, "vb needs a variable bound v" + usage);
          const std::size_t comma = arg.find(',');
-         std::uint64_t v = 0, c = VariableBoundStrategy::kDefaultPreemptions;
+         std::uint64_t v = VariableBoundStrategy::kDefaultVariables,
+                       c = VariableBoundStrategy::kDefaultPreemptions;
+         if (!has_arg) return std::make_unique<VariableBoundStrategy>(static_cast<std::uint32_t>(v), c);
          if (!parse_uint(arg.substr(0, comma), 1, kPctvbMaxVariables, &v))
            return fail(error, "vb: the variable bound v must be an integer from 1 to " +
                                   std::to_string(kPctvbMaxVariables) + ", got " +

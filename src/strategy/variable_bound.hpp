@@ -24,6 +24,7 @@ namespace weft {
 
 class VariableBoundStrategy final : public TreeStrategy {
  public:
+  static constexpr std::uint64_t kDefaultVariables = 2;  // most bugs involve one or two
   static constexpr std::uint64_t kDefaultPreemptions = 2;
   VariableBoundStrategy(std::uint32_t variables, std::uint64_t preemptions);
   bool next_execution() override;

@@ -22,7 +22,8 @@ TEST(Registry, ListsTheStrategiesOnceEach) {
     EXPECT_EQ(info.description.find('\n'), std::string_view::npos);
   }
   EXPECT_EQ(names, (std::set<std::string_view>{"random", "pct", "dfs", "pb", "db", "pos", "pos*",
-                                               "tb", "pctvb", "portfolio"}));
+                                               "tb", "pctvb", "portfolio", "dpor", "bf",
+                                               "vb"}));
 }
 
 TEST(Registry, EveryListedStrategyConstructsAndRuns) {

@@ -160,6 +160,56 @@ TEST_P(Suite, VerdictHolds) {
   EXPECT_EQ(again["bugs"][0].value("message", ""), bug.value("message", "")) << replay_context;
 }
 
+// Issue #6 on real programs: every failing program's bug is found by dpor, bf:mdpor,pb and
+// bf:rand within kSystematicBudget executions (with the program's first run's arguments,
+// input and race mode), and every passing program completes dpor with no report within
+// that budget, unless its weft.json says why its space is larger ("dpor_incomplete").
+constexpr int kSystematicBudget = 2500;
+
+class SuiteSystematic : public Suite {};
+
+TEST_P(SuiteSystematic, DporAndBestFirstHoldTheVerdict) {
+  const Case& c = GetParam();
+  ASSERT_TRUE(c.error.empty()) << c.error;
+  const json& cfg = c.config;
+  if (cfg.contains("known_failure"))
+    GTEST_SKIP() << "known weft failure: " << cfg["known_failure"].get<std::string>();
+  std::string options = " --executions " + std::to_string(kSystematicBudget);
+  if (cfg.contains("steps")) options += " --steps " + std::to_string(cfg["steps"].get<long>());
+  if (cfg.contains("races")) options += " --races=" + cfg["races"].get<std::string>();
+  std::string context;
+  if (c.verdict == "pass") {
+    const json r = weft("run --json - -s dpor" + options, 0, &context);
+    ASSERT_TRUE(r.contains("bugs")) << context;
+    EXPECT_TRUE(r["bugs"].empty()) << context;
+    if (!cfg.contains("dpor_incomplete"))
+      EXPECT_TRUE(r["coverage"].value("complete", false)) << context;
+    std::cout << "[suite] pass/" << c.name << ": dpor, " << r.value("executions", 0)
+              << " executions, " << r["coverage"].value("summary", "") << "\n";
+    return;
+  }
+  for (const char* strategy : {"dpor", "bf:mdpor,pb", "bf:rand --seed 1"}) {
+    const json r = weft(std::string("run --json - --schedule-out /dev/null -s ") + strategy + options,
+                        1, &context);
+    ASSERT_TRUE(r.contains("bugs") && !r["bugs"].empty()) << context;
+    EXPECT_EQ(r["bugs"][0].value("kind", ""), cfg.value("expect", "")) << context;
+    std::cout << "[suite] fail/" << c.name << ": " << strategy << " found "
+              << r["bugs"][0].value("kind", "") << " in execution "
+              << r["bugs"][0].value("execution", 0) << "\n";
+  }
+}
+
+// One case per program folder (its first run).
+std::vector<Case> first_runs() {
+  std::vector<Case> out;
+  for (Case& c : load_cases()) {
+    bool seen = false;
+    for (const Case& o : out) seen |= o.verdict == c.verdict && o.name == c.name;
+    if (!seen) out.push_back(std::move(c));
+  }
+  return out;
+}
+
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   std::string n = info.param.verdict + "_" + info.param.name;
   if (!info.param.run.empty()) n += "_" + info.param.run;
@@ -169,5 +219,7 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Programs, Suite, ::testing::ValuesIn(load_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Systematic, SuiteSystematic, ::testing::ValuesIn(first_runs()),
+                         case_name);
 
 }  // namespace

@@ -117,10 +117,11 @@ int main(int argc, char** argv) {
                             {"bf:mdpor,pb", "-s bf:mdpor,pb"},
                             {"bf:ss,mdpor pb:2", "-s bf:ss,mdpor --bound pb:2"}};
   constexpr int kRandSeeds = 10;
+  constexpr int kSecondsPerRun = 10;  // with the execution budget: whichever comes first
   std::printf("GAMBIT Table 2 in weft's terms: executions to the first bug and seconds\n"
-              "  (budget %d executions per program and strategy; '-' = not found;\n"
+              "  (budget %d executions or %d s per program and strategy; '-' = not found;\n"
               "   bf:rand: median [min-max] executions over seeds 1-%d)\n",
-              budget, kRandSeeds);
+              budget, kSecondsPerRun, kRandSeeds);
   std::printf("  %-28s", "program");
   for (const Column& c : columns) std::printf(" %17s", c.title);
   std::printf(" %22s\n", "bf:rand");
@@ -141,7 +142,8 @@ int main(int argc, char** argv) {
     std::printf("  %-28s", name.c_str());
     auto run = [&](const std::string& args) {
       const json r = run_weft("cd /tmp && " + bin + "/weft run --quiet --json - --schedule-out /dev/null " +
-                              args + " -n " + std::to_string(budget) + races + cmd);
+                              args + " -n " + std::to_string(budget) + " --time " +
+                              std::to_string(kSecondsPerRun) + races + cmd);
       Cell c;
       c.seconds = r.value("elapsed_s", 0.0);
       if (r.contains("bugs") && !r["bugs"].empty()) {

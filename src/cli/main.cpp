@@ -113,6 +113,7 @@ struct Run {
   bool spurious_wakeups = false;
   bool no_state_cache = false;
   bool stats = false;
+  bool no_minimize = false;
   std::string bound;  // "" or "pb:<c>"
   std::string no_preempt_in;
   std::string races;       // "" = the default (fail when instrumented)
@@ -141,7 +142,10 @@ void print_stats(const std::string& json_text) {
   std::cout << "\n";
 }
 
-int launch(const Run& r, bool replay) {
+enum class Mode { kRun, kReplay, kMinimize };
+
+int launch(const Run& r, Mode mode) {
+  const bool replay = mode == Mode::kReplay;
   if (r.command.empty()) return fail("no program given (usage: weft run [options] -- PROGRAM [ARGS...])");
   std::string why;
   const std::string program = resolve_program(r.command[0], &why);
@@ -149,7 +153,7 @@ int launch(const Run& r, bool replay) {
   const std::string runtime = runtime_path();
   if (runtime.empty()) return fail("cannot find weft's runtime (libweft.so) next to this weft");
   std::string schedule;
-  if (replay) {
+  if (mode != Mode::kRun) {
     std::error_code ec;
     if (!fs::exists(r.schedule_file, ec)) return fail("schedule file '" + r.schedule_file + "' not found");
     schedule = read_file(r.schedule_file);
@@ -166,7 +170,8 @@ int launch(const Run& r, bool replay) {
   const fs::path results(dir);
 
   std::vector<std::string> env = {
-      "WEFT_MODE=" + std::string(replay ? "replay" : "run"),
+      "WEFT_MODE=" + std::string(replay ? "replay" : mode == Mode::kMinimize ? "minimize" : "run"),
+      std::string("WEFT_MINIMIZE=") + (r.no_minimize ? "0" : "1"),
       "WEFT_RESULT_DIR=" + results.string(),
       "WEFT_STRATEGY=" + r.strategy,
       "WEFT_SEED=" + std::to_string(r.seed),
@@ -347,7 +352,7 @@ void add_run_options(CLI::App* app, Run& r) {
 int main(int argc, char** argv) {
   CLI::App app{"weft: systematic concurrency testing for C and C++"};
   app.require_subcommand(1);
-  Run run, replay;
+  Run run, replay, minimize;
 
   CLI::App* run_cmd = app.add_subcommand("run", "explore a program's schedules until a bug or the budget");
   run_cmd->add_option("--strategy,-s", run.strategy,
@@ -365,6 +370,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--bound", run.bound,
                       "pb:<c>: dfs and bf explore only executions with at most c preemptions "
                       "(bf then orders that space by its priorities)");
+  run_cmd->add_flag("--no-minimize", run.no_minimize,
+                    "keep the first schedule a sampling strategy finds (default: look for the "
+                    "same bug with fewer preemptions, up to 2000 executions or 20 s)");
   run_cmd->add_flag("--stats", run.stats,
                     "print the search's work and memory at the end: executions per second, "
                     "execution tree nodes created and the peak alive (GAMBIT Figure 5)");
@@ -374,6 +382,14 @@ int main(int argc, char** argv) {
   replay_cmd->add_option("schedule", replay.schedule_file, "SCHEDULE_FILE")->required();
   replay_cmd->add_flag("--gdb", replay.gdb, "run the replay under gdb (following the execution)");
   add_run_options(replay_cmd, replay);
+
+  CLI::App* minimize_cmd = app.add_subcommand(
+      "minimize", "look for the same bug as a schedule (same kind and place) with fewer "
+                  "preemptions, by a preemption-bounded search below its count");
+  minimize_cmd->add_option("schedule", minimize.schedule_file, "SCHEDULE_FILE")->required();
+  minimize_cmd->add_option("--schedule-out", minimize.schedule_out,
+                           "where to write the minimised schedule (default PROGRAM.weft-schedule)");
+  add_run_options(minimize_cmd, minimize);
 
   app.add_subcommand("strategies", "list the search strategies");
 
@@ -392,6 +408,7 @@ int main(int argc, char** argv) {
       std::printf("%-14s %s\n", std::string(s.usage).c_str(), std::string(s.description).c_str());
     return kOk;
   }
-  if (app.got_subcommand("run")) return launch(run, false);
-  return launch(replay, true);
+  if (app.got_subcommand("run")) return launch(run, Mode::kRun);
+  if (app.got_subcommand("minimize")) return launch(minimize, Mode::kMinimize);
+  return launch(replay, Mode::kReplay);
 }

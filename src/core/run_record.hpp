@@ -48,6 +48,12 @@ struct BugRecord {
   std::uint64_t hits = 1;       // executions that hit it (weft run --keep-going)
   bool has_race = false;        // kind data-race: the two accesses
   DataRace race;
+  // Schedule minimisation: the preemptions and steps of the schedule first found (0, 0:
+  // not minimised), and how many executions the minimiser ran.
+  std::size_t found_preemptions = 0;
+  std::uint64_t found_steps = 0;
+  std::uint64_t minimize_executions = 0;
+  bool minimized = false;
   std::size_t preemptions() const {
     std::size_t n = 0;
     for (const Event& e : events) n += (e.flags & kPreemption) != 0;

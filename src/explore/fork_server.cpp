@@ -25,6 +25,7 @@
 #include "explore/point_log.hpp"
 #include "explore/replay_strategy.hpp"
 #include "explore/shared_region.hpp"
+#include "strategy/preemption_bound.hpp"
 #include "report/json_report.hpp"
 #include "report/program_symbols_from.hpp"
 #include "report/location.hpp"
@@ -42,6 +43,13 @@ namespace {
 
 struct Config {
   bool replay = false;
+  // weft minimize: replay the schedule given, then minimise the bug it shows.
+  bool minimize_only = false;
+  // After a sampling strategy's find (or minimize_only): look for the same bug with fewer
+  // preemptions, within these budgets.
+  bool minimize = true;
+  std::uint64_t minimize_executions = 2000;
+  double minimize_time_s = 20;
   std::string result_dir;
   std::string strategy = "random";
   std::uint64_t seed = 0;
@@ -265,6 +273,26 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s) {
   }
 }
 
+// A fresh slate in shared memory for execution `index` (0-based), then its child: the
+// pid in the server, 0 in the child, -1 when fork failed.
+pid_t fork_execution(ServerState& s, std::uint64_t index) {
+  SharedHeader& h = s.region->header();
+  new (&h.bug) detect::BugSlot();
+  h.finished.store(0);
+  h.steps.store(0);
+  h.decisions.store(0);
+  h.error[0] = '\0';
+  h.error_pc = 0;
+  h.executions.store(index + 1);
+  s.log->clear();
+  if (s.output_fd >= 0) {
+    ftruncate(s.output_fd, 0);
+    lseek(s.output_fd, 0, SEEK_SET);
+  }
+  std::fflush(nullptr);
+  return fork();
+}
+
 // Never returns in the server; returns in each execution's child.
 void serve(ServerState& s) {
   const Config& cfg = s.config;
@@ -290,6 +318,8 @@ void serve(ServerState& s) {
   };
 
   Schedule replay;
+  // A schedule given (replay, or minimize's first execution) drives the first execution.
+  const bool replaying = cfg.replay || cfg.minimize_only;
   run.strategy = cfg.strategy;
   run.seed = cfg.seed;
   s.region = std::make_unique<SharedRegion>(cfg.steps + 2, 2 * (cfg.steps + 2) + 4096);
@@ -300,7 +330,7 @@ void serve(ServerState& s) {
   }
   SharedHeader& h = s.region->header();
   s.sink = std::make_unique<ChildSink>(&h);
-  if (cfg.replay) {
+  if (replaying) {
     std::string error;
     if (!decode_schedule(cfg.schedule, &replay, &error)) {
       run.error = error;
@@ -359,7 +389,7 @@ void serve(ServerState& s) {
 
   const std::uint64_t start = os::monotonic_ns();
   const auto budget_ns = static_cast<std::uint64_t>(cfg.time_s * 1e9);
-  const std::uint64_t max_executions = cfg.replay ? 1 : cfg.executions;
+  const std::uint64_t max_executions = replaying ? 1 : cfg.executions;
   std::string note;
   std::vector<std::string> bug_keys;  // run.bugs[i] is the distinct bug bug_keys[i]
   std::uint32_t races_seen = 0;
@@ -371,24 +401,10 @@ void serve(ServerState& s) {
     if (max_executions != 0 && i >= max_executions) break;
     if (budget_ns != 0 && os::monotonic_ns() - start >= budget_ns) break;
     if (!s.strategy->next_execution()) {
-      run.complete = !cfg.replay;
+      run.complete = !replaying;
       break;
     }
-    // A fresh slate in shared memory for this execution.
-    new (&h.bug) detect::BugSlot();
-    h.finished.store(0);
-    h.steps.store(0);
-    h.decisions.store(0);
-    h.error[0] = '\0';
-    h.error_pc = 0;
-    h.executions.store(i + 1);
-    s.log->clear();
-    if (s.output_fd >= 0) {
-      ftruncate(s.output_fd, 0);
-      lseek(s.output_fd, 0, SEEK_SET);
-    }
-    std::fflush(nullptr);
-    const pid_t pid = fork();
+    const pid_t pid = fork_execution(s, i);
     if (pid < 0) {
       run.error = std::string("fork failed: ") + std::strerror(errno);
       break;
@@ -409,7 +425,7 @@ void serve(ServerState& s) {
     const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
     bool bug = h.bug.written() || WIFSIGNALED(status) ||
                (WIFEXITED(status) && WEXITSTATUS(status) != 0);
-    if (!cfg.replay) {
+    if (!replaying) {
       std::string diverged = s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load());
       if (!diverged.empty()) {
         run.error = diverged;
@@ -426,7 +442,7 @@ void serve(ServerState& s) {
                   "--explore-timeouts, --spurious-wakeups)";
       break;
     }
-    if (i == 0 && !cfg.replay && !run.instrumented && s.strategy->needs_memory_accesses()) {
+    if (i == 0 && !replaying && !run.instrumented && s.strategy->needs_memory_accesses()) {
       run.error = "strategy " + cfg.strategy + " places its preemptions at memory accesses "
                   "and needs the program built with weft's compiler wrappers (weft-cc, "
                   "weft-c++); this one was not, so weft sees only its synchronisation";
@@ -471,7 +487,7 @@ void serve(ServerState& s) {
       if (seen != bug_keys.end()) {
         ++run.bugs[static_cast<std::size_t>(seen - bug_keys.begin())].hits;
       } else {
-        if (!cfg.replay) {
+        if (!replaying) {
           const Coverage now = s.strategy->coverage();
           b.found_by = now.origin.empty() ? run.strategy : now.origin;
         }
@@ -479,9 +495,9 @@ void serve(ServerState& s) {
         bug_keys.push_back(key);
         run.bugs.push_back(std::move(b));
       }
-      if (!cfg.keep_going || cfg.replay) break;
+      if (!cfg.keep_going || replaying) break;
     }
-    if (new_points && !cfg.replay) {
+    if (new_points && !replaying) {
       // New scheduling points change the space: the search starts over on it, so that
       // what it reports covered is covered with every racy access a point.
       s.points = point_locations(s.racy);
@@ -490,7 +506,7 @@ void serve(ServerState& s) {
       ++restarts;
     }
     if (bug) continue;
-    if (i == 0 && !cfg.replay) {
+    if (i == 0 && !replaying) {
       bool threads = false;
       // A thread created but never run (detached, main returned first) counts.
       for (const Event& e : trace.events())
@@ -501,9 +517,68 @@ void serve(ServerState& s) {
       }
     }
   }
-  run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
   run.coverage = s.strategy->coverage_with_stats();
-  if (cfg.replay) run.coverage = Coverage{};
+  if (replaying) run.coverage = Coverage{};
+  if (cfg.minimize_only && run.bugs.empty() && run.error.empty())
+    run.error = "the schedule shows no bug in this program: there is nothing to minimise";
+
+  // Schedule minimisation: a sampler's bug often carries needless preemptions (GAMBIT: the
+  // preemptions "often indicate the root cause"). Iterative preemption bounding below the
+  // found count runs until the same bug (kind and place) shows up: the first such
+  // execution has the fewest preemptions of any within the budget.
+  const bool sampled = !replaying && run.coverage.kind == "none";
+  if (!run.bugs.empty() && run.error.empty() && !cfg.keep_going && cfg.minimize &&
+      (sampled || cfg.minimize_only) && run.bugs[0].preemptions() > 0) {
+    BugRecord& found = run.bugs[0];
+    const std::string target = bug_keys[0];
+    s.strategy = std::make_unique<PreemptionBoundStrategy>(found.preemptions() - 1);
+    dynamic_cast<TreeStrategy&>(*s.strategy).set_state_cache(cfg.state_cache);
+    const std::uint64_t since = os::monotonic_ns();
+    const auto limit_ns = static_cast<std::uint64_t>(cfg.minimize_time_s * 1e9);
+    std::uint64_t ran = 0;
+    while (ran < cfg.minimize_executions && os::monotonic_ns() - since < limit_ns &&
+           s.strategy->next_execution()) {
+      const pid_t pid = fork_execution(s, ran);
+      if (pid < 0) break;
+      if (pid == 0) {
+        sigprocmask(SIG_SETMASK, &old_mask, nullptr);
+        become_execution(s);
+        return;
+      }
+      h.holder.store(0);
+      const int status = wait_child(pid, h, cfg.hang_timeout_s);
+      ++ran;
+      if (h.error[0] != '\0') break;
+      const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
+      if (!s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load()).empty()) break;
+      s.strategy->execution_done(trace);
+      const bool bug = h.bug.written() || WIFSIGNALED(status) ||
+                       (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+      if (!bug) continue;
+      BugRecord b = read_bug(*s.region, status, fingerprint, "pb", 0, s.points);
+      if (!h.bug.written() && WIFEXITED(status)) {
+        b.kind = BugKind::kExitCode;
+        b.message = "the program exited with status " + std::to_string(WEXITSTATUS(status));
+      }
+      const std::string key = b.has_race ? "race:" + race_lines(race_symbolizer, b.race) : bug_key(b);
+      if (key != target || b.preemptions() >= found.preemptions()) continue;
+      b.execution = found.execution;
+      b.found_by = found.found_by;
+      b.hits = found.hits;
+      b.found_preemptions = found.preemptions();
+      b.found_steps = found.step != 0 ? found.step : found.events.size();
+      b.minimized = true;
+      found = std::move(b);
+      output = read_fd(s.output_fd);
+      break;
+    }
+    found.minimize_executions = ran;
+    if (!found.minimized) {
+      found.found_preemptions = found.preemptions();
+      found.found_steps = found.step != 0 ? found.step : found.events.size();
+    }
+  }
+  run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
   if (restarts > 0)
     run.warnings.push_back("the search restarted " + std::to_string(restarts) +
                            (restarts == 1 ? " time" : " times") +
@@ -522,11 +597,13 @@ bool parse_number(const std::string& text, double* out) {
 
 void maybe_run_fork_server() {
   const std::string mode = take_env("WEFT_MODE");
-  if (mode != "run" && mode != "replay") return;
+  if (mode != "run" && mode != "replay" && mode != "minimize") return;
   auto* s = new ServerState();  // shared with every child; never freed
   g_server = s;
   Config& c = s->config;
   c.replay = mode == "replay";
+  c.minimize_only = mode == "minimize";
+  c.minimize = take_env("WEFT_MINIMIZE") != "0";
   c.result_dir = take_env("WEFT_RESULT_DIR");
   double v = 0;
   if (std::string x = take_env("WEFT_STRATEGY"); !x.empty()) c.strategy = x;

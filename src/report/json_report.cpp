@@ -30,6 +30,11 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
   b["schedule"] = bug.schedule;
   b["found_by"] = bug.found_by;
   b["hits"] = bug.hits;
+  if (bug.minimize_executions != 0)
+    b["minimized"] = {{"done", bug.minimized},
+                      {"found_preemptions", bug.found_preemptions},
+                      {"found_steps", bug.found_steps},
+                      {"executions", bug.minimize_executions}};
   b["location"] = location_object(bug_location(bug, symbolizer));
 
   json blocked = json::array();

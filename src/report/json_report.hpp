@@ -18,6 +18,9 @@
 //     "execution": uint, "preemptions": uint, "steps": uint, "schedule": string,
 //     "location": {"function": string, "file": string, "line": int},
 //     "found_by": string, "hits": uint,
+//     "minimized": {"done": bool (a schedule with fewer preemptions was found),
+//                   "found_preemptions": uint, "found_steps": uint (the first find's),
+//                   "executions": uint (the search's)}  (only when minimisation ran),
 //     "blocked": [{"thread": uint, "op": string, "object": string,
 //                  "location": {"function", "file", "line"}}],
 //     "race": {"address": string, "variable": string ("" unless a global),  (data-race)

@@ -148,6 +148,15 @@ class TextWriter {
             std::to_string(std::max<std::uint64_t>(run_.executions, bug.execution)) +
             (bug.found_by.empty() || bug.found_by == run_.strategy ? "" : " by " + bug.found_by) +
             (bug.hits > 1 ? ", hit by " + std::to_string(bug.hits) + " executions" : "") + "\n";
+    if (bug.minimize_executions != 0)
+      out_ += bug.minimized
+                  ? "minimised: found with " + count(bug.found_preemptions, "preemption") + " in " +
+                        count(bug.found_steps, "step") + "; the same bug with " +
+                        count(bug.preemptions(), "preemption") + " after " +
+                        count(bug.minimize_executions, "execution") +
+                        " of preemption-bounded search (--no-minimize: keep the first)\n"
+                  : "minimised: no schedule with fewer preemptions shows the same bug within " +
+                        count(bug.minimize_executions, "execution") + "\n";
     if (!run_.replay_hint.empty()) out_ += "replay: " + run_.replay_hint + "\n";
     if (!bug.schedule.empty()) out_ += "schedule: " + bug.schedule + "\n";
   }

@@ -433,6 +433,47 @@ TEST_F(Cli, BadPrioritiesAndBoundsAreRefusedBeforeTheSearch) {
   EXPECT_EQ(sh(weft() + " run -q -s bf:var=m,pb -n 0 -- " + locked).status, 0);
 }
 
+TEST_F(Cli, SampledBugsAreMinimisedAndMinimizeTakesASchedule) {
+  const std::string deadlock = kBin + "/cli_deadlock";
+  // Random's first find has two preemptions; one suffices for this lock-order deadlock.
+  nlohmann::json kept = run_json("-s random --seed 2 --no-minimize -- " + deadlock, 1);
+  ASSERT_EQ(kept["bugs"].size(), 1u) << kept.dump();
+  EXPECT_EQ(kept["bugs"][0]["preemptions"], 2);
+  EXPECT_FALSE(kept["bugs"][0].contains("minimized"));
+  nlohmann::json min = run_json("-s random --seed 2 -- " + deadlock, 1);
+  ASSERT_EQ(min["bugs"].size(), 1u) << min.dump();
+  const nlohmann::json& bug = min["bugs"][0];
+  EXPECT_EQ(bug["kind"], "deadlock");
+  EXPECT_EQ(bug["preemptions"], 1);
+  EXPECT_TRUE(bug["minimized"]["done"].get<bool>());
+  EXPECT_EQ(bug["minimized"]["found_preemptions"], 2);
+  // The minimised schedule replays the same bug.
+  const std::string schedule = in_dir("min.weft-schedule");
+  sh("cd " + dir_.string() + " && " + weft() + " run -q -s random --seed 2 --schedule-out " +
+     schedule + " -- " + deadlock);
+  nlohmann::json again = run_json_cmd(weft() + " replay --json - " + schedule + " -- " + deadlock, 1);
+  EXPECT_EQ(again["bugs"][0]["preemptions"], 1);
+  EXPECT_EQ(again["bugs"][0]["kind"], "deadlock");
+  // weft minimize on a schedule kept as found.
+  const std::string first = in_dir("first.weft-schedule");
+  sh("cd " + dir_.string() + " && " + weft() + " run -q -s random --seed 2 --no-minimize " +
+     "--schedule-out " + first + " -- " + deadlock);
+  Output o = sh(weft() + " minimize " + first + " --schedule-out " + in_dir("m.weft-schedule") +
+                " -- " + deadlock);
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_NE(o.out.find("minimised: found with 2 preemptions"), std::string::npos) << o.out;
+  // A schedule that shows no bug: said so, exit 2.
+  nlohmann::json races = run_json("-s random --seed 1 --races=report -n 1 -- " + kBin +
+                                      "/cli_lost_update_exit < /dev/null", 0);
+  ASSERT_FALSE(races["races"].empty()) << races.dump();
+  const std::string race = in_dir("race.weft-schedule");
+  std::ofstream(race) << races["races"][0]["schedule"].get<std::string>() << "\n";
+  o = sh(weft() + " minimize " + race + " --races=report -- " + kBin +
+         "/cli_lost_update_exit < /dev/null");
+  EXPECT_EQ(o.status, 2) << o.out;
+  EXPECT_NE(o.out.find("the schedule shows no bug in this program"), std::string::npos) << o.out;
+}
+
 TEST_F(Cli, TraceOutWritesTheInterleavingAsTraceEvents) {
   const std::string trace = in_dir("trace.json");
   nlohmann::json r = run_json("-s dfs -n 0 --trace-out " + trace + " -- " + kBin + "/cli_deadlock", 1);

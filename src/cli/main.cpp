@@ -172,6 +172,8 @@ int launch(const Run& r, Mode mode) {
   std::vector<std::string> env = {
       "WEFT_MODE=" + std::string(replay ? "replay" : mode == Mode::kMinimize ? "minimize" : "run"),
       std::string("WEFT_MINIMIZE=") + (r.no_minimize ? "0" : "1"),
+      // A progress line on a terminal's stderr, unless asked for quiet.
+      std::string("WEFT_PROGRESS=") + (!r.quiet && isatty(STDERR_FILENO) ? "1" : "0"),
       "WEFT_RESULT_DIR=" + results.string(),
       "WEFT_STRATEGY=" + r.strategy,
       "WEFT_SEED=" + std::to_string(r.seed),

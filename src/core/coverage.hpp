@@ -27,6 +27,7 @@ struct Coverage {
   // created and the most alive at once (0: no tree).
   std::uint64_t nodes_created = 0;
   std::uint64_t peak_nodes = 0;
+  std::uint64_t frontier = 0;  // executions known and not run yet (the tree's fringe)
 };
 
 }  // namespace weft

@@ -48,6 +48,7 @@ struct Config {
   // After a sampling strategy's find (or minimize_only): look for the same bug with fewer
   // preemptions, within these budgets.
   bool minimize = true;
+  bool progress = false;  // a progress line on stderr (a terminal, not --quiet)
   std::uint64_t minimize_executions = 2000;
   double minimize_time_s = 20;
   std::string result_dir;
@@ -273,6 +274,45 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s) {
   }
 }
 
+// The progress line of a long exploration (a terminal's stderr): executions, their rate,
+// how far the strategy got, bugs so far, time; rewritten in place a few times a second.
+class ProgressLine {
+ public:
+  explicit ProgressLine(bool on) : on_(on), start_(os::monotonic_ns()), last_(start_) {}
+  void update(std::uint64_t executions, const Strategy& strategy, std::size_t bugs) {
+    if (!on_) return;
+    const std::uint64_t now = os::monotonic_ns();
+    if (now - last_ < 250000000) return;  // 4 times a second
+    last_ = now;
+    const double seconds = static_cast<double>(now - start_) / 1e9;
+    const Coverage c = strategy.coverage_with_stats();
+    std::string line = "weft: " + std::to_string(executions) + " executions, " +
+                       std::to_string(static_cast<std::uint64_t>(executions / seconds)) + "/s";
+    if (c.exploring_bound >= 0)
+      line += ", bound " + std::to_string(c.exploring_bound) + ": " +
+              std::to_string(c.exploring_executions) + " run";
+    if (c.frontier != 0) line += ", " + std::to_string(c.frontier) + " known to run";
+    line += ", " + std::to_string(bugs) + (bugs == 1 ? " bug" : " bugs");
+    char t[32];
+    std::snprintf(t, sizeof t, ", %.1f s", seconds);
+    line += t;
+    line = "\r\033[K" + line;
+    shown_ = true;
+    if (write(STDERR_FILENO, line.data(), line.size()) < 0) on_ = false;
+  }
+  // Cleared at the end.
+  void clear() {
+    if (!shown_) return;
+    shown_ = false;
+    if (write(STDERR_FILENO, "\r\033[K", 4) < 0) on_ = false;
+  }
+
+ private:
+  bool on_;
+  bool shown_ = false;
+  std::uint64_t start_, last_;
+};
+
 // A fresh slate in shared memory for execution `index` (0-based), then its child: the
 // pid in the server, 0 in the child, -1 when fork failed.
 pid_t fork_execution(ServerState& s, std::uint64_t index) {
@@ -397,7 +437,9 @@ void serve(ServerState& s) {
   Symbolizer race_symbolizer;          // lazy: reads nothing until a race or error needs it
   std::uint64_t restarts = 0;
   h.nraces.store(0);
+  ProgressLine progress(cfg.progress && !replaying);
   for (std::uint64_t i = 0;; ++i) {
+    progress.update(i, *s.strategy, run.bugs.size());
     if (max_executions != 0 && i >= max_executions) break;
     if (budget_ns != 0 && os::monotonic_ns() - start >= budget_ns) break;
     if (!s.strategy->next_execution()) {
@@ -517,6 +559,7 @@ void serve(ServerState& s) {
       }
     }
   }
+  progress.clear();
   run.coverage = s.strategy->coverage_with_stats();
   if (replaying) run.coverage = Coverage{};
   if (cfg.minimize_only && run.bugs.empty() && run.error.empty())
@@ -604,6 +647,7 @@ void maybe_run_fork_server() {
   c.replay = mode == "replay";
   c.minimize_only = mode == "minimize";
   c.minimize = take_env("WEFT_MINIMIZE") != "0";
+  c.progress = take_env("WEFT_PROGRESS") == "1" && isatty(STDERR_FILENO);
   c.result_dir = take_env("WEFT_RESULT_DIR");
   double v = 0;
   if (std::string x = take_env("WEFT_STRATEGY"); !x.empty()) c.strategy = x;

@@ -22,6 +22,7 @@ class TreeStrategy : public Strategy {
     Coverage c = coverage();
     c.nodes_created = tree_.stats().nodes_created;
     c.peak_nodes = tree_.stats().peak_alive;
+    c.frontier = tree_.frontier_size();
     return c;
   }
 

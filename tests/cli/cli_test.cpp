@@ -474,6 +474,33 @@ TEST_F(Cli, SampledBugsAreMinimisedAndMinimizeTakesASchedule) {
   EXPECT_NE(o.out.find("the schedule shows no bug in this program"), std::string::npos) << o.out;
 }
 
+TEST_F(Cli, AProgressLineIsShownOnATerminalAndClearedAtTheEnd) {
+  // script(1) gives weft a terminal; what it wrote is kept in a file.
+  const std::string typescript = in_dir("typescript");
+  const std::string program = kBin + "/cli_locked";
+  auto on_terminal = [&](const std::string& args) {
+    sh("cd " + dir_.string() + " && script -qec \"" + weft() + " run " + args + " -- " +
+       program + "\" " + typescript + " > /dev/null");
+    std::ifstream in(typescript);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  // Slow enough to be shown: a second of executions.
+  const std::string shown = on_terminal("-s random -n 0 --time 1.2");
+  const std::size_t line = shown.find("\r\033[Kweft: ");
+  ASSERT_NE(line, std::string::npos) << shown;
+  EXPECT_NE(shown.find("executions, ", line), std::string::npos) << shown;
+  EXPECT_NE(shown.find("/s, 0 bugs, ", line), std::string::npos) << shown;
+  // Cleared before the result is printed.
+  const std::size_t result = shown.find("no bug found");
+  ASSERT_NE(result, std::string::npos) << shown;
+  EXPECT_EQ(shown.rfind("\r\033[K", result), shown.rfind("\r\033[K")) << shown;
+  EXPECT_EQ(shown.substr(shown.rfind("\r\033[K"), 4 + 6), "\r\033[Kno bug") << shown;
+  // Off with --quiet, and when stderr is not a terminal.
+  EXPECT_EQ(on_terminal("-q -s random -n 0 --time 1.2").find("weft: "), std::string::npos);
+  Output piped = sh(weft() + " run -s random -n 0 --time 1.2 -- " + program);
+  EXPECT_EQ(piped.out.find("\033[K"), std::string::npos) << piped.out;
+}
+
 TEST_F(Cli, TraceOutWritesTheInterleavingAsTraceEvents) {
   const std::string trace = in_dir("trace.json");
   nlohmann::json r = run_json("-s dfs -n 0 --trace-out " + trace + " -- " + kBin + "/cli_deadlock", 1);

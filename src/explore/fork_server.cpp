@@ -574,6 +574,9 @@ void serve(ServerState& s) {
       (sampled || cfg.minimize_only) && run.bugs[0].preemptions() > 0) {
     BugRecord& found = run.bugs[0];
     const std::string target = bug_keys[0];
+    // The race that was the bug made its accesses scheduling points: the schedules found
+    // now must name them.
+    s.points = point_locations(s.racy);
     s.strategy = std::make_unique<PreemptionBoundStrategy>(found.preemptions() - 1);
     dynamic_cast<TreeStrategy&>(*s.strategy).set_state_cache(cfg.state_cache);
     const std::uint64_t since = os::monotonic_ns();

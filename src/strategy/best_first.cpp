@@ -119,10 +119,13 @@ void BestFirstStrategy::classify(const Trace& trace) {
       return static_cast<std::size_t>(std::find(enabled.begin(), enabled.end(), t) -
                                       enabled.begin());
     };
-    if (!initials.empty() && at(initials[0]) < enabled.size()) {
-      std::uint8_t& c = cls[at(initials[0])];
+    // The thread DporStrategy::reverse would add: the first enabled initial, else all.
+    const auto it = std::find_if(initials.begin(), initials.end(),
+                                 [&](ThreadId u) { return at(u) < enabled.size(); });
+    if (it != initials.end()) {
+      std::uint8_t& c = cls[at(*it)];
       c = std::max<std::uint8_t>(c, race.before_release ? 1 : 2);
-    } else {
+    } else if (!initials.empty()) {
       for (std::size_t i = 0; i < enabled.size(); ++i) cls[i] = std::max<std::uint8_t>(cls[i], 1);
     }
   }

@@ -35,9 +35,9 @@ void DporStrategy::expand(const Trace& trace) {
       ++unmodelled_;
       break;
     }
-  // Races first: their branches may hang from ancestors. A sleep-set blocked execution
-  // ran nothing new from the step it blocked at.
-  // The step taken at the node's own delta is new too: its races are checked here.
+  // Races first: their branches may hang from ancestors. The step taken at the node's own
+  // delta is new, so its races are checked here; a sleep-set blocked execution ran nothing
+  // new from the step it blocked at.
   analysis_.analyze(trace, tree_, first > 0 ? first - 1 : 0, sleep_.blocked_step());
   for (const DporAnalysis::Race& race : analysis_.races()) reverse(race);
   // Every value of a data choice in the new part (a sleep-set blocked execution adds
@@ -53,9 +53,9 @@ void DporStrategy::expand(const Trace& trace) {
 
 // Source-DPOR's step: unless one of the race's initials is explored at its state (run
 // there, branched to, or asleep: explored from an earlier state), add one, the racing
-// thread itself when it is an initial. An initial that is not enabled there (its step
-// waits for something weft does not see as dependent, such as fairness) is replaced by
-// every enabled thread: coverage over economy.
+// thread itself when it is an enabled initial. When no initial is enabled there (its step
+// waits for something weft does not see as dependent, such as fairness), every enabled
+// thread is added: coverage over economy.
 void DporStrategy::reverse(const DporAnalysis::Race& race) {
   const auto initials = analysis_.initials(race);
   for (ThreadId u : initials)
@@ -63,11 +63,11 @@ void DporStrategy::reverse(const DporAnalysis::Race& race) {
   if (initials.empty()) return;
   const ExecutionTree::Record& r = tree_.decisions()[race.decision];
   const auto enabled = tree_.enabled(r);
-  if (std::find(enabled.begin(), enabled.end(), initials[0]) != enabled.end()) {
-    tree_.branch(race.decision, initials[0],
-                 priority_of(race.decision, initials[0], false, false, race.before_release));
-    return;
-  }
+  for (ThreadId u : initials)
+    if (std::find(enabled.begin(), enabled.end(), u) != enabled.end()) {
+      tree_.branch(race.decision, u, priority_of(race.decision, u, false, false, race.before_release));
+      return;
+    }
   ++conservative_;
   for (ThreadId t : enabled)
     if (!asleep(race.decision, t))

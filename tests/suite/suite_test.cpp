@@ -174,7 +174,9 @@ TEST_P(SuiteSystematic, DporAndBestFirstHoldTheVerdict) {
   const json& cfg = c.config;
   if (cfg.contains("known_failure"))
     GTEST_SKIP() << "known weft failure: " << cfg["known_failure"].get<std::string>();
-  std::string options = " --executions " + std::to_string(kSystematicBudget);
+  // A space known to be larger than the budget: a short run checks only for false reports.
+  const int budget = cfg.contains("dpor_incomplete") ? kSystematicBudget / 5 : kSystematicBudget;
+  std::string options = " --executions " + std::to_string(budget);
   if (cfg.contains("steps")) options += " --steps " + std::to_string(cfg["steps"].get<long>());
   if (cfg.contains("races")) options += " --races=" + cfg["races"].get<std::string>();
   std::string context;

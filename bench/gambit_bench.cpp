@@ -20,11 +20,13 @@
 #include <string>
 #include <vector>
 
+#include "run_weft.hpp"
 #include "suite_cases.hpp"
 
 namespace fs = std::filesystem;
 namespace suite = weft::suite;
 using nlohmann::json;
+using weft::bench::run_weft;
 
 namespace {
 
@@ -52,17 +54,6 @@ std::uint64_t lock_orders(int n, int k) {
   return static_cast<std::uint64_t>(r + 0.5);
 }
 
-json run_weft(const std::string& args) {
-  std::string out;
-  FILE* p = popen((args + " 2>/dev/null").c_str(), "r");
-  if (p == nullptr) return json::object();
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  json j = json::parse(out, nullptr, false);
-  return j.is_discarded() ? json::object() : j;
-}
 
 struct Cell {
   bool found = false;

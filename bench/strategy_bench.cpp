@@ -11,28 +11,14 @@
 #include <set>
 #include <string>
 
+#include "run_weft.hpp"
 #include "suite_cases.hpp"
 #include "work_stealing_queue.hpp"
 
 namespace fs = std::filesystem;
 namespace suite = weft::suite;
 using nlohmann::json;
-
-namespace {
-
-json run_weft(const std::string& args) {
-  std::string out;
-  FILE* p = popen((args + " 2>/dev/null").c_str(), "r");
-  if (p == nullptr) return json::object();
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  json j = json::parse(out, nullptr, false);
-  return j.is_discarded() ? json::object() : j;
-}
-
-}  // namespace
+using weft::bench::run_weft;
 
 int main(int argc, char** argv) {
   const int budget = argc > 1 ? std::atoi(argv[1]) : 1000;

@@ -15,6 +15,7 @@
 #include "strategy/registry.hpp"
 #include "support/hb_classes.hpp"
 #include "support/model_program.hpp"
+#include "support/random_model_program.hpp"
 
 namespace weft {
 namespace {
@@ -32,43 +33,6 @@ Program locked_counter(std::size_t n, std::size_t k) {
     model::ThreadBuilder b = p.thread("T" + std::to_string(t));
     for (std::size_t i = 0; i < k; ++i) b.lock(m).read(x, 0).write(x, 1).unlock(m);
   }
-  return p;
-}
-
-// Threads of reads, writes, exchanges and locked sections over a few variables; with
-// `blocking`, also semaphores and one-shot events (threads that wait).
-Program random_program(std::uint64_t seed, bool blocking) {
-  Rng rng(seed);
-  Program p;
-  const std::size_t threads = 2 + rng.below(2);
-  // Small enough for dfs to enumerate every schedule quickly.
-  const std::size_t ops = threads == 2 ? 3 + rng.below(blocking ? 2 : 3) : 2 + rng.below(blocking ? 1 : 2);
-  const std::size_t objects = 1 + rng.below(3);
-  std::vector<model::ObjectId> obj;
-  for (std::size_t o = 0; o < objects; ++o) obj.push_back(p.variable("v" + std::to_string(o)));
-  const model::ObjectId m = p.mutex("m");
-  const model::ObjectId m2 = p.mutex("m2");
-  const model::ObjectId sem = p.semaphore("s", 1);
-  const model::ObjectId ev = p.event("e");
-  for (std::size_t t = 0; t < threads; ++t) {
-    model::ThreadBuilder b = p.thread("T" + std::to_string(t));
-    for (std::size_t i = 0; i < ops; ++i) {
-      const model::ObjectId o = obj[rng.below(objects)];
-      switch (rng.below(blocking ? 8 : 6)) {
-        case 0: case 1: b.read(o, i % model::kRegisters); break;
-        case 2: case 3: b.write(o, static_cast<model::Value>(10 * t + i + 1)); break;
-        case 4: b.exchange(o, static_cast<model::Value>(t + 1), 0); break;
-        case 5: {
-          const model::ObjectId which = rng.below(2) ? m : m2;
-          b.lock(which).read(o, 1).unlock(which);
-          break;
-        }
-        case 6: b.sem_wait(sem).write(o, 7).sem_post(sem); break;
-        case 7: if (t == 0) b.signal(ev); else b.wait(ev); break;
-      }
-    }
-  }
-  p.deadlock_is_bug(false);
   return p;
 }
 
@@ -100,7 +64,7 @@ Comparison compare_with_brute_force(const Program& p, const std::string& what,
 TEST(Dpor, ExploresEveryClassOfRandomProgramsOfAccessesAndLocks) {
   std::uint64_t classes = 0, executions = 0, redundant = 0;
   for (std::uint64_t seed = 1; seed <= 150; ++seed) {
-    const Comparison c = compare_with_brute_force(random_program(seed, false),
+    const Comparison c = compare_with_brute_force(model::random_program(seed, false),
                                                   "seed " + std::to_string(seed));
     classes += c.all_classes;
     executions += c.dpor_executions;
@@ -117,7 +81,7 @@ TEST(Dpor, ExploresEveryClassOfRandomProgramsOfAccessesAndLocks) {
 TEST(Dpor, SleepSetsSaveExecutionsAndLoseNoClass) {
   std::uint64_t with = 0, without = 0;
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
-    const Program p = random_program(seed, true);
+    const Program p = model::random_program(seed, true);
     DporStrategy plain(false), sleeping(true);
     const model::ClassCount a = model::collect_classes(plain, p);
     const model::ClassCount b = model::collect_classes(sleeping, p);
@@ -134,7 +98,7 @@ TEST(Dpor, ExploresEveryClassOfRandomProgramsThatBlock) {
   std::uint64_t classes = 0, executions = 0;
   for (std::uint64_t seed = 1; seed <= 150; ++seed) {
     const Comparison c =
-        compare_with_brute_force(random_program(seed, true), "blocking seed " + std::to_string(seed));
+        compare_with_brute_force(model::random_program(seed, true), "blocking seed " + std::to_string(seed));
     classes += c.all_classes;
     executions += c.dpor_executions;
   }

@@ -15,6 +15,7 @@
 #include "strategy/dfs.hpp"
 #include "strategy/registry.hpp"
 #include "support/model_program.hpp"
+#include "support/random_model_program.hpp"
 #include "test_util.hpp"
 
 namespace weft {
@@ -22,29 +23,7 @@ namespace {
 
 using model::Program;
 
-Program random_program(std::uint64_t seed) {
-  Rng rng(seed);
-  Program p;
-  const std::size_t threads = 2 + rng.below(2);
-  const std::size_t ops = threads == 2 ? 3 + rng.below(2) : 2 + rng.below(2);
-  const std::size_t objects = 2 + rng.below(2);
-  std::vector<model::ObjectId> obj;
-  for (std::size_t o = 0; o < objects; ++o) obj.push_back(p.variable("v" + std::to_string(o)));
-  const model::ObjectId m = p.mutex("m");
-  for (std::size_t t = 0; t < threads; ++t) {
-    model::ThreadBuilder b = p.thread("T" + std::to_string(t));
-    for (std::size_t i = 0; i < ops; ++i) {
-      const model::ObjectId o = obj[rng.below(objects)];
-      switch (rng.below(4)) {
-        case 0: b.read(o, 0); break;
-        case 1: b.write(o, static_cast<model::Value>(t + 1)); break;
-        case 2: b.yield(); break;
-        default: b.lock(m).write(o, 5).unlock(m); break;
-      }
-    }
-  }
-  return p;
-}
+Program random_program(std::uint64_t seed) { return model::random_program(seed, false); }
 
 // Preemptions and the distinct objects the preempted threads were about to touch.
 std::pair<std::size_t, std::size_t> cost(std::span<const Event> events) {

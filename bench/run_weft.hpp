@@ -1,0 +1,23 @@
+#pragma once
+// Shared by the benchmarks that drive the command line: run `weft run ... --json -` and
+// read its result.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace weft::bench {
+
+// The JSON weft printed (an empty object when it printed none).
+inline nlohmann::json run_weft(const std::string& command) {
+  std::string out;
+  FILE* p = popen((command + " 2>/dev/null").c_str(), "r");
+  if (p == nullptr) return nlohmann::json::object();
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  pclose(p);
+  nlohmann::json j = nlohmann::json::parse(out, nullptr, false);
+  return j.is_discarded() ? nlohmann::json::object() : j;
+}
+
+}  // namespace weft::bench

@@ -1,0 +1,50 @@
+#pragma once
+// Random model programs for the systematic strategies' brute-force tests (dpor, bf, vb):
+// small enough for dfs to enumerate every schedule quickly.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/rng.hpp"
+#include "support/model_program.hpp"
+
+namespace weft::model {
+
+// Threads of reads, writes, exchanges and locked sections over a few variables; with
+// `blocking`, also semaphores and one-shot events (threads that wait).
+inline Program random_program(std::uint64_t seed, bool blocking) {
+  Rng rng(seed);
+  Program p;
+  const std::size_t threads = 2 + rng.below(2);
+  // Small enough for dfs to enumerate every schedule quickly.
+  const std::size_t ops = threads == 2 ? 3 + rng.below(blocking ? 2 : 3) : 2 + rng.below(blocking ? 1 : 2);
+  const std::size_t objects = 1 + rng.below(3);
+  std::vector<ObjectId> obj;
+  for (std::size_t o = 0; o < objects; ++o) obj.push_back(p.variable("v" + std::to_string(o)));
+  const ObjectId m = p.mutex("m");
+  const ObjectId m2 = p.mutex("m2");
+  const ObjectId sem = p.semaphore("s", 1);
+  const ObjectId ev = p.event("e");
+  for (std::size_t t = 0; t < threads; ++t) {
+    ThreadBuilder b = p.thread("T" + std::to_string(t));
+    for (std::size_t i = 0; i < ops; ++i) {
+      const ObjectId o = obj[rng.below(objects)];
+      switch (rng.below(blocking ? 8 : 6)) {
+        case 0: case 1: b.read(o, i % kRegisters); break;
+        case 2: case 3: b.write(o, static_cast<Value>(10 * t + i + 1)); break;
+        case 4: b.exchange(o, static_cast<Value>(t + 1), 0); break;
+        case 5: {
+          const ObjectId which = rng.below(2) ? m : m2;
+          b.lock(which).read(o, 1).unlock(which);
+          break;
+        }
+        case 6: b.sem_wait(sem).write(o, 7).sem_post(sem); break;
+        case 7: if (t == 0) b.signal(ev); else b.wait(ev); break;
+      }
+    }
+  }
+  p.deadlock_is_bug(false);
+  return p;
+}
+
+}  // namespace weft::model

@@ -104,6 +104,7 @@ struct Run {
   std::string json;
   std::string schedule_out;
   std::string trace_out;
+  std::string html;
   bool quiet = false;
   bool gdb = false;
   bool real_time = false;
@@ -142,6 +143,26 @@ void print_stats(const std::string& json_text) {
   std::cout << "\n";
 }
 
+// "" when `path` can be written (it exists and is writable, or its directory is); else
+// why not, in one line naming the option. Checked before the exploration, not after it.
+std::string unwritable(const char* option, const std::string& path) {
+  if (path.empty() || path == "-") return "";
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::exists(p, ec)) {
+    if (fs::is_directory(p, ec)) return std::string(option) + " " + path + ": is a directory";
+    if (access(path.c_str(), W_OK) != 0)
+      return std::string(option) + " " + path + ": not writable (" + std::strerror(errno) + ")";
+    return "";
+  }
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec))
+    return std::string(option) + " " + path + ": directory " + dir.string() + " does not exist";
+  if (access(dir.c_str(), W_OK) != 0)
+    return std::string(option) + " " + path + ": directory " + dir.string() + " is not writable";
+  return "";
+}
+
 enum class Mode { kRun, kReplay, kMinimize };
 
 int launch(const Run& r, Mode mode) {
@@ -150,6 +171,10 @@ int launch(const Run& r, Mode mode) {
   std::string why;
   const std::string program = resolve_program(r.command[0], &why);
   if (program.empty()) return fail(why);
+  for (const auto& [option, path] : {std::pair{"--json", r.json}, std::pair{"--html", r.html},
+                                     std::pair{"--trace-out", r.trace_out},
+                                     std::pair{"--schedule-out", r.schedule_out}})
+    if (std::string why = unwritable(option, path); !why.empty()) return fail(why);
   const std::string runtime = runtime_path();
   if (runtime.empty()) return fail("cannot find weft's runtime (libweft.so) next to this weft");
   std::string schedule;
@@ -248,6 +273,7 @@ int launch(const Run& r, Mode mode) {
   const std::string output = read_file(results / "output.txt");
   const std::string found = read_file(results / "schedule.txt");
   const std::string trace = read_file(results / "trace.json");
+  const std::string page = read_file(results / "report.html");
   fs::remove_all(results, ec);
 
   const bool has_bug = !found.empty();
@@ -268,6 +294,10 @@ int launch(const Run& r, Mode mode) {
     }
   }
   if (!r.trace_out.empty() && has_bug) std::ofstream(r.trace_out) << trace << "\n";
+  if (!r.html.empty() && has_bug) std::ofstream(r.html) << page;
+  // Nothing to picture without a bug: said, and no file is left looking like a report.
+  if ((!r.trace_out.empty() || !r.html.empty()) && !has_bug && !has_error && r.json != "-")
+    std::cerr << "weft: no bug found, so no interleaving to write (--trace-out, --html)\n";
   if (r.stats && r.json != "-" && !has_error) print_stats(json);
   if (has_bug && !replay) {
     std::string out = r.schedule_out;
@@ -305,6 +335,10 @@ void add_run_options(CLI::App* app, Run& r) {
                   "write the result as JSON to FILE ('-': stdout; a replayed program's own "
                   "stdout then goes to stderr)");
   app->add_flag("--quiet,-q", r.quiet, "print nothing unless a bug is found");
+  app->add_option("--html", r.html,
+                  "write the first bug's interleaving to FILE as one self-contained web page: "
+                  "a swimlane per thread, the steps, their source lines on hover or click, "
+                  "preemptions, the failing step and happens-before arrows");
   app->add_option("--trace-out", r.trace_out,
                   "write the first bug's interleaving to FILE in the Chrome/Perfetto "
                   "trace-event format (open it in ui.perfetto.dev): a track per thread, a "

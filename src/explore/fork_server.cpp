@@ -26,6 +26,7 @@
 #include "explore/replay_strategy.hpp"
 #include "explore/shared_region.hpp"
 #include "strategy/preemption_bound.hpp"
+#include "report/html_report.hpp"
 #include "report/json_report.hpp"
 #include "report/program_symbols_from.hpp"
 #include "report/location.hpp"
@@ -352,6 +353,7 @@ void serve(ServerState& s) {
     if (!run.bugs.empty()) {
       write_file(cfg.result_dir + "/schedule.txt", run.bugs[0].schedule);
       write_file(cfg.result_dir + "/trace.json", format_trace_events(run.bugs[0], symbolizer));
+      write_file(cfg.result_dir + "/report.html", format_html(run.bugs[0], symbolizer, program));
     }
     std::fflush(nullptr);
     _exit(0);

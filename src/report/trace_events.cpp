@@ -1,8 +1,8 @@
 #include "report/trace_events.hpp"
 
 #include <nlohmann/json.hpp>
-#include <unordered_map>
 
+#include "report/happens_before_arrows.hpp"
 #include "report/location.hpp"
 #include "report/op_text.hpp"
 
@@ -28,9 +28,6 @@ std::string format_trace_events(const BugRecord& bug, Symbolizer& symbolizer) {
     m["args"] = {{"name", "T" + std::to_string(t)}};
     events.push_back(std::move(m));
   }
-  // Happens-before sources: the last step on each object, and thread starts and exits.
-  std::unordered_map<std::uintptr_t, std::size_t> last_on_object;
-  std::unordered_map<ThreadId, std::size_t> created_at, exited_at;
   std::uint64_t flow = 0;
   auto arrow = [&](std::size_t from, std::size_t to) {
     const std::uint64_t id = ++flow;
@@ -64,27 +61,8 @@ std::string format_trace_events(const BugRecord& bug, Symbolizer& symbolizer) {
       p["s"] = "t";
       events.push_back(std::move(p));
     }
-    switch (e.op.kind) {
-      case OpKind::ThreadCreate: created_at[e.op.aux] = i; break;
-      case OpKind::ThreadStart:
-        if (auto it = created_at.find(e.thread); it != created_at.end()) arrow(it->second, i);
-        break;
-      case OpKind::ThreadExit: exited_at[e.thread] = i; break;
-      case OpKind::ThreadJoin:
-        if (auto it = exited_at.find(e.op.aux); it != exited_at.end()) arrow(it->second, i);
-        break;
-      default:
-        break;
-    }
-    if (e.op.object != 0) {
-      auto it = last_on_object.find(e.op.object);
-      if (it != last_on_object.end()) {
-        const Event& before = bug.events[it->second];
-        if (before.thread != e.thread && conflicting(before.op, e.op)) arrow(it->second, i);
-      }
-      last_on_object[e.op.object] = i;
-    }
   }
+  for (const auto& [from, to] : happens_before_arrows(bug.events)) arrow(from, to);
   if (!bug.events.empty()) {
     const std::size_t last = bug.events.size() - 1;
     json b = event("i", last, bug.thread != kNoThread ? bug.thread : bug.events[last].thread);

@@ -501,6 +501,71 @@ TEST_F(Cli, AProgressLineIsShownOnATerminalAndClearedAtTheEnd) {
   EXPECT_EQ(piped.out.find("\033[K"), std::string::npos) << piped.out;
 }
 
+// Counts the occurrences of `needle` in `text`.
+std::size_t occurrences(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (std::size_t p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) ++n;
+  return n;
+}
+
+TEST_F(Cli, HtmlPageShowsLanesStepsBugAndArrowsInAHeadlessChromium) {
+  const std::string page = in_dir("deadlock.html");
+  const std::string deadlock = kBin + "/cli_deadlock";
+  nlohmann::json r = run_json("-s dpor --html " + page + " -- " + deadlock, 1);
+  ASSERT_EQ(r["bugs"].size(), 1u) << r.dump();
+  const std::size_t steps = r["bugs"][0]["trace"].size();
+  std::ifstream in(page);
+  const std::string html(std::istreambuf_iterator<char>(in), {});
+  ASSERT_FALSE(html.empty());
+  // Self-contained: nothing fetched from anywhere.
+  EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg")) << "a link out";
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_EQ(html.find(" src="), std::string::npos);
+  // The page as a real browser builds it, scripts run (Debian's chromium, headless).
+  Output dom = sh("chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=3000 "
+                  "--dump-dom file://" + page + " 2>/dev/null");
+  ASSERT_EQ(dom.status, 0) << dom.out;
+  EXPECT_NE(dom.out.find("data-ready=\"true\""), std::string::npos) << "the script did not run";
+  EXPECT_EQ(occurrences(dom.out, "class=\"lane-head\""), 3u) << "a lane per thread";
+  EXPECT_EQ(occurrences(dom.out, "data-step=\""), steps) << "a box per step";
+  EXPECT_EQ(occurrences(dom.out, "id=\"bug-marker\""), 1u);
+  EXPECT_NE(dom.out.find("class=\"step preemption"), std::string::npos);
+  EXPECT_GE(occurrences(dom.out, "<line class=\"hb\""), 2u) << "happens-before arrows drawn";
+  EXPECT_NE(dom.out.find("deadlock.c:13"), std::string::npos) << "the source location";
+  // A screenshot, kept as the test's artifact.
+  fs::create_directories(WEFT_ARTIFACT_DIR);
+  const std::string png = std::string(WEFT_ARTIFACT_DIR) + "/html_report.png";
+  fs::remove(png);
+  Output shot = sh("chromium --headless --no-sandbox --disable-gpu --window-size=1200,900 "
+                   "--screenshot=" + png + " file://" + page + " 2>/dev/null");
+  ASSERT_EQ(shot.status, 0) << shot.out;
+  std::ifstream image(png, std::ios::binary);
+  char magic[8] = {};
+  image.read(magic, 8);
+  EXPECT_EQ(std::string(magic + 1, 3), "PNG") << "no screenshot at " << png;
+  EXPECT_GT(fs::file_size(png), 10000u);
+}
+
+TEST_F(Cli, ReportFilesAreCheckedBeforeTheSearchAndNotWrittenWithoutABug) {
+  const std::string locked = kBin + "/cli_locked";
+  for (const std::string& option : {"--html", "--trace-out", "--json", "--schedule-out"}) {
+    Output o = sh(weft() + " run " + option + " /no/such/dir/out -- " + locked);
+    EXPECT_EQ(o.status, 2) << option << "\n" << o.out;
+    EXPECT_NE(o.out.find(option + " /no/such/dir/out: directory /no/such/dir does not exist"),
+              std::string::npos) << o.out;
+  }
+  Output o = sh(weft() + " run --html " + dir_.string() + " -- " + locked);
+  EXPECT_EQ(o.status, 2) << o.out;
+  EXPECT_NE(o.out.find("is a directory"), std::string::npos) << o.out;
+  // No bug: nothing to picture, and no file pretends otherwise.
+  o = sh(weft() + " run -s dpor --html " + in_dir("x.html") + " --trace-out " + in_dir("x.json") +
+         " -- " + locked);
+  EXPECT_EQ(o.status, 0) << o.out;
+  EXPECT_NE(o.out.find("no bug found, so no interleaving to write"), std::string::npos) << o.out;
+  EXPECT_FALSE(fs::exists(in_dir("x.html")));
+  EXPECT_FALSE(fs::exists(in_dir("x.json")));
+}
+
 TEST_F(Cli, TraceOutWritesTheInterleavingAsTraceEvents) {
   const std::string trace = in_dir("trace.json");
   nlohmann::json r = run_json("-s dfs -n 0 --trace-out " + trace + " -- " + kBin + "/cli_deadlock", 1);

@@ -104,7 +104,9 @@ TEST_P(Suite, VerdictHolds) {
   ASSERT_TRUE(fs::exists(kPrograms / c.verdict / c.name)) << "not built: " << c.name;
 
   const std::string strategy = cfg.value("strategy", "random");
-  std::string options = "--strategy " + quote(strategy) +
+  // The verdict is about finding the bug; minimising it has tests of its own (SuiteMinimize,
+  // cli_test) and would add up to its budget to every sampled find.
+  std::string options = "--no-minimize --strategy " + quote(strategy) +
                         " --executions " + std::to_string(cfg.value("executions", 1000)) +
                         " --seed " + std::to_string(cfg.value("seed", 1));
   if (cfg.contains("steps")) options += " --steps " + std::to_string(cfg["steps"].get<long>());

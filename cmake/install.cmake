@@ -14,8 +14,10 @@ install(EXPORT weftTargets NAMESPACE weft:: DESTINATION ${WEFT_CMAKE_DIR})
 if(WEFT_BUILD_MAN)
   install(FILES ${WEFT_MAN_PAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 endif()
-install(FILES README.md docs/tutorial.md
-        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# README's links into docs/ keep working in the installed copy.
+install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES docs/tutorial.md docs/choosing-a-strategy.md docs/troubleshooting.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 
 configure_package_config_file(cmake/weftConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake INSTALL_DESTINATION ${WEFT_CMAKE_DIR})

@@ -1,7 +1,7 @@
 # `cmake --install build --prefix P` (and `make install`): the weft CLI, the compiler
 # wrappers, the public headers, the runtime libweft.so, a CMake package (weft::weft,
 # weft::cli, weft_add_test and weft_instrument after find_package(weft CONFIG REQUIRED))
-# and a pkg-config file.
+# and a pkg-config file; the weft(1) man page (cmake/man.cmake) and the docs.
 include(CMakePackageConfigHelpers)
 set(WEFT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/weft)
 
@@ -11,6 +11,13 @@ install(TARGETS weft_cli EXPORT weftTargets RUNTIME DESTINATION ${CMAKE_INSTALL_
 install(DIRECTORY include/weft DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.hpp")
 install(EXPORT weftTargets NAMESPACE weft:: DESTINATION ${WEFT_CMAKE_DIR})
+if(WEFT_BUILD_MAN)
+  install(FILES ${WEFT_MAN_PAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+endif()
+# README's links into docs/ keep working in the installed copy.
+install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES docs/tutorial.md docs/choosing-a-strategy.md docs/troubleshooting.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 
 configure_package_config_file(cmake/weftConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake INSTALL_DESTINATION ${WEFT_CMAKE_DIR})

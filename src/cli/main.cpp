@@ -332,55 +332,91 @@ CLI::Validator one_of(std::vector<std::string> values) {
 
 void add_run_options(CLI::App* app, Run& r) {
   app->add_option("--json", r.json,
-                  "write the result as JSON to FILE ('-': stdout; a replayed program's own "
-                  "stdout then goes to stderr)");
-  app->add_flag("--quiet,-q", r.quiet, "print nothing unless a bug is found");
+                  "also write the result as JSON to FILE; '-' writes\n"
+                  "it to stdout instead of the text report (a\n"
+                  "replayed program's own stdout then goes to stderr)")->option_text("FILE");
+  app->add_flag("--quiet,-q", r.quiet,
+                "print no report when no bug is found (bugs and\n"
+                "errors are always reported)");
   app->add_option("--html", r.html,
-                  "write the first bug's interleaving to FILE as one self-contained web page: "
-                  "a swimlane per thread, the steps, their source lines on hover or click, "
-                  "preemptions, the failing step and happens-before arrows");
+                  "when a bug is found, write its interleaving to\n"
+                  "FILE as one self-contained web page: a swimlane\n"
+                  "per thread, the steps, their source lines on hover\n"
+                  "or click, preemptions, the failing step and\n"
+                  "happens-before arrows (no bug: no file, said)")->option_text("FILE");
   app->add_option("--trace-out", r.trace_out,
-                  "write the first bug's interleaving to FILE in the Chrome/Perfetto "
-                  "trace-event format (open it in ui.perfetto.dev): a track per thread, a "
-                  "slice per step, happens-before arrows, preemptions and the bug marked");
-  app->add_option("--steps", r.steps, "steps after which an execution is a livelock (default 100000)")
+                  "when a bug is found, write its interleaving to\n"
+                  "FILE in the Chrome/Perfetto trace-event format\n"
+                  "(open it in ui.perfetto.dev): a track per thread,\n"
+                  "a slice per step, happens-before arrows,\n"
+                  "preemptions and the bug marked")->option_text("FILE");
+  app->add_option("--steps", r.steps,
+                  "an execution longer than N steps (scheduling\n"
+                  "points) is reported as a livelock (1 to 50000000;\n"
+                  "default 100000)")->option_text("N")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{50000000}));
   app->add_option("--hang-timeout", r.hang_timeout_s,
-                  "seconds without a scheduling point before a thread is reported as hung "
-                  "(default 10)")
+                  "an execution in which no thread reaches a\n"
+                  "scheduling point for SECONDS (a thread blocked in\n"
+                  "a call weft does not model, say) is reported as a\n"
+                  "hang, with where the running thread was (0.01 to\n"
+                  "86400; default 10)")->option_text("SECONDS")
       ->check(CLI::Range(0.01, 86400.0));
   app->add_flag("--real-time", r.real_time,
-                "clocks read real time (default: virtual time that advances with the steps "
-                "taken and the sleeps asked for, the same in every execution)");
+                "clock_gettime, gettimeofday and time read real\n"
+                "time (default: virtual time, the same in every\n"
+                "execution, advancing with the steps taken and the\n"
+                "sleeps asked for; sleeps yield either way)");
   app->add_option("--no-preempt-in", r.no_preempt_in,
-                  "PATTERN[,PATTERN...]: no preemption inside this code (shared objects, "
-                  "source files or functions; shell globs), treated as atomic")
+                  "no preemption inside this code, run as if atomic:\n"
+                  "shared objects by file name, source files by name\n"
+                  "or path suffix, functions by symbol name without\n"
+                  "parameters; shell globs; an inlined function\n"
+                  "counts as its caller; a pattern that names nothing\n"
+                  "is a warning (default: none)")->option_text("PATTERN[,PATTERN...]")
       ->check([](const std::string& v) -> std::string {
         if (v.empty() || v.front() == ',' || v.back() == ',' || v.find(",,") != std::string::npos)
           return "expects PATTERN[,PATTERN...] with no empty pattern, got '" + v + "'";
         return "";
       });
   app->add_option("--races", r.races,
-                  "off|report|fail: data race detection on instrumented programs (default "
-                  "fail: a data race is a bug; report: listed, the run goes on)")
+                  "data races in instrumented programs: fail (the\n"
+                  "default) makes the first race the bug; report\n"
+                  "lists each race (a pair of source lines) once and\n"
+                  "goes on, to find what the race leads to; off does\n"
+                  "not look for races")->option_text("off|report|fail")
       ->check(one_of({"off", "report", "fail"}));
   app->add_option("--preempt-on", r.preempt_on,
-                  "sync|racy|all: which plain memory accesses are scheduling points besides "
-                  "synchronisation (default racy: those found to race in earlier executions)")
+                  "which plain memory accesses of instrumented code\n"
+                  "are scheduling points besides synchronisation:\n"
+                  "racy (the default), those seen racing in an\n"
+                  "earlier execution (the search then starts over);\n"
+                  "all, every one; sync, none")->option_text("sync|racy|all")
       ->check(one_of({"sync", "racy", "all"}));
   app->add_flag("--explore-timeouts", r.explore_timeouts,
-                "a timed wait may also time out while other threads can run, as a choice "
-                "(default: only when nothing else can run)");
+                "a timed wait may also time out while other threads\n"
+                "can run, as a choice the strategy explores\n"
+                "(default: it times out only when no other thread\n"
+                "can run)");
   app->add_flag("--spurious-wakeups", r.spurious_wakeups,
-                "condition variable and futex waits may also wake with nobody waking them, "
-                "as a choice");
+                "condition variable and futex waits may also wake\n"
+                "with nobody waking them, as a choice the strategy\n"
+                "explores, marked 'spurious wakeup' in the report\n"
+                "(default: never)");
   app->add_flag("--no-state-cache", r.no_state_cache,
-                "dfs, pb and db run every schedule (default: a branch whose happens-before "
-                "state was explored already is skipped, CHESS state caching)");
+                "dfs, pb and db run every schedule (default: they\n"
+                "skip a branch whose happens-before state they\n"
+                "explored before, CHESS state caching)");
   app->add_flag("--no-fair", r.no_fair,
-                "explore unfair schedules too (default: a thread that yields or spins waits "
-                "until the others have run, and an execution past --steps is a livelock)");
-  app->add_option("command", r.command, "-- PROGRAM [ARGS...]")->required();
+                "explore unfair schedules too (default: a thread\n"
+                "that yields, sleeps or spins waits until the\n"
+                "others have run, and an execution past --steps is\n"
+                "a livelock)");
+  app->add_option("command", r.command,
+                  "the program to test, after '--' (an ELF\n"
+                  "executable, looked up in PATH when its name has no\n"
+                  "'/'), and its arguments; every execution gets the\n"
+                  "same arguments and stdin")->option_text("PROGRAM [ARGS...]")->required();
 }
 
 }  // namespace
@@ -390,44 +426,129 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   Run run, replay, minimize;
 
-  CLI::App* run_cmd = app.add_subcommand("run", "explore a program's schedules until a bug or the budget");
+  CLI::App* run_cmd = app.add_subcommand(
+      "run",
+      "run a program again and again, each time under\n"
+      "the schedule a search strategy chooses, until a\n"
+      "bug, the budget or the end of the strategy's space");
   run_cmd->add_option("--strategy,-s", run.strategy,
-                      std::string("search strategy (default ") + kDefaultStrategy +
-                          "; see 'weft strategies')");
-  run_cmd->add_option("--executions,-n", run.executions, "budget of executions (0: no limit; default 1000)");
-  run_cmd->add_option("--time,-t", run.time_s, "budget in seconds (0: no limit)")
+                      std::string("the search strategy, NAME[:ARGS] as 'weft\n"
+                                  "strategies' lists them (default ") + kDefaultStrategy +
+                          ": pos*,\npct:3, random and pb take turns)")->option_text("SPEC");
+  run_cmd->add_option("--executions,-n", run.executions,
+                      "stop after N executions (0: no limit; default\n"
+                      "1000); a run also ends at the first bug (unless\n"
+                      "--keep-going), at the --time limit, or when the\n"
+                      "strategy has explored its whole space")->option_text("N");
+  run_cmd->add_option("--time,-t", run.time_s,
+                      "stop after SECONDS of exploring (default 0: no\n"
+                      "limit)")->option_text("SECONDS")
       ->check(CLI::Range(0.0, 1e9));
-  run_cmd->add_option("--seed", run.seed, "seed of randomized strategies (default 0)");
+  run_cmd->add_option("--seed", run.seed,
+                      "seed of the strategies that draw random choices\n"
+                      "(random, pct, pctvb, pos, pos*, tb, bf's rand, a\n"
+                      "portfolio's members); the same seed gives the same\n"
+                      "executions (default 0)")->option_text("N");
   run_cmd->add_option("--schedule-out", run.schedule_out,
-                      "where to write the first bug's schedule (default PROGRAM.weft-schedule)");
+                      "where to write the first bug's schedule (default:\n"
+                      "NAME.weft-schedule in the current directory, NAME\n"
+                      "being PROGRAM's file name)")->option_text("FILE");
   run_cmd->add_flag("--keep-going", run.keep_going,
-                    "do not stop at the first bug: run the whole budget and report each "
-                    "distinct bug (kind and place) once, with how many executions hit it");
+                    "do not stop at the first bug: run the whole budget\n"
+                    "and report each distinct bug (kind and place)\n"
+                    "once, with how many executions hit it");
   run_cmd->add_option("--bound", run.bound,
-                      "pb:<c>: dfs and bf explore only executions with at most c preemptions "
-                      "(bf then orders that space by its priorities)");
+                      "with dfs or bf, explore only the executions with\n"
+                      "at most c preemptions (bf orders them by its\n"
+                      "priorities); other strategies refuse it, pb and db\n"
+                      "take their bound in the spec (pb:<c>, db:<d>)\n"
+                      "(default: no bound)")->option_text("pb:<c>");
   run_cmd->add_flag("--no-minimize", run.no_minimize,
-                    "keep the first schedule a sampling strategy finds (default: look for the "
-                    "same bug with fewer preemptions, up to 2000 executions or 20 s)");
+                    "keep the first schedule a sampling strategy\n"
+                    "finds (default: look for the same bug with fewer\n"
+                    "preemptions, up to 2000 executions or 20 s)");
   run_cmd->add_flag("--stats", run.stats,
-                    "print the search's work and memory at the end: executions per second, "
-                    "execution tree nodes created and the peak alive (GAMBIT Figure 5)");
+                    "print the search's work and memory at the end:\n"
+                    "executions per second, and the execution tree's\n"
+                    "nodes created and most alive at once (GAMBIT\n"
+                    "Figure 5; sampling strategies keep no tree)");
   add_run_options(run_cmd, run);
+  run_cmd->footer(
+      "Exit status: 0 no bug found, 1 a bug was found, 2 usage or tool error. The\n"
+      "first bug's schedule is written to NAME.weft-schedule (or --schedule-out), and\n"
+      "weft run prints the weft replay command that reruns that execution.");
 
-  CLI::App* replay_cmd = app.add_subcommand("replay", "rerun exactly one recorded schedule, in the foreground");
-  replay_cmd->add_option("schedule", replay.schedule_file, "SCHEDULE_FILE")->required();
-  replay_cmd->add_flag("--gdb", replay.gdb, "run the replay under gdb (following the execution)");
+  CLI::App* replay_cmd = app.add_subcommand(
+      "replay",
+      "rerun exactly the execution a schedule file\n"
+      "records, in the foreground, and report it");
+  replay_cmd->add_option("schedule", replay.schedule_file,
+                         "the schedule file that weft run wrote\n"
+                         "(NAME.weft-schedule, or its --schedule-out)")->option_text("FILE")->required();
+  replay_cmd->add_flag("--gdb", replay.gdb,
+                       "run the replay under gdb, which follows the\n"
+                       "execution's process (set follow-fork-mode child)");
   add_run_options(replay_cmd, replay);
+  replay_cmd->footer(
+      "Give replay the same --real-time, --no-fair, --no-preempt-in, --races,\n"
+      "--preempt-on, --explore-timeouts, --spurious-wakeups and --steps as the run:\n"
+      "the command weft run prints names those it used (all but --steps).\n"
+      "Exit status: 0 the execution ends without a bug, 1 it shows a bug, 2 usage\n"
+      "or tool error, including a program that no longer follows the schedule\n"
+      "(\"replay diverged\", after a change to the program, say).");
 
   CLI::App* minimize_cmd = app.add_subcommand(
-      "minimize", "look for the same bug as a schedule (same kind and place) with fewer "
-                  "preemptions, by a preemption-bounded search below its count");
-  minimize_cmd->add_option("schedule", minimize.schedule_file, "SCHEDULE_FILE")->required();
+      "minimize",
+      "look for the same bug as a schedule file shows\n"
+      "(same kind and place) with fewer preemptions");
+  minimize_cmd->add_option("schedule", minimize.schedule_file,
+                           "the schedule file that weft run wrote")->option_text("FILE")->required();
   minimize_cmd->add_option("--schedule-out", minimize.schedule_out,
-                           "where to write the minimised schedule (default PROGRAM.weft-schedule)");
+                           "where to write the minimised schedule\n"
+                           "(default NAME.weft-schedule)")->option_text("FILE");
   add_run_options(minimize_cmd, minimize);
+  minimize_cmd->footer(
+      "Runs the schedule once, then iterative preemption bounding below its count\n"
+      "(up to 2000 executions or 20 s) until the same bug shows again.\n"
+      "Exit status: 1 the bug (minimised or not), 2 usage or tool error, including a\n"
+      "schedule that shows no bug.");
 
-  app.add_subcommand("strategies", "list the search strategies");
+  CLI::App* strategies_cmd = app.add_subcommand(
+      "strategies", "list the search strategies, NAME[:ARGS] and what\neach does");
+  strategies_cmd->footer(
+      "Give one to weft run --strategy. docs/choosing-a-strategy.md says which to use\n"
+      "when.");
+
+  app.footer(
+      "Run 'weft run --help', 'weft replay --help', 'weft minimize --help' and\n"
+      "'weft strategies' for more.\n"
+      "\n"
+      "Exit status:\n"
+      "  0  no bug found: the budget was spent, or the strategy explored its whole\n"
+      "     space\n"
+      "  1  a bug was found (weft run), or the replayed execution shows one (weft\n"
+      "     replay)\n"
+      "  2  usage or tool error: a bad option, a program that cannot be run or that\n"
+      "     starts child processes, a replay that diverged\n"
+      "\n"
+      "Files:\n"
+      "  NAME.weft-schedule  weft run writes the first bug's schedule here, in the\n"
+      "                      current directory (NAME: the program's file name;\n"
+      "                      --schedule-out FILE elsewhere)\n"
+      "\n"
+      "Environment:\n"
+      "  PATH               finds PROGRAM when its name has no '/'\n"
+      "  LD_PRELOAD         kept, after weft's runtime (libweft.so), which weft run\n"
+      "                     and weft replay preload into the program\n"
+      "  LD_BIND_NOW        set to 1 for the program unless it is set already\n"
+      "  WEFT_CC, WEFT_CXX  the compiler weft-cc and weft-c++ run (default cc, c++)\n"
+      "  weft run and weft replay hand their settings to the program in WEFT_*\n"
+      "  variables of their own: WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME and\n"
+      "  WEFT_SEED set by you are read by WEFT_TEST and weft::apply_environment in\n"
+      "  test binaries, not by weft run.\n"
+      "\n"
+      "Documentation: docs/tutorial.md, docs/choosing-a-strategy.md and\n"
+      "docs/troubleshooting.md in weft's source, installed in share/doc/weft.");
 
   try {
     app.parse(argc, argv);

@@ -40,10 +40,16 @@ install)
   for f in bin/weft bin/weft-cc bin/weft-c++ include/weft/weft.hpp include/weft/gtest.hpp \
            include/weft/environment.hpp include/weft/bug_kind.hpp lib/libweft.so \
            lib/cmake/weft/weftConfig.cmake lib/cmake/weft/weftConfigVersion.cmake \
-           lib/cmake/weft/weftTargets.cmake lib/cmake/weft/weft.cmake lib/pkgconfig/weft.pc; do
+           lib/cmake/weft/weftTargets.cmake lib/cmake/weft/weft.cmake lib/pkgconfig/weft.pc \
+           share/doc/weft/README.md share/doc/weft/docs/tutorial.md \
+           share/doc/weft/docs/choosing-a-strategy.md share/doc/weft/docs/troubleshooting.md; do
     [ -e "$prefix/$f" ] || fail "$f was not installed under $prefix"
   done
   [ -x "$prefix/bin/weft-c++" ] || fail "bin/weft-c++ is not executable"
+  # The man page, unless the build was configured without it (-DWEFT_BUILD_MAN=OFF).
+  if grep -q '^WEFT_BUILD_MAN:BOOL=ON' "$build/CMakeCache.txt"; then
+    [ -s "$prefix/share/man/man1/weft.1" ] || fail "share/man/man1/weft.1 was not installed under $prefix"
+  fi
   # Text files that name paths must name the prefix, never the build tree.
   for f in bin/weft-cc bin/weft-c++ lib/pkgconfig/weft.pc lib/cmake/weft/*.cmake; do
     ! sed "s|$prefix||g" "$prefix/$f" | grep -qF "$build" || fail "$f refers to the build directory $build"

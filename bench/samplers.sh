@@ -5,13 +5,16 @@
 # in number), and how many found it within the budget.
 # Executions, unlike seconds, do not depend on the machine: a rerun prints the same table.
 #
-#   bench/samplers.sh [build dir] [budget]     (defaults: build, 1000)
+#   bench/samplers.sh [build dir] [budget] [strategy...]
+#     defaults: build, 1000, random pct:3 pos pos* tb tb:3:1 pctvb portfolio
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
 budget=${2:-1000}
+shift $(($# < 2 ? $# : 2))
 weft=$build/bin/weft
 fail=$build/programs/fail
-strategies=(random pct:3 pos 'pos*' tb pctvb portfolio)
+strategies=(random pct:3 pos 'pos*' tb tb:3:1 pctvb portfolio)
+[ $# -eq 0 ] || strategies=("$@")
 # Each program as its programs/fail/<name>/weft.json runs it (reorder: races reported).
 programs=("dining_philosophers" "bounded_queue" "pipeline" "producer_consumer"
           "work_stealing_queue" "reorder 5 --races=report" "reorder 10 --races=report")
@@ -26,9 +29,13 @@ for p in "${programs[@]}"; do
   for s in "${strategies[@]}"; do
     found=()
     for seed in $(seq 1 10); do
+      status=0
       out=$(cd /tmp && "$weft" run -q --json - --schedule-out /dev/null -s "$s" -n "$budget" \
-              --seed "$seed" ${races:-} -- "$fail/$name" ${arg:-} 2>/dev/null || true)
-      n=$(grep -o '"execution": [0-9]*' <<<"$out" | head -1 | grep -o '[0-9]*$' || true)
+              --seed "$seed" ${races:-} -- "$fail/$name" ${arg:-} 2>/dev/null) || status=$?
+      [ "$status" -eq 1 ] || continue  # 0: no bug within the budget; 2: a tool error
+      # The first bug's execution (the races reported after "bugs" have one too).
+      n=$(sed -n '/"bugs": \[/,/"races"/p' <<<"$out" | grep -o '"execution": [0-9]*' | head -1 |
+          grep -o '[0-9]*$' || true)
       [ -n "$n" ] && found+=("$n")
     done
     if [ ${#found[@]} -eq 0 ]; then

@@ -548,7 +548,7 @@ int main(int argc, char** argv) {
       "  test binaries, not by weft run.\n"
       "\n"
       "Documentation: docs/tutorial.md, docs/choosing-a-strategy.md and\n"
-      "docs/troubleshooting.md in weft's source, installed in share/doc/weft.");
+      "docs/troubleshooting.md in weft's source, installed under share/doc/weft.");
 
   try {
     app.parse(argc, argv);

@@ -17,8 +17,9 @@ rm -rf "$work"
 mkdir -p "$work/root/build" "$work/outputs" || fail "cannot make $work"
 ln -s "$src/programs" "$work/root/programs"
 ln -s "$build/bin" "$work/root/build/bin"
-# The caller's WEFT_* settings must not change what the tutorial shows.
-unset WEFT_STRATEGY WEFT_EXECUTIONS WEFT_TIME WEFT_SEED WEFT_REPLAY
+# The caller's WEFT_* settings must not change what the tutorial shows (WEFT_CC and
+# WEFT_CXX pick the wrappers' compiler: the tutorial's output is the default one's).
+unset WEFT_STRATEGY WEFT_EXECUTIONS WEFT_TIME WEFT_SEED WEFT_REPLAY WEFT_CC WEFT_CXX
 
 # What may differ from run to run or machine to machine, blurred in both texts.
 blur() {

@@ -54,6 +54,8 @@ struct BugRecord {
   std::uint64_t found_steps = 0;
   std::uint64_t minimize_executions = 0;
   bool minimized = false;
+  // Steps taken when it failed (the trace may be cut short of them).
+  std::uint64_t steps() const { return step != 0 ? step : events.size(); }
   std::size_t preemptions() const {
     std::size_t n = 0;
     for (const Event& e : events) n += (e.flags & kPreemption) != 0;

@@ -217,6 +217,33 @@ std::string bug_key(const BugRecord& b) {
   return key;
 }
 
+// Whether the execution just waited for failed: a bug it reported, a signal, or a
+// non-zero exit status.
+bool execution_failed(const SharedHeader& h, int status) {
+  return h.bug.written() || WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+}
+
+// The failure of the execution just waited for; an exit status nothing explained is the
+// bug itself.
+BugRecord read_failure(SharedRegion& region, int status, std::uint64_t fingerprint,
+                       const std::string& strategy, std::uint64_t seed,
+                       const std::vector<std::string>& points) {
+  BugRecord b = read_bug(region, status, fingerprint, strategy, seed, points);
+  if (!region.header().bug.written() && WIFEXITED(status)) {
+    b.kind = BugKind::kExitCode;
+    b.message = "the program exited with status " + std::to_string(WEXITSTATUS(status));
+  }
+  return b;
+}
+
+std::string race_lines(Symbolizer& symbolizer, const DataRace& r);
+
+// What makes two bugs the same one: for a race the pair of its source lines, in either
+// order; else bug_key().
+std::string bug_identity(Symbolizer& symbolizer, const BugRecord& b) {
+  return b.has_race ? "race:" + race_lines(symbolizer, b.race) : bug_key(b);
+}
+
 // The pair of source lines of a race, in either order ("a.c:7|a.c:9").
 std::string race_lines(Symbolizer& symbolizer, const DataRace& r) {
   auto line = [&](std::uintptr_t pc) {
@@ -467,8 +494,7 @@ void serve(ServerState& s) {
       break;
     }
     const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
-    bool bug = h.bug.written() || WIFSIGNALED(status) ||
-               (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+    const bool bug = execution_failed(h, status);
     if (!replaying) {
       std::string diverged = s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load());
       if (!diverged.empty()) {
@@ -519,14 +545,8 @@ void serve(ServerState& s) {
     }
     const bool new_points = s.racy.pcs().size() != known && cfg.preempt_on == rt::PreemptOn::kRacy;
     if (bug) {
-      BugRecord b = read_bug(*s.region, status, fingerprint, run.strategy, run.seed, s.points);
-      if (!h.bug.written() && WIFEXITED(status)) {
-        b.kind = BugKind::kExitCode;
-        b.message = "the program exited with status " + std::to_string(WEXITSTATUS(status));
-      }
-      // A race is the pair of its source lines, in either order.
-      const std::string key =
-          b.has_race ? "race:" + race_lines(race_symbolizer, b.race) : bug_key(b);
+      BugRecord b = read_failure(*s.region, status, fingerprint, run.strategy, run.seed, s.points);
+      const std::string key = bug_identity(race_symbolizer, b);
       auto seen = std::find(bug_keys.begin(), bug_keys.end(), key);
       if (seen != bug_keys.end()) {
         ++run.bugs[static_cast<std::size_t>(seen - bug_keys.begin())].hits;
@@ -600,21 +620,15 @@ void serve(ServerState& s) {
       const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
       if (!s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load()).empty()) break;
       s.strategy->execution_done(trace);
-      const bool bug = h.bug.written() || WIFSIGNALED(status) ||
-                       (WIFEXITED(status) && WEXITSTATUS(status) != 0);
-      if (!bug) continue;
-      BugRecord b = read_bug(*s.region, status, fingerprint, "pb", 0, s.points);
-      if (!h.bug.written() && WIFEXITED(status)) {
-        b.kind = BugKind::kExitCode;
-        b.message = "the program exited with status " + std::to_string(WEXITSTATUS(status));
-      }
-      const std::string key = b.has_race ? "race:" + race_lines(race_symbolizer, b.race) : bug_key(b);
-      if (key != target || b.preemptions() >= found.preemptions()) continue;
+      if (!execution_failed(h, status)) continue;
+      BugRecord b = read_failure(*s.region, status, fingerprint, "pb", 0, s.points);
+      if (bug_identity(race_symbolizer, b) != target || b.preemptions() >= found.preemptions())
+        continue;
       b.execution = found.execution;
       b.found_by = found.found_by;
       b.hits = found.hits;
       b.found_preemptions = found.preemptions();
-      b.found_steps = found.step != 0 ? found.step : found.events.size();
+      b.found_steps = found.steps();
       b.minimized = true;
       found = std::move(b);
       output = read_fd(s.output_fd);
@@ -623,7 +637,7 @@ void serve(ServerState& s) {
     found.minimize_executions = ran;
     if (!found.minimized) {
       found.found_preemptions = found.preemptions();
-      found.found_steps = found.step != 0 ? found.step : found.events.size();
+      found.found_steps = found.steps();
     }
   }
   run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;

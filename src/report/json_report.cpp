@@ -26,7 +26,7 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
   b["thread"] = bug.thread == kNoThread ? json(nullptr) : json(bug.thread);
   b["execution"] = bug.execution;
   b["preemptions"] = bug.preemptions();
-  b["steps"] = bug.step != 0 ? bug.step : static_cast<std::uint64_t>(bug.events.size());
+  b["steps"] = bug.steps();
   b["schedule"] = bug.schedule;
   b["found_by"] = bug.found_by;
   b["hits"] = bug.hits;

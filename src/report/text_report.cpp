@@ -141,7 +141,7 @@ class TextWriter {
     write_interleaving(bug);
     if (!bug.blocked.empty()) write_blocked(bug);
 
-    std::size_t steps = bug.step != 0 ? bug.step : bug.events.size();
+    const std::uint64_t steps = bug.steps();
     out_ += "preemptions: " + std::to_string(bug.preemptions()) +
             ", steps: " + std::to_string(steps) +
             ", found in execution " + std::to_string(bug.execution) + " of " +

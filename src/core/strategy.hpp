@@ -9,6 +9,7 @@
 #include "core/coverage.hpp"
 #include "core/event.hpp"
 #include "core/scheduling_point.hpp"
+#include "core/shard.hpp"
 
 namespace weft {
 
@@ -33,6 +34,13 @@ class Strategy {
   // coverage() with the search's memory (Coverage::nodes_created, peak_nodes) filled in
   // by the strategies that keep an execution tree.
   virtual Coverage coverage_with_stats() const { return coverage(); }
+  // Before the first execution: cover only `shard` of the space (core/shard.hpp). false:
+  // the strategy cannot be sharded, and is unchanged.
+  virtual bool set_shard(const Shard& shard) { return shard.count == 1; }
+  // The execution prepared by the last next_execution() is a probe: a sharded systematic
+  // search runs it only to learn where the tree splits; another shard owns it. It is not
+  // counted, and a bug it shows is that shard's to report.
+  virtual bool probing() const { return false; }
 };
 
 }  // namespace weft

@@ -51,6 +51,8 @@ class BestFirstStrategy final : public DporStrategy {
   Coverage coverage() const override;
 
  private:
+  // Within a preemption bound the branches are a function of the execution alone.
+  bool branches_from_races() const override { return bound_ == kUnbounded; }
   void expand(const Trace& trace) override;
   std::int64_t priority_of(std::size_t decision, ThreadId thread, bool value, bool conservative,
                            bool before_release) override;

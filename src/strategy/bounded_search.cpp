@@ -34,7 +34,7 @@ bool BoundedSearch::next_execution() {
   std::uint64_t c = 0;
   while (pending_[c] == 0) ++c;
   --pending_[c];
-  add(ran_, c);
+  if (!tree_.probing()) add(ran_, c);
   current_cost_ = c;
   max_cost_ = std::max(max_cost_, c);
   return true;

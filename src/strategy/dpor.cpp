@@ -27,6 +27,11 @@ std::size_t DporStrategy::choose_value(std::size_t n) {
   return v;
 }
 
+void DporStrategy::execution_done(const Trace& trace) {
+  if (tree_.probing() && sleep_.blocked_step() != SleepSets::npos) ++blocked_probes_;
+  TreeStrategy::execution_done(trace);
+}
+
 void DporStrategy::expand(const Trace& trace) {
   const auto records = tree_.decisions();
   const std::size_t first = tree_.first_new_decision();

@@ -28,17 +28,21 @@ class DporStrategy : public TreeStrategy {
   bool next_execution() override;
   ThreadId choose(const SchedulingPoint& p) override;
   std::size_t choose_value(std::size_t n) override;
+  void execution_done(const Trace& trace) override;
   Coverage coverage() const override;
   // State caching is not combined with DPOR (the two prune on different grounds).
   bool uses_state_cache() const override { return false; }
 
   // Executions that found every enabled thread asleep at some step: they repeat an
   // explored class (GAMBIT calls such work redundant).
-  std::uint64_t redundant_executions() const { return sleep_.blocked_executions(); }
+  std::uint64_t redundant_executions() const {
+    return sleep_.blocked_executions() - blocked_probes_;
+  }
   // Executions whose trace shows an fd-wait: the claim of full coverage does not hold.
   std::uint64_t unmodelled_executions() const { return unmodelled_; }
 
  protected:
+  bool branches_from_races() const override { return true; }
   void expand(const Trace& trace) override;
   void reverse(const DporAnalysis::Race& race);
   bool asleep(std::size_t decision, ThreadId t) const {
@@ -58,6 +62,7 @@ class DporStrategy : public TreeStrategy {
   DporAnalysis analysis_;
   std::uint64_t unmodelled_ = 0;
   std::uint64_t conservative_ = 0;  // races whose initial was not enabled
+  std::uint64_t blocked_probes_ = 0;  // sharded: blocked probes (not this shard's)
 };
 
 }  // namespace weft

@@ -20,6 +20,16 @@ std::uint32_t hash_options(Decision::Kind kind, std::span<const ThreadId> enable
   return static_cast<std::uint32_t>(h ^ (h >> 32));
 }
 
+// A stable hash of a path: the same on every shard and every run.
+std::uint64_t split_key(std::uint64_t parent, std::uint32_t decision, std::uint32_t choice,
+                        Decision::Kind kind) {
+  std::uint64_t h = parent ^ (static_cast<std::uint64_t>(decision) << 20) ^ choice ^
+                    (static_cast<std::uint64_t>(kind) << 62);
+  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+  h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+  return h ^ (h >> 31);
+}
+
 std::string list_threads(std::span<const ThreadId> threads) {
   std::string s;
   for (ThreadId t : threads) {
@@ -40,6 +50,11 @@ struct ExecutionTree::Node {
   std::uint32_t check = 0;     // options hash at `decision` when the branch was found
   std::uint32_t refs = 0;      // children alive + 1 while in the frontier or executing
   Decision::Kind kind = Decision::kThread;
+  // Sharded trees: the hash of the path from the root (which shard owns a split node),
+  // the number of deltas from the root (capped), and whether this shard owns the node.
+  std::uint64_t key = 0;
+  std::uint8_t depth = 0;
+  bool mine = true;
 };
 
 // Nodes come from fixed chunks and return to a free list: no allocation per node once
@@ -121,8 +136,35 @@ bool ExecutionTree::start_execution() {
   op_pool_.clear();
   last_step_ = 0;
   diverged_ = false;
-  ++stats_.executions;
+  ++(current_->mine ? stats_.executions : stats_.probes);
   return true;
+}
+
+void ExecutionTree::set_shard(const Shard& shard, std::uint32_t split_depth) {
+  assert(stats_.executions + stats_.probes == 0 && "set_shard() before the first execution");
+  shard_ = shard;
+  split_depth_ = shard.sharded() ? split_depth : 0;
+  Node* root = frontier_.front().node;
+  root->key = 0x5eed5eed5eed5eedull;
+  // The root is shared by every split depth >= 1: its owner counts it, the others probe.
+  root->mine = !shard_.sharded() || split_depth_ == 0 || root->key % shard_.count == shard_.index;
+}
+
+bool ExecutionTree::probing() const { return current_ != nullptr && !current_->mine; }
+
+bool ExecutionTree::current_shared() const {
+  return current_ != nullptr && shard_.sharded() && current_->depth < split_depth_;
+}
+
+void ExecutionTree::branch_everything_new(std::int64_t priority) {
+  for (std::size_t d = first_new_; d < records_.size(); ++d) {
+    const Record& r = records_[d];
+    if (r.kind == Decision::kThread) {
+      for (ThreadId t : enabled(r)) branch(d, t, priority);
+    } else {
+      for (std::uint32_t v = 0; v < r.options; ++v) branch(d, v, priority);
+    }
+  }
 }
 
 void ExecutionTree::note_nondeterminism(std::size_t decision, const std::string& what) {
@@ -272,8 +314,21 @@ bool ExecutionTree::branch(std::size_t decision, std::uint32_t choice, std::int6
     at->branches->push_back(Delta{static_cast<std::uint32_t>(decision), choice, r.kind});
   }
 
+  // Sharded: a branch from a shared node is a split point; below the split depth only its
+  // owner keeps it (recorded above all the same: has_branch() must see it taken care of).
+  bool mine = at->mine;
+  std::uint64_t key = at->key;
+  if (shard_.sharded() && at->depth < split_depth_) {
+    key = split_key(at->key, decision, choice, r.kind);
+    mine = key % shard_.count == shard_.index;
+    if (!mine && at->depth + 1u >= split_depth_) return false;
+  }
+
   Node* n = allocate();
   n->parent = at;
+  n->key = key;
+  n->depth = static_cast<std::uint8_t>(std::min<std::uint32_t>(at->depth + 1u, 255));
+  n->mine = mine;
   ++at->refs;
   n->decision = static_cast<std::uint32_t>(decision);
   n->choice = choice;

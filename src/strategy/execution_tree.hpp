@@ -31,6 +31,7 @@
 #include "core/op.hpp"
 #include "core/schedule.hpp"
 #include "core/scheduling_point.hpp"
+#include "core/shard.hpp"
 
 namespace weft {
 
@@ -65,7 +66,8 @@ class ExecutionTree {
 
   // GAMBIT Figure 5: how much of the tree is in memory.
   struct Stats {
-    std::uint64_t executions = 0;     // nodes executed
+    std::uint64_t executions = 0;     // nodes executed (probes not included)
+    std::uint64_t probes = 0;         // sharded: nodes run only to learn the split
     std::uint64_t nodes_created = 0;  // root included
     std::uint64_t nodes_alive = 0;
     std::uint64_t peak_alive = 0;
@@ -88,6 +90,24 @@ class ExecutionTree {
   // Before the first execution: keep each decision's next ops (Options::record_next_ops).
   void set_record_next_ops(bool on) { options_.record_next_ops = on; }
   std::size_t frontier_size() const { return frontier_.size(); }
+
+  // --- sharding (core/shard.hpp) -----------------------------------------------------
+  // Before the first execution: this tree covers only `shard` of the space. The nodes
+  // less than `split_depth` deltas below the root are shared: every shard runs them (a
+  // shard that does not own one runs it as a probe, uncounted) and so knows their
+  // branches. A branch hanging from a shared node belongs to the shard its path hashes
+  // to; a shard keeps only its own at split_depth, and everything below its own. The
+  // subtrees are disjoint and together the unsharded tree, provided a node's branches do
+  // not depend on what other subtrees explored (TreeStrategy sees to that).
+  void set_shard(const Shard& shard, std::uint32_t split_depth);
+  const Shard& shard() const { return shard_; }
+  // The current execution is a probe: a shared node another shard owns.
+  bool probing() const;
+  // The current node is shared (sharded trees only): every shard runs it.
+  bool current_shared() const;
+  // Adds every alternative of every decision after first_new_decision(): each other
+  // enabled thread, each other value.
+  void branch_everything_new(std::int64_t priority);
 
   // --- during an execution ----------------------------------------------------------
   // The node's delta where it applies, the default everywhere else. If the delta cannot
@@ -172,6 +192,8 @@ class ExecutionTree {
   std::uint64_t last_step_ = 0;
   bool diverged_ = false;  // this execution showed nondeterminism
   Stats stats_;
+  Shard shard_;
+  std::uint32_t split_depth_ = 0;
   std::string nondeterminism_;
   std::uint64_t nondeterministic_executions_ = 0;
 };

@@ -16,7 +16,7 @@ std::uint64_t PctStrategy::steps() const {
 }
 
 bool PctStrategy::next_execution() {
-  rng_.reseed(execution_seed(seed_, executions_++));
+  rng_.reseed(execution_seed(seed_, shard_.global(executions_++)));
   priorities_.reset();
   const std::uint64_t k = steps();
   changes_.clear();

@@ -32,6 +32,10 @@ class PctStrategy final : public Strategy {
   ThreadId choose(const SchedulingPoint& p) override;
   std::size_t choose_value(std::size_t n) override;  // uniform: PCT says nothing of data
   void execution_done(const Trace& trace) override;
+  bool set_shard(const Shard& shard) override {
+    shard_ = shard;
+    return true;
+  }
   Coverage coverage() const override;  // kind "none", with the guarantee in the summary
 
   std::uint32_t depth() const { return depth_; }
@@ -44,6 +48,7 @@ class PctStrategy final : public Strategy {
   };
 
   std::uint64_t seed_;
+  Shard shard_;  // execution k draws from execution_seed(seed_, shard_.global(k))
   std::uint32_t depth_;
   std::uint64_t fixed_steps_;
   std::uint64_t longest_ = 0;       // steps of the longest execution so far

@@ -12,7 +12,7 @@ PctvbStrategy::PctvbStrategy(std::uint64_t seed, std::uint32_t depth, std::uint3
       priorities_(depth_) {}
 
 bool PctvbStrategy::next_execution() {
-  rng_.reseed(execution_seed(seed_, executions_++));
+  rng_.reseed(execution_seed(seed_, shard_.global(executions_++)));
   priorities_.reset();
   chosen_.clear();
   accesses_.clear();

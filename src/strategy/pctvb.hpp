@@ -37,6 +37,10 @@ class PctvbStrategy final : public Strategy {
   ThreadId choose(const SchedulingPoint& p) override;
   std::size_t choose_value(std::size_t n) override;
   void execution_done(const Trace& trace) override;
+  bool set_shard(const Shard& shard) override {
+    shard_ = shard;
+    return true;
+  }
   Coverage coverage() const override;  // kind "none", the guarantee in the summary
   bool needs_memory_accesses() const override { return true; }
 
@@ -56,6 +60,7 @@ class PctvbStrategy final : public Strategy {
   };
 
   std::uint64_t seed_;
+  Shard shard_;  // execution k draws from execution_seed(seed_, shard_.global(k))
   std::uint32_t depth_;
   std::uint32_t variables_;
   std::uint64_t executions_ = 0;

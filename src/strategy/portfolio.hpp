@@ -19,6 +19,8 @@ class PortfolioStrategy final : public Strategy {
     std::unique_ptr<Strategy> strategy;
     std::uint64_t executions = 0;
     bool exhausted = false;
+    bool elsewhere = false;  // sharded: another shard runs this member
+    bool split = false;      // sharded: this member's space is split with other shards
   };
   explicit PortfolioStrategy(std::vector<Member> members) : members_(std::move(members)) {}
   template <typename F>
@@ -31,6 +33,9 @@ class PortfolioStrategy final : public Strategy {
   std::size_t choose_value(std::size_t n) override { return current().choose_value(n); }
   void execution_done(const Trace& trace) override { current().execution_done(trace); }
   Coverage coverage() const override;
+  // Different members on different shards (member j on the shards i with i % m == j);
+  // with more shards than members, a member's shards split its space between them.
+  bool set_shard(const Shard& shard) override;
 
  private:
   Strategy& current() { return *members_[current_].strategy; }

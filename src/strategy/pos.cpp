@@ -23,7 +23,7 @@ PosStrategy::PosStrategy(std::uint64_t seed, bool relax_reads, std::uint32_t fai
 }
 
 bool PosStrategy::next_execution() {
-  rng_.reseed(execution_seed(seed_, executions_++));
+  rng_.reseed(execution_seed(seed_, shard_.global(executions_++)));
   for (Pending& e : pending_) e.assigned = false;
   yields_ = 0;
   resets_ = 0;

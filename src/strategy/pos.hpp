@@ -37,6 +37,10 @@ class PosStrategy final : public Strategy {
   ThreadId choose(const SchedulingPoint& p) override;
   std::size_t choose_value(std::size_t n) override;  // uniform: POS says nothing of data
   void execution_done(const Trace&) override {}
+  bool set_shard(const Shard& shard) override {
+    shard_ = shard;
+    return true;
+  }
   Coverage coverage() const override;  // kind "none": sampling proves nothing
 
   bool relaxes_reads() const { return relax_reads_; }
@@ -54,6 +58,7 @@ class PosStrategy final : public Strategy {
   };
 
   std::uint64_t seed_;
+  Shard shard_;  // execution k draws from execution_seed(seed_, shard_.global(k))
   bool relax_reads_;
   std::uint32_t fairness_yields_;
   std::uint64_t executions_ = 0;

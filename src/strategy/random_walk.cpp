@@ -5,7 +5,7 @@
 namespace weft {
 
 bool RandomWalkStrategy::next_execution() {
-  rng_.reseed(execution_seed(seed_, executions_++));
+  rng_.reseed(execution_seed(seed_, shard_.global(executions_++)));
   return true;
 }
 

@@ -20,10 +20,15 @@ class RandomWalkStrategy final : public Strategy {
   ThreadId choose(const SchedulingPoint& p) override;
   std::size_t choose_value(std::size_t n) override;
   void execution_done(const Trace&) override {}
+  bool set_shard(const Shard& shard) override {
+    shard_ = shard;
+    return true;
+  }
   Coverage coverage() const override;  // kind "none": sampling proves nothing
 
  private:
   std::uint64_t seed_;
+  Shard shard_;  // execution k draws from execution_seed(seed_, shard_.global(k))
   std::uint64_t executions_ = 0;
   Rng rng_;
 };

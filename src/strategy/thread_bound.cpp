@@ -48,7 +48,7 @@ std::uint64_t ThreadBoundStrategy::steps() const {
 }
 
 bool ThreadBoundStrategy::next_execution() {
-  const std::uint64_t i = executions_++;
+  const std::uint64_t i = shard_.global(executions_++);
   rng_.reseed(execution_seed(seed_, i));
   order_ = i == 0 ? Order::kIncreasing : i == 1 ? Order::kDecreasing : Order::kRandom;
   rank_.clear();

@@ -48,6 +48,10 @@ class ThreadBoundStrategy final : public Strategy {
   // after the two fixed orders, t' >= 3 once the random permutations have reached
   // Lemma 4.1's count for the fragments seen, n = most threads in one execution, + c);
   // -1 before; complete once bound == t.
+  bool set_shard(const Shard& shard) override {
+    shard_ = shard;
+    return true;
+  }
   Coverage coverage() const override;
 
   std::uint32_t thread_bound() const { return t_; }
@@ -64,6 +68,7 @@ class ThreadBoundStrategy final : public Strategy {
   std::uint32_t priority(ThreadId t) const { return rank_[item_[t]]; }
 
   std::uint64_t seed_;
+  Shard shard_;  // execution k draws from execution_seed(seed_, shard_.global(k))
   std::uint32_t t_;
   std::uint32_t c_;
   std::uint64_t fixed_steps_;

@@ -1,5 +1,7 @@
 #include "strategy/tree_strategy.hpp"
 
+#include <limits>
+
 namespace weft {
 
 bool TreeStrategy::next_execution() {
@@ -13,7 +15,19 @@ bool TreeStrategy::next_execution() {
 void TreeStrategy::execution_done(const Trace& trace) {
   if (!tree_.executing()) return;
   expand(trace);
+  // Last in the frontier: these are the branches the search did not ask for.
+  if (branches_from_races() && tree_.current_shared())
+    tree_.branch_everything_new(std::numeric_limits<std::int64_t>::min() / 2);
   tree_.finish_execution();
+}
+
+bool TreeStrategy::set_shard(const Shard& shard) {
+  if (!shard.sharded()) return true;
+  set_state_cache(false);
+  // Race-driven search splits at the root's branches only (each shared node is branched
+  // fully); the others one level deeper too, for subtrees of more even size.
+  tree_.set_shard(shard, branches_from_races() ? 1 : 2);
+  return true;
 }
 
 std::string TreeStrategy::cache_summary() const {

@@ -26,6 +26,12 @@ class TreeStrategy : public Strategy {
     return c;
   }
 
+  // Disjoint subtrees per shard (ExecutionTree::set_shard). Without the state cache: its
+  // pruning rests on what this shard happened to explore, and would make a shared node's
+  // branches differ between shards.
+  bool set_shard(const Shard& shard) override;
+  bool probing() const override { return tree_.probing(); }
+
   const ExecutionTree& tree() const { return tree_; }
   // "" while the program has replayed faithfully; else where it did not (one line).
   const std::string& nondeterminism() const { return tree_.nondeterminism(); }
@@ -45,6 +51,12 @@ class TreeStrategy : public Strategy {
   virtual bool uses_state_cache() const { return true; }
 
  protected:
+  // The backtrack points depend on what other executions explored (DPOR's races): a
+  // sharded search then branches a shared node fully, so that no shard needs a point
+  // another shard's subtree would have added (the extra branches are mostly sleep-set
+  // blocked).
+  virtual bool branches_from_races() const { return false; }
+
   explicit TreeStrategy(ExecutionTree::Options options = {}) : tree_(options) {}
   // The backtrack generator: called once per execution, after it ended and before its
   // node is released; adds what to explore next with tree_.branch().

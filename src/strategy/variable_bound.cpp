@@ -22,7 +22,7 @@ bool VariableBoundStrategy::next_execution() {
   while (l < pending_.size() && pending_[l] == 0) ++l;
   if (l == pending_.size()) return true;  // cannot happen: every branch was counted
   --pending_[l];
-  ++ran_[l];
+  if (!tree_.probing()) ++ran_[l];
   current_v_ = static_cast<std::uint32_t>(l / (max_c_ + 1));
   current_c_ = l % (max_c_ + 1);
   return true;

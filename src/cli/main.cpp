@@ -6,11 +6,14 @@
 #include <CLI/CLI.hpp>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,10 +22,13 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "cli/merge_results.hpp"
+#include "cli/shard_source.hpp"
 #include "strategy/registry.hpp"
 
 namespace fs = std::filesystem;
@@ -87,13 +93,6 @@ std::string resolve_program(const std::string& name, std::string* why) {
   return "";
 }
 
-pid_t g_child = 0;
-void forward_signal(int sig) {
-  if (g_child > 0) kill(-g_child, SIGKILL);  // the program and every execution it forked
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
 struct Run {
   std::string strategy = kDefaultStrategy;
   std::uint64_t executions = 1000;
@@ -121,6 +120,9 @@ struct Run {
   std::string preempt_on;  // "" = the default (racy)
   std::string schedule_file;
   std::vector<std::string> command;
+  std::string shard;        // --shard I/N ("" none)
+  std::uint32_t shards = 0; // --shards N: a Kubernetes Indexed Job's count
+  std::uint32_t jobs = 0;   // --jobs N (0: WEFT_JOBS, else the cores)
 };
 
 // --stats: the execution tree's memory (GAMBIT Figure 5) and the work done.
@@ -165,6 +167,146 @@ std::string unwritable(const char* option, const std::string& path) {
 
 enum class Mode { kRun, kReplay, kMinimize };
 
+// One weft run process tree: the program, its fork server and the executions it forks.
+struct Instance {
+  pid_t pid = -1;
+  int status = 0;
+  fs::path results;
+  // What the fork server wrote.
+  std::string json, report, output, found, trace, page;
+};
+
+std::vector<pid_t> g_children;
+void forward_signal(int sig) {
+  for (pid_t c : g_children) kill(-c, SIGKILL);  // the programs and every execution they forked
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+pid_t spawn(const std::vector<std::string>& env, const std::vector<std::string>& argv) {
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid != 0) {
+    if (pid > 0) setpgid(pid, pid);
+    return pid;
+  }
+  setpgid(0, 0);
+  for (const std::string& e : env) putenv(strdup(e.c_str()));
+  std::vector<char*> cargv;
+  for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  execvp(cargv[0], cargv.data());
+  std::fprintf(stderr, "weft: cannot execute %s: %s\n", cargv[0], std::strerror(errno));
+  _exit(127);
+}
+
+// "" when the instance left its result; else the error to report.
+std::string collect(Instance& in) {
+  std::error_code ec;
+  if (!fs::exists(in.results / "result.json", ec)) {
+    if (WIFEXITED(in.status) && WEXITSTATUS(in.status) == 127) return "-";  // said already
+    return "the program ended without weft taking control (is it statically linked, or "
+           "does it clear LD_PRELOAD?); exit status " +
+           std::to_string(WIFEXITED(in.status) ? WEXITSTATUS(in.status) : 128 + WTERMSIG(in.status));
+  }
+  in.json = read_file(in.results / "result.json");
+  in.report = read_file(in.results / "report.txt");
+  in.output = read_file(in.results / "output.txt");
+  in.found = read_file(in.results / "schedule.txt");
+  in.trace = read_file(in.results / "trace.json");
+  in.page = read_file(in.results / "report.html");
+  return "";
+}
+
+// --jobs on a terminal: the workers' executions and bugs (fork_server.cpp's JobsControl
+// words), four times a second, cleared when they are done.
+void wait_with_progress(std::vector<Instance>& instances, const fs::path& control) {
+  const int fd = open(control.c_str(), O_RDONLY | O_CLOEXEC);
+  const std::size_t words = 2 + 2 * instances.size();
+  void* map = fd < 0 ? MAP_FAILED : mmap(nullptr, words * 8, PROT_READ, MAP_SHARED, fd, 0);
+  if (fd >= 0) close(fd);
+  const auto* w = map == MAP_FAILED ? nullptr : static_cast<const std::atomic<std::uint64_t>*>(map);
+  const auto start = std::chrono::steady_clock::now();
+  bool shown = false;
+  for (std::size_t running = instances.size(); running > 0;) {
+    for (Instance& in : instances)
+      if (in.pid > 0 && waitpid(in.pid, &in.status, WNOHANG) == in.pid) {
+        kill(-in.pid, SIGKILL);
+        in.pid = -in.pid;  // reaped
+        --running;
+      }
+    if (running == 0 || w == nullptr) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    std::uint64_t executions = 0, bugs = 0;
+    for (std::size_t j = 0; j < instances.size(); ++j) {
+      executions += w[2 + 2 * j].load(std::memory_order_relaxed);
+      bugs += w[3 + 2 * j].load(std::memory_order_relaxed);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    char line[160];
+    std::snprintf(line, sizeof line, "\r\033[Kweft: %llu executions, %llu/s, %zu of %zu workers running, %llu %s, %.1f s",
+                  static_cast<unsigned long long>(executions),
+                  static_cast<unsigned long long>(executions / std::max(seconds, 1e-3)), running,
+                  instances.size(), static_cast<unsigned long long>(bugs), bugs == 1 ? "bug" : "bugs",
+                  seconds);
+    shown = write(STDERR_FILENO, line, std::strlen(line)) > 0;
+  }
+  if (shown && write(STDERR_FILENO, "\r\033[K", 4) < 0) {
+  }
+  if (map != MAP_FAILED) munmap(map, words * 8);
+  for (Instance& in : instances)
+    if (in.pid < 0) in.pid = 0;  // reaped above
+}
+
+// The number of workers --jobs asks for (0: the default, WEFT_JOBS or the cores).
+bool jobs_wanted(std::uint32_t option, std::uint32_t* jobs, std::string* error) {
+  if (option != 0) {
+    *jobs = option;
+    return true;
+  }
+  if (const char* v = std::getenv("WEFT_JOBS"); v != nullptr && *v != '\0') {
+    char* end = nullptr;
+    const unsigned long n = std::strtoul(v, &end, 10);
+    if (*end != '\0' || n < 1 || n > 256) {
+      *error = std::string("WEFT_JOBS='") + v + "' must be a number of workers from 1 to 256";
+      return false;
+    }
+    *jobs = static_cast<std::uint32_t>(n);
+    return true;
+  }
+  *jobs = std::max(1u, std::thread::hardware_concurrency());
+  return true;
+}
+
+// The report of one worker, its run and coverage lines replaced by the merged search's.
+std::string merged_report(const std::string& report, const nlohmann::ordered_json& m,
+                          std::uint32_t jobs) {
+  const std::string strategy = m.value("strategy", "");
+  const std::uint64_t n = m.value("executions", std::uint64_t{0});
+  const std::string executions = std::to_string(n) + (n == 1 ? " execution" : " executions");
+  const bool complete = m.value("complete", false);
+  const std::string summary = m["coverage"].value("summary", "");
+  std::ostringstream seconds;
+  seconds.precision(2);
+  seconds << std::fixed << m.value("elapsed_s", 0.0);
+  std::istringstream in(report);
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("run: strategy "))
+      line = "run: strategy " + strategy + ", seed " + std::to_string(m.value("seed", 0)) + ", " +
+             executions + " on " + std::to_string(jobs) + " workers in " +
+             seconds.str() + " s, " + (complete ? "complete" : "not complete");
+    else if (line.starts_with("coverage: "))
+      line = "coverage: " + summary;
+    else if (line.starts_with("no bug found in "))
+      line = "no bug found in " + executions + " on " + std::to_string(jobs) +
+             " workers (" + strategy + ", seed " + std::to_string(m.value("seed", 0)) + ", " +
+             (complete ? "complete" : "budget") + "; " + summary + ")";
+    out += line + "\n";
+  }
+  return out;
+}
+
 int launch(const Run& r, Mode mode) {
   const bool replay = mode == Mode::kReplay;
   if (r.command.empty()) return fail("no program given (usage: weft run [options] -- PROGRAM [ARGS...])");
@@ -178,6 +320,8 @@ int launch(const Run& r, Mode mode) {
   const std::string runtime = runtime_path();
   if (runtime.empty()) return fail("cannot find weft's runtime (libweft.so) next to this weft");
   std::string schedule;
+  weft::cli::ShardChoice sharding;
+  std::uint32_t jobs = 1;
   if (mode != Mode::kRun) {
     std::error_code ec;
     if (!fs::exists(r.schedule_file, ec)) return fail("schedule file '" + r.schedule_file + "' not found");
@@ -188,7 +332,21 @@ int launch(const Run& r, Mode mode) {
     if (!r.bound.empty() && !weft::parse_bound_option(r.bound, &options.preemption_bound, &error))
       return fail(error);
     if (!weft::make_strategy(r.strategy, r.seed, &error, options)) return fail(error);
+    if (!weft::cli::resolve_shard(r.shard, r.shards, &sharding, &error,
+                                  [](const char* n) { return std::getenv(n); }))
+      return fail(error);
+    if (!jobs_wanted(r.jobs, &jobs, &error)) return fail(error);
   }
+  const weft::Shard shard = sharding.shard;
+  if (!r.quiet && shard.sharded())
+    std::cerr << "weft: shard " << shard.index << "/" << shard.count << " (from "
+              << sharding.source << ")" << (jobs > 1 ? ", " + std::to_string(jobs) + " workers" : "")
+              << "\n";
+  if (!sharding.ignored.empty())
+    std::cerr << "weft: --shard " << r.shard << " used; ignored: " << sharding.ignored << "\n";
+  // Bazel: a test that shards says so by touching this file.
+  if (shard.sharded() && !sharding.status_file.empty()) std::ofstream(sharding.status_file, std::ios::app);
+
   char dir_template[] = "/tmp/weft-XXXXXX";
   const char* dir = mkdtemp(dir_template);
   if (dir == nullptr) return fail(std::string("cannot make a temporary directory: ") + std::strerror(errno));
@@ -197,9 +355,9 @@ int launch(const Run& r, Mode mode) {
   std::vector<std::string> env = {
       "WEFT_MODE=" + std::string(replay ? "replay" : mode == Mode::kMinimize ? "minimize" : "run"),
       std::string("WEFT_MINIMIZE=") + (r.no_minimize ? "0" : "1"),
-      // A progress line on a terminal's stderr, unless asked for quiet.
-      std::string("WEFT_PROGRESS=") + (!r.quiet && isatty(STDERR_FILENO) ? "1" : "0"),
-      "WEFT_RESULT_DIR=" + results.string(),
+      // A progress line on a terminal's stderr, unless asked for quiet (one worker only:
+      // several would write over each other).
+      std::string("WEFT_PROGRESS=") + (!r.quiet && jobs == 1 && isatty(STDERR_FILENO) ? "1" : "0"),
       "WEFT_STRATEGY=" + r.strategy,
       "WEFT_SEED=" + std::to_string(r.seed),
       "WEFT_EXECUTIONS=" + std::to_string(r.executions),
@@ -237,44 +395,93 @@ int launch(const Run& r, Mode mode) {
     argv.insert(argv.begin(), g.begin(), g.end());
   }
 
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) return fail(std::string("fork failed: ") + std::strerror(errno));
-  if (pid == 0) {
-    setpgid(0, 0);
-    for (const std::string& e : env) putenv(strdup(e.c_str()));
-    std::vector<char*> cargv;
-    for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-    cargv.push_back(nullptr);
-    execvp(cargv[0], cargv.data());
-    std::fprintf(stderr, "weft: cannot execute %s: %s\n", cargv[0], std::strerror(errno));
-    _exit(127);
+  // --jobs: worker j runs shard index + count * j of count * jobs: together exactly this
+  // shard (the whole search when not sharded), sharing the word that stops them at the
+  // first bug (fork_server.cpp, JobsControl).
+  std::vector<Instance> instances(jobs);
+  const fs::path control = results / "jobs-control";
+  if (jobs > 1) {
+    // The first bug's number (none yet), and the executions started (fork_server.cpp).
+    std::vector<std::uint64_t> words(2 + 2 * std::size_t{jobs}, 0);
+    words[0] = ~std::uint64_t{0};
+    std::ofstream(control, std::ios::binary)
+        .write(reinterpret_cast<const char*>(words.data()),
+               static_cast<std::streamsize>(words.size() * sizeof(std::uint64_t)));
   }
-  setpgid(pid, pid);
-  g_child = pid;
   signal(SIGINT, forward_signal);
   signal(SIGTERM, forward_signal);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  for (std::uint32_t j = 0; j < jobs; ++j) {
+    Instance& in = instances[j];
+    in.results = jobs == 1 ? results : results / ("job-" + std::to_string(j));
+    std::error_code ec;
+    fs::create_directories(in.results, ec);
+    std::vector<std::string> e = env;
+    e.push_back("WEFT_RESULT_DIR=" + in.results.string());
+    const weft::Shard part{shard.index + shard.count * j, shard.count * jobs};
+    if (part.sharded())
+      e.push_back("WEFT_SHARD=" + std::to_string(part.index) + "/" + std::to_string(part.count));
+    if (jobs > 1) {
+      e.push_back("WEFT_JOBS_CONTROL=" + control.string());
+      e.push_back("WEFT_JOBS_WORKER=" + std::to_string(j));
+    }
+    in.pid = spawn(e, argv);
+    if (in.pid < 0) {
+      for (pid_t c : g_children) kill(-c, SIGKILL);
+      return fail(std::string("fork failed: ") + std::strerror(errno));
+    }
+    g_children.push_back(in.pid);
   }
-  kill(-pid, SIGKILL);  // nothing of the run may outlive it
-
-  const fs::path result = results / "result.json";
+  if (jobs > 1 && !r.quiet && isatty(STDERR_FILENO))
+    wait_with_progress(instances, control);
+  for (Instance& in : instances) {
+    if (in.pid <= 0) continue;  // reaped already
+    while (waitpid(in.pid, &in.status, 0) < 0 && errno == EINTR) {
+    }
+    kill(-in.pid, SIGKILL);  // nothing of the run may outlive it
+  }
+  std::string problem;
+  for (Instance& in : instances)
+    if (problem.empty()) problem = collect(in);
   std::error_code ec;
-  if (!fs::exists(result, ec)) {
-    fs::remove_all(results, ec);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) return kError;
-    return fail("the program ended without weft taking control (is it statically linked, or "
-                "does it clear LD_PRELOAD?); exit status " +
-                std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)));
-  }
-  const std::string json = read_file(result);
-  const std::string report = read_file(results / "report.txt");
-  const std::string output = read_file(results / "output.txt");
-  const std::string found = read_file(results / "schedule.txt");
-  const std::string trace = read_file(results / "trace.json");
-  const std::string page = read_file(results / "report.html");
   fs::remove_all(results, ec);
+  if (problem == "-") return kError;
+  if (!problem.empty()) return fail(problem);
+
+  // One worker's files are the run's; several are merged, the first bug's worker's shown.
+  const Instance* shown = &instances[0];
+  std::string json = instances[0].json;
+  std::string report = instances[0].report;
+  if (jobs > 1 || shard.sharded()) {
+    std::vector<weft::cli::ShardResult> parts;
+    for (std::uint32_t j = 0; j < jobs; ++j) {
+      auto parsed = nlohmann::ordered_json::parse(instances[j].json, nullptr, false);
+      if (parsed.is_discarded()) return fail("worker " + std::to_string(j) + " wrote no valid result");
+      parts.push_back({"worker " + std::to_string(j), std::move(parsed)});
+    }
+    std::vector<std::uint32_t> expected;
+    for (std::uint32_t j = 0; j < jobs; ++j) expected.push_back(shard.index + shard.count * j);
+    // Without --keep-going the first bug stopped the others: it alone is the result.
+    weft::cli::MergeOutcome m =
+        weft::cli::merge_results(parts, shard.count * jobs, expected, !r.keep_going);
+    if (!m.error.empty()) return fail(m.error);
+    if (m.winner >= 0) shown = &instances[static_cast<std::size_t>(m.winner)];
+    for (const Instance& in : instances)
+      if (in.json.find("\"error\"") != std::string::npos && m.winner < 0) {
+        shown = &in;
+        break;
+      }
+    // The result states what this run was: a shard of a larger search, or the whole.
+    m.merged.erase("shards");
+    if (shard.sharded())
+      m.merged["shard"] = {{"index", shard.index}, {"count", shard.count}, {"source", sharding.source}};
+    m.merged["jobs"] = jobs;
+    json = m.merged.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    report = jobs > 1 ? merged_report(shown->report, m.merged, jobs) : shown->report;
+  }
+  const std::string& output = shown->output;
+  const std::string& found = shown->found;
+  const std::string& trace = shown->trace;
+  const std::string& page = shown->page;
 
   const bool has_bug = !found.empty();
   const bool has_error = json.find("\"error\"") != std::string::npos;
@@ -315,6 +522,73 @@ int launch(const Run& r, Mode mode) {
   }
   if (has_error) return kError;
   return has_bug ? kBug : kOk;
+}
+
+struct Merge {
+  std::vector<std::string> files;
+  std::string json;
+  std::string schedule_out;
+  bool quiet = false;
+};
+
+// weft merge: the shards' results as one, the first bug's schedule written out.
+int merge_command(const Merge& a) {
+  if (std::string why = unwritable("--json", a.json); !why.empty()) return fail(why);
+  if (std::string why = unwritable("--schedule-out", a.schedule_out); !why.empty()) return fail(why);
+  std::vector<weft::cli::ShardResult> inputs;
+  for (const std::string& f : a.files) {
+    std::error_code ec;
+    if (!fs::is_regular_file(f, ec)) return fail("result file '" + f + "' not found");
+    auto parsed = nlohmann::ordered_json::parse(read_file(f), nullptr, false);
+    if (parsed.is_discarded()) return fail(f + " is not JSON (expected a result of weft run --json)");
+    inputs.push_back({f, std::move(parsed)});
+  }
+  std::string error;
+  const std::uint32_t count = weft::cli::shard_count_of(inputs, &error);
+  if (count == 0) return fail(error);
+  std::vector<std::uint32_t> expected;
+  for (std::uint32_t i = 0; i < count; ++i) expected.push_back(i);
+  weft::cli::MergeOutcome m = weft::cli::merge_results(inputs, count, expected);
+  if (!m.error.empty()) return fail(m.error);
+  const auto& j = m.merged;
+  const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (a.json == "-")
+    std::cout << text << "\n";
+  else if (!a.json.empty())
+    std::ofstream(a.json) << text << "\n";
+  const bool has_error = j.contains("error");
+  const auto& bugs = j["bugs"];
+  if (a.json != "-" && (!a.quiet || !bugs.empty() || has_error)) {
+    if (has_error) std::cout << "weft: error: " << j["error"].get<std::string>() << "\n";
+    for (std::size_t i = 0; i < bugs.size(); ++i) {
+      const auto& b = bugs[i];
+      const auto loc = b.value("location", nlohmann::ordered_json::object());
+      std::cout << (bugs.size() > 1 ? "bug " + std::to_string(i + 1) + " of " + std::to_string(bugs.size())
+                                    : std::string("bug"))
+                << ": " << b.value("kind", "") << " at "
+                << (loc.value("file", "").empty() ? std::string("?")
+                                                  : loc.value("file", "") + ":" + std::to_string(loc.value("line", 0)))
+                << (loc.value("function", "").empty() ? "" : " (" + loc.value("function", "") + ")")
+                << ": " << b.value("message", "") << "\n  found by shard " << b.value("shard", 0)
+                << "/" << count << " in its execution " << b.value("execution", 0) << ", "
+                << b.value("preemptions", 0) << " preemptions; " << b.value("hits", 1)
+                << (b.value("hits", 1) == 1 ? " hit" : " hits") << "\n";
+    }
+    std::cout << "merged " << j["shards"]["merged"].size() << " of " << count << " shards: "
+              << j.value("executions", std::uint64_t{0}) << " executions\n"
+              << "coverage: " << j["coverage"].value("summary", "") << "\n";
+  }
+  if (!bugs.empty()) {
+    const std::string program = j.value("program", "");
+    std::string out = a.schedule_out;
+    if (out.empty()) out = fs::path(program).filename().string() + ".weft-schedule";
+    std::ofstream(out) << bugs[0].value("schedule", "") << "\n";
+    if (a.json != "-")
+      std::cout << "schedule written to " << out << "; replay it with: weft replay " << out
+                << " -- " << program << "\n";
+  }
+  if (has_error) return kError;
+  return bugs.empty() ? kOk : kBug;
 }
 
 // A validator for an option with a fixed set of values, naming them when the value is wrong.
@@ -472,6 +746,30 @@ int main(int argc, char** argv) {
                     "executions per second, and the execution tree's\n"
                     "nodes created and most alive at once (GAMBIT\n"
                     "Figure 5; sampling strategies keep no tree)");
+  run_cmd->add_option("--jobs,-j", run.jobs,
+                      "run N worker processes (default: WEFT_JOBS, else\n"
+                      "the number of cores). Samplers split the seeds,\n"
+                      "systematic strategies the execution tree (no\n"
+                      "execution runs twice), a portfolio its members;\n"
+                      "the first bug (in the one-worker numbering) stops\n"
+                      "them and the result is merged. --jobs 1: one\n"
+                      "process")->option_text("N")
+      ->check(CLI::Range(1u, 256u));
+  run_cmd->add_option("--shard", run.shard,
+                      "run shard I of N of the search (0 <= I < N),\n"
+                      "with no coordination: together the N shards run\n"
+                      "the search once; combine their --json results with\n"
+                      "'weft merge'. Also read from Bazel\n"
+                      "(TEST_SHARD_INDEX, TEST_TOTAL_SHARDS), GoogleTest\n"
+                      "(GTEST_SHARD_INDEX, GTEST_TOTAL_SHARDS), Slurm\n"
+                      "(SLURM_ARRAY_TASK_ID, _COUNT, _MIN) and\n"
+                      "Kubernetes (JOB_COMPLETION_INDEX with --shards);\n"
+                      "this option wins over them")->option_text("I/N");
+  run_cmd->add_option("--shards", run.shards,
+                      "the shard count of a Kubernetes Indexed Job, whose\n"
+                      "JOB_COMPLETION_INDEX gives the index (or set\n"
+                      "WEFT_SHARDS)")->option_text("N")
+      ->check(CLI::Range(1u, 1000000u));
   add_run_options(run_cmd, run);
   run_cmd->footer(
       "Exit status: 0 no bug found, 1 a bug was found, 2 usage or tool error. The\n"
@@ -513,6 +811,27 @@ int main(int argc, char** argv) {
       "Exit status: 1 the bug (minimised or not), 2 usage or tool error, including a\n"
       "schedule that shows no bug.");
 
+  Merge merge;
+  CLI::App* merge_cmd = app.add_subcommand(
+      "merge",
+      "combine the --json results of the shards of one\n"
+      "search (weft run --shard I/N) into its result");
+  merge_cmd->add_option("results", merge.files,
+                        "the shards' result files (weft run --json)")->option_text("RESULT...")
+      ->required();
+  merge_cmd->add_option("--json", merge.json,
+                        "write the merged result as JSON to FILE ('-':\n"
+                        "stdout, instead of the text summary)")->option_text("FILE");
+  merge_cmd->add_option("--schedule-out", merge.schedule_out,
+                        "where to write the first bug's schedule (default\n"
+                        "NAME.weft-schedule)")->option_text("FILE");
+  merge_cmd->add_flag("--quiet,-q", merge.quiet, "print nothing when no bug was found");
+  merge_cmd->footer(
+      "The shards must come from one search: the same program, arguments,\n"
+      "strategy, seed, shard count and weft version (else exit 2, naming the\n"
+      "mismatch). A missing shard is named, and the merged coverage makes no claim.\n"
+      "Exit status: 0 no bug, 1 a bug in some shard, 2 usage or tool error.");
+
   CLI::App* strategies_cmd = app.add_subcommand(
       "strategies", "list the search strategies, NAME[:ARGS] and what\neach does");
   strategies_cmd->footer(
@@ -520,8 +839,8 @@ int main(int argc, char** argv) {
       "when.");
 
   app.footer(
-      "Run 'weft run --help', 'weft replay --help', 'weft minimize --help' and\n"
-      "'weft strategies' for more.\n"
+      "Run 'weft run --help', 'weft replay --help', 'weft minimize --help',\n"
+      "'weft merge --help' and 'weft strategies' for more.\n"
       "\n"
       "Exit status:\n"
       "  0  no bug found: the budget was spent, or the strategy explored its whole\n"
@@ -565,6 +884,7 @@ int main(int argc, char** argv) {
       std::printf("%-14s %s\n", std::string(s.usage).c_str(), std::string(s.description).c_str());
     return kOk;
   }
+  if (app.got_subcommand("merge")) return merge_command(merge);
   if (app.got_subcommand("run")) return launch(run, Mode::kRun);
   if (app.got_subcommand("minimize")) return launch(minimize, Mode::kMinimize);
   return launch(replay, Mode::kReplay);

@@ -7,6 +7,7 @@
 
 #include "core/coverage.hpp"
 #include "core/event.hpp"
+#include "core/shard.hpp"
 #include "weft/bug_kind.hpp"
 
 namespace weft {
@@ -65,6 +66,10 @@ struct BugRecord {
 
 struct RunRecord {
   std::string strategy;
+  Shard shard;  // the part of the search this run covered (weft run --shard, --jobs)
+  // Code locations that were racy scheduling points at the end (--preempt-on=racy): the
+  // space the coverage statement is about.
+  std::vector<std::string> racy_points;
   std::uint64_t seed = 0;
   std::uint64_t executions = 0;
   double elapsed_s = 0;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -72,6 +73,9 @@ struct Config {
   std::string bound_error;                           // a malformed WEFT_BOUND
   double hang_timeout_s = 10;
   std::string schedule;
+  Shard shard;               // WEFT_SHARD=<i>/<n>: this server runs shard i of n
+  std::string jobs_control;  // WEFT_JOBS_CONTROL: weft run --jobs's shared words
+  std::uint32_t jobs_worker = 0;  // WEFT_JOBS_WORKER: this worker's number
 };
 
 // The run's strategy; bf's method= and var= names are looked up in the program's symbols
@@ -83,11 +87,64 @@ std::unique_ptr<Strategy> make_server_strategy(const Config& cfg, std::string* e
   }
   static Symbolizer symbolizer;
   static SymbolizerSymbols symbols(symbolizer);
-  return make_strategy(cfg.strategy, cfg.seed, error,
-                       {.state_cache = cfg.state_cache,
-                        .preemption_bound = cfg.bound,
-                        .symbols = &symbols});
+  auto strategy = make_strategy(cfg.strategy, cfg.seed, error,
+                                {.state_cache = cfg.state_cache,
+                                 .preemption_bound = cfg.bound,
+                                 .symbols = &symbols});
+  if (strategy && !strategy->set_shard(cfg.shard)) {
+    *error = "strategy " + cfg.strategy + " cannot be sharded";
+    return nullptr;
+  }
+  return strategy;
 }
+
+// weft run --jobs: the shards of one search share a word, the smallest global number
+// (Shard::global) of an execution that found a bug. A shard stops before an execution
+// numbered above it: every execution below the first bug runs, whatever the timing, so
+// that the same bug is found first on every run.
+// Words: the first bug's number, the executions started, then each worker's executions
+// and bugs (for weft run's progress line).
+class JobsControl {
+ public:
+  JobsControl(const std::string& path, std::uint32_t worker) {
+    if (path.empty()) return;
+    const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd < 0) return;
+    const std::size_t words = 2 + 2 * (std::size_t{worker} + 1);
+    void* p = mmap(nullptr, words * sizeof(std::uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) return;
+    first_bug_ = static_cast<std::atomic<std::uint64_t>*>(p);
+    started_ = first_bug_ + 1;
+    mine_ = first_bug_ + 2 + 2 * worker;
+  }
+  void progress(std::uint64_t executions, std::uint64_t bugs) {
+    if (mine_ == nullptr) return;
+    mine_[0].store(executions, std::memory_order_relaxed);
+    mine_[1].store(bugs, std::memory_order_relaxed);
+  }
+  bool active() const { return first_bug_ != nullptr; }
+  // Systematic strategies share the --executions budget: their subtrees differ in size,
+  // so an even split would stop one worker early while another still has work.
+  bool take_execution(std::uint64_t budget) {
+    return budget == 0 || started_->fetch_add(1, std::memory_order_relaxed) < budget;
+  }
+  // Another shard found a bug numbered below `global`.
+  bool beaten(std::uint64_t global) const {
+    return first_bug_ != nullptr && first_bug_->load(std::memory_order_acquire) < global;
+  }
+  void found(std::uint64_t global) {
+    if (first_bug_ == nullptr) return;
+    std::uint64_t now = first_bug_->load();
+    while (global < now && !first_bug_->compare_exchange_weak(now, global)) {
+    }
+  }
+
+ private:
+  std::atomic<std::uint64_t>* first_bug_ = nullptr;
+  std::atomic<std::uint64_t>* started_ = nullptr;  // executions started by all workers
+  std::atomic<std::uint64_t>* mine_ = nullptr;     // this worker's executions and bugs
+};
 
 std::string take_env(const char* name) {
   const char* v = std::getenv(name);
@@ -391,6 +448,8 @@ void serve(ServerState& s) {
   const bool replaying = cfg.replay || cfg.minimize_only;
   run.strategy = cfg.strategy;
   run.seed = cfg.seed;
+  if (!replaying) run.shard = cfg.shard;
+  JobsControl jobs(replaying ? "" : cfg.jobs_control, cfg.jobs_worker);
   s.region = std::make_unique<SharedRegion>(cfg.steps + 2, 2 * (cfg.steps + 2) + 4096);
   s.log = std::make_unique<PointLog>(std::size_t{1} << 32);
   if (!s.region->ok() || !s.log->ok()) {
@@ -458,7 +517,16 @@ void serve(ServerState& s) {
 
   const std::uint64_t start = os::monotonic_ns();
   const auto budget_ns = static_cast<std::uint64_t>(cfg.time_s * 1e9);
-  const std::uint64_t max_executions = replaying ? 1 : cfg.executions;
+  // A shard runs its share of the budget: the executions numbered below it.
+  std::uint64_t max_executions = replaying ? 1 : cfg.executions;  // 0: no limit
+  bool no_share = false;  // the budget is smaller than the shard count
+  const std::string kind = s.strategy->coverage().kind;
+  const bool shared_budget = !replaying && jobs.active() && kind != "none" && kind != "portfolio";
+  if (!replaying && cfg.executions != 0 && cfg.shard.sharded() && !shared_budget) {
+    no_share = cfg.executions <= cfg.shard.index;
+    max_executions = (cfg.executions - cfg.shard.index + cfg.shard.count - 1) / cfg.shard.count;
+  }
+  std::uint64_t counted = 0;  // executions of this shard's own (probes excluded)
   std::string note;
   std::vector<std::string> bug_keys;  // run.bugs[i] is the distinct bug bug_keys[i]
   std::uint32_t races_seen = 0;
@@ -468,14 +536,21 @@ void serve(ServerState& s) {
   h.nraces.store(0);
   ProgressLine progress(cfg.progress && !replaying);
   for (std::uint64_t i = 0;; ++i) {
-    progress.update(i, *s.strategy, run.bugs.size());
-    if (max_executions != 0 && i >= max_executions) break;
+    progress.update(counted, *s.strategy, run.bugs.size());
+    jobs.progress(counted, run.bugs.size());
+    if (no_share || (max_executions != 0 && counted >= max_executions)) break;
     if (budget_ns != 0 && os::monotonic_ns() - start >= budget_ns) break;
+    if (!cfg.keep_going && jobs.beaten(cfg.shard.global(counted))) break;
     if (!s.strategy->next_execution()) {
       run.complete = !replaying;
       break;
     }
-    const pid_t pid = fork_execution(s, i);
+    // A probe (a sharded search learning where its tree splits) is another shard's
+    // execution: not counted here, and a bug it shows is that shard's to report.
+    const bool probe = s.strategy->probing();
+    if (!probe && shared_budget && !jobs.take_execution(cfg.executions)) break;
+    if (!probe) ++counted;
+    const pid_t pid = fork_execution(s, counted - (probe ? 0 : 1));
     if (pid < 0) {
       run.error = std::string("fork failed: ") + std::strerror(errno);
       break;
@@ -487,14 +562,14 @@ void serve(ServerState& s) {
     }
     h.holder.store(0);
     const int status = wait_child(pid, h, cfg.hang_timeout_s);
-    run.executions = i + 1;
+    run.executions = counted;
     run.instrumented |= h.instrumented;
     if (h.error[0] != '\0') {
       run.error = h.error + where_suffix(h.error_pc, race_symbolizer);
       break;
     }
     const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
-    const bool bug = execution_failed(h, status);
+    const bool bug = execution_failed(h, status) && !probe;
     if (!replaying) {
       std::string diverged = s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load());
       if (!diverged.empty()) {
@@ -555,7 +630,10 @@ void serve(ServerState& s) {
           const Coverage now = s.strategy->coverage();
           b.found_by = now.origin.empty() ? run.strategy : now.origin;
         }
-        if (run.bugs.empty()) output = read_fd(s.output_fd);
+        if (run.bugs.empty()) {
+          output = read_fd(s.output_fd);
+          jobs.found(cfg.shard.global(counted - 1));
+        }
         bug_keys.push_back(key);
         run.bugs.push_back(std::move(b));
       }
@@ -567,6 +645,10 @@ void serve(ServerState& s) {
       s.points = point_locations(s.racy);
       std::string error;
       s.strategy = make_server_strategy(cfg, &error);
+      if (!s.strategy) {
+        run.error = error;
+        break;
+      }
       ++restarts;
     }
     if (bug) continue;
@@ -582,6 +664,8 @@ void serve(ServerState& s) {
     }
   }
   progress.clear();
+  jobs.progress(counted, run.bugs.size());
+  run.racy_points = s.points;  // the space the coverage is about
   run.coverage = s.strategy->coverage_with_stats();
   if (replaying) run.coverage = Coverage{};
   if (cfg.minimize_only && run.bugs.empty() && run.error.empty())
@@ -592,7 +676,9 @@ void serve(ServerState& s) {
   // found count runs until the same bug (kind and place) shows up: the first such
   // execution has the fewest preemptions of any within the budget.
   const bool sampled = !replaying && run.coverage.kind == "none";
-  if (!run.bugs.empty() && run.error.empty() && !cfg.keep_going && cfg.minimize &&
+  // Not when another shard's bug comes first: this one will not be reported.
+  const bool beaten = !run.bugs.empty() && jobs.beaten(cfg.shard.global(run.bugs[0].execution - 1));
+  if (!run.bugs.empty() && run.error.empty() && !cfg.keep_going && cfg.minimize && !beaten &&
       (sampled || cfg.minimize_only) && run.bugs[0].preemptions() > 0) {
     BugRecord& found = run.bugs[0];
     const std::string target = bug_keys[0];
@@ -689,6 +775,14 @@ void maybe_run_fork_server() {
       if (!p.empty()) c.no_preempt_in.push_back(p);
   }
   c.schedule = take_env("WEFT_SCHEDULE");
+  if (std::string x = take_env("WEFT_SHARD"); !x.empty()) {
+    unsigned index = 0, count = 0;
+    char end = 0;
+    if (std::sscanf(x.c_str(), "%u/%u%c", &index, &count, &end) == 2 && count > 0 && index < count)
+      c.shard = Shard{index, count};
+  }
+  c.jobs_control = take_env("WEFT_JOBS_CONTROL");
+  if (parse_number(take_env("WEFT_JOBS_WORKER"), &v)) c.jobs_worker = static_cast<std::uint32_t>(v);
   if (std::string x = take_env("WEFT_RACES"); !x.empty()) {
     c.races = x;
     c.races_explicit = true;

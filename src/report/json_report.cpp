@@ -88,10 +88,14 @@ std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
                         int indent) {
   json j;
   j["version"] = kJsonReportVersion;
+  j["weft_version"] = WEFT_VERSION;
   j["program"] = program;
   j["args"] = args;
   j["strategy"] = run.strategy;
   j["seed"] = run.seed;
+  // A shard's result: weft merge combines the shards' into the search's.
+  if (run.shard.sharded()) j["shard"] = {{"index", run.shard.index}, {"count", run.shard.count}};
+  j["racy_points"] = run.racy_points;
   j["executions"] = run.executions;
   j["elapsed_s"] = run.elapsed_s;
   j["complete"] = run.complete;

@@ -20,6 +20,8 @@ ln -s "$build/bin" "$work/root/build/bin"
 # The caller's WEFT_* settings must not change what the tutorial shows (WEFT_CC and
 # WEFT_CXX pick the wrappers' compiler: the tutorial's output is the default one's).
 unset WEFT_STRATEGY WEFT_EXECUTIONS WEFT_TIME WEFT_SEED WEFT_REPLAY WEFT_CC WEFT_CXX
+# The tutorial shows one worker's output (it says so): the same on every machine.
+export WEFT_JOBS=1
 
 # What may differ from run to run or machine to machine, blurred in both texts.
 blur() {

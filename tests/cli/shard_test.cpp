@@ -1,0 +1,274 @@
+// Parallel and sharded exploration, end to end: weft run --jobs, --shard I/N and the
+// engines' sharding variables, weft merge. The contract: N shards run as separate
+// processes together run exactly the unsharded search's executions (systematic) or its
+// seeds (samplers), and their merge makes the unsharded coverage statement.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <algorithm>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const std::string kBin = WEFT_BIN_DIR;
+const std::string kSuite = WEFT_SUITE_DIR;  // the suite's programs: pass/ and fail/
+
+struct Output {
+  int status = -1;
+  std::string out;
+};
+
+Output sh(const std::string& command) {
+  Output o;
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) o.out.append(buf, n);
+  const int st = pclose(p);
+  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
+
+// No sharding variable of the machine running the tests leaks in; WEFT_JOBS is the
+// test's to set.
+const std::string kClean =
+    "env -u TEST_SHARD_INDEX -u TEST_TOTAL_SHARDS -u TEST_SHARD_STATUS_FILE -u GTEST_SHARD_INDEX "
+    "-u GTEST_TOTAL_SHARDS -u SLURM_ARRAY_TASK_ID -u SLURM_ARRAY_TASK_COUNT -u "
+    "SLURM_ARRAY_TASK_MIN -u JOB_COMPLETION_INDEX -u WEFT_SHARDS -u WEFT_JOBS ";
+
+class Shards : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("weft-shard-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string at(const std::string& name) const { return (dir_ / name).string(); }
+  // weft run with `env` (engine variables) and `args`; its JSON result.
+  json run(const std::string& env, const std::string& args, int expect, const std::string& out) {
+    const Output o = sh("cd " + dir_.string() + " && " + kClean + env + " " + kBin +
+                        "/weft run -q --json " + at(out) + " " + args);
+    if (expect >= 0)
+      EXPECT_EQ(o.status, expect) << env << " " << args << "\n" << o.out;
+    else
+      EXPECT_TRUE(o.status == 0 || o.status == 1) << env << " " << args << "\n" << o.out;
+    std::ifstream in(at(out));
+    json j = json::parse(in, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << o.out;
+    return j;
+  }
+  json merge(const std::vector<std::string>& files, int expect) {
+    std::string cmd = "cd " + dir_.string() + " && " + kBin + "/weft merge -q --json " + at("merged.json");
+    for (const std::string& f : files) cmd += " " + at(f);
+    const Output o = sh(cmd);
+    EXPECT_EQ(o.status, expect) << cmd << "\n" << o.out;
+    std::ifstream in(at("merged.json"));
+    return json::parse(in, nullptr, false);
+  }
+  fs::path dir_;
+};
+
+// Each engine's variables, for shard i of n.
+std::string engine_env(int engine, int i, int n) {
+  const std::string I = std::to_string(i), N = std::to_string(n);
+  switch (engine % 4) {
+    case 0: return "TEST_SHARD_INDEX=" + I + " TEST_TOTAL_SHARDS=" + N;           // Bazel
+    case 1: return "GTEST_SHARD_INDEX=" + I + " GTEST_TOTAL_SHARDS=" + N;         // GoogleTest
+    case 2: return "JOB_COMPLETION_INDEX=" + I + " WEFT_SHARDS=" + N;             // Kubernetes
+    default:                                                                       // Slurm, from 1
+      return "SLURM_ARRAY_TASK_ID=" + std::to_string(i + 1) + " SLURM_ARRAY_TASK_COUNT=" + N +
+             " SLURM_ARRAY_TASK_MIN=1";
+  }
+}
+
+// Systematic searches: the shards' executions add up to the unsharded count exactly, and
+// the merge states the same complete coverage.
+TEST_F(Shards, SystematicShardsRunTheUnshardedSearchOnce) {
+  const std::string program = kSuite + "/pass/lock_order_inversion";
+  int engine = 0;
+  for (const std::string strategy : {"dfs --no-state-cache", "pb:1 --no-state-cache", "dpor"}) {
+    const json whole = run("WEFT_JOBS=1", "-s " + strategy + " -n 0 -- " + program, 0, "whole.json");
+    ASSERT_TRUE(whole["complete"].get<bool>()) << strategy;
+    const int n = 3;
+    std::vector<std::string> files;
+    std::uint64_t executions = 0;
+    for (int i = 0; i < n; ++i) {
+      const std::string f = "shard" + std::to_string(i) + ".json";
+      const json part = run("WEFT_JOBS=1 " + engine_env(engine++, i, n),
+                            "-s " + strategy + " -n 0 -- " + program, 0, f);
+      EXPECT_EQ(part["shard"]["index"], i);
+      EXPECT_EQ(part["shard"]["count"], n);
+      EXPECT_TRUE(part["complete"].get<bool>());
+      executions += part["executions"].get<std::uint64_t>();
+      files.push_back(f);
+    }
+    const json m = merge(files, 0);
+    EXPECT_TRUE(m["complete"].get<bool>()) << strategy;
+    EXPECT_EQ(m["coverage"]["kind"], whole["coverage"]["kind"]);
+    EXPECT_TRUE(m["coverage"]["complete"].get<bool>());
+    if (strategy == "dpor") {
+      // DPOR branches the root fully when sharded: more executions (sleep-set blocked),
+      // the same classes, none twice.
+      EXPECT_EQ(m["coverage"]["classes"], whole["coverage"]["classes"]);
+      EXPECT_GE(executions, whole["executions"].get<std::uint64_t>());
+    } else {
+      EXPECT_EQ(executions, whole["executions"].get<std::uint64_t>()) << strategy;
+      EXPECT_EQ(m["executions"], whole["executions"]) << strategy;
+    }
+    if (strategy.starts_with("pb")) {
+      EXPECT_EQ(m["coverage"]["bound"], 1);
+    }
+  }
+}
+
+// Samplers: the shards draw the unsharded seeds, so every bug is hit as often, and the
+// first in the unsharded numbering is the same one, with the same schedule.
+TEST_F(Shards, SamplerShardsDrawTheUnshardedSeeds) {
+  const std::string args =
+      // Races off: a race found would make its accesses scheduling points and restart the
+      // search, renumbering its executions.
+      "--races=off -s random --seed 4 -n 60 --keep-going --no-minimize -- " + kSuite +
+      "/fail/bank_transfer";
+  const json whole = run("WEFT_JOBS=1", args, 1, "whole.json");
+  std::vector<std::string> files;
+  std::uint64_t executions = 0;
+  for (int i = 0; i < 3; ++i) {
+    files.push_back("s" + std::to_string(i) + ".json");
+    executions += run("WEFT_JOBS=1", "--shard " + std::to_string(i) + "/3 " + args, -1,
+                      files.back())["executions"].get<std::uint64_t>();
+  }
+  EXPECT_EQ(executions, 60u);
+  const json m = merge(files, 1);
+  EXPECT_EQ(m["executions"], 60);
+  ASSERT_EQ(m["bugs"].size(), whole["bugs"].size());
+  for (std::size_t b = 0; b < whole["bugs"].size(); ++b) {
+    EXPECT_EQ(m["bugs"][b]["hits"], whole["bugs"][b]["hits"]) << b;
+    EXPECT_EQ(m["bugs"][b]["location"], whole["bugs"][b]["location"]) << b;
+  }
+  EXPECT_EQ(m["bugs"][0]["execution"], whole["bugs"][0]["execution"]);
+  EXPECT_EQ(m["bugs"][0]["schedule"], whole["bugs"][0]["schedule"]);
+}
+
+// --jobs N on one machine: a complete search runs each execution once; the first bug in
+// the one-worker numbering is found on every run, and its schedule replays.
+TEST_F(Shards, JobsSplitTheSearchAndFindTheSameBugEveryTime) {
+  const std::string pass = kSuite + "/pass/lock_order_inversion";
+  const json one = run("", "--jobs 1 -s dfs --no-state-cache -n 0 -- " + pass, 0, "one.json");
+  const json two = run("", "--jobs 2 -s dfs --no-state-cache -n 0 -- " + pass, 0, "two.json");
+  EXPECT_EQ(two["executions"], one["executions"]);
+  EXPECT_TRUE(two["complete"].get<bool>());
+  EXPECT_EQ(two["jobs"], 2);
+
+  const std::string fail = kSuite + "/fail/lock_order_inversion";
+  std::string first;
+  for (int k = 0; k < 3; ++k) {
+    const json j = run("", "--jobs 2 -s pos --seed 9 --no-minimize --schedule-out " + at("s.sched") +
+                               " -- " + fail, 1, "bug.json");
+    ASSERT_FALSE(j["bugs"].empty());
+    const std::string got = j["bugs"][0]["schedule"].get<std::string>() + " @" +
+                            std::to_string(j["bugs"][0]["execution"].get<int>());
+    if (k == 0) first = got;
+    EXPECT_EQ(got, first) << "run " << k;
+  }
+  const Output r = sh(kBin + "/weft replay " + at("s.sched") + " -- " + fail);
+  EXPECT_EQ(r.status, 1) << r.out;
+  // The default is the machine's cores; WEFT_JOBS sets it.
+  const json dflt = run("", "-s random -n 10 -- " + pass, 0, "d.json");
+  EXPECT_EQ(dflt["jobs"].get<unsigned>(), std::max(1u, std::thread::hardware_concurrency()));
+  const json env = run("WEFT_JOBS=1", "-s random -n 10 -- " + pass, 0, "e.json");
+  EXPECT_FALSE(env.contains("jobs"));
+}
+
+// A missing shard is named and voids the coverage claim; results of different searches
+// are refused, naming the mismatch.
+TEST_F(Shards, MergeNamesMissingShardsAndRefusesMismatches) {
+  const std::string pass = kSuite + "/pass/lock_order_inversion";
+  const std::string args = "-s dfs -n 0 -- " + pass;
+  run("WEFT_JOBS=1", "--shard 0/3 " + args, 0, "a.json");
+  run("WEFT_JOBS=1", "--shard 2/3 " + args, 0, "c.json");
+  const json m = merge({"a.json", "c.json"}, 0);
+  EXPECT_FALSE(m["complete"].get<bool>());
+  EXPECT_EQ(m["shards"]["missing"], json::array({1}));
+  EXPECT_NE(m["coverage"]["summary"].get<std::string>().find("shard 1 of 3 missing"), std::string::npos)
+      << m["coverage"]["summary"];
+
+  run("WEFT_JOBS=1", "--shard 1/3 -s pb:1 -n 0 -- " + pass, 0, "b_pb.json");
+  run("WEFT_JOBS=1", "--shard 1/2 " + args, 0, "b_half.json");
+  run("WEFT_JOBS=1", "--shard 1/3 -s dfs -n 5 -- " + kSuite + "/pass/bank_transfer", 0, "b_other.json");
+  std::ofstream(at("junk.json")) << "not json";
+  const struct {
+    std::vector<std::string> files;
+    const char* says;
+  } bad[] = {
+      {{"a.json", "b_pb.json"}, "differ in strategy"},
+      {{"a.json", "b_half.json"}, "one of 2"},
+      {{"a.json", "b_other.json"}, "differ in program"},
+      {{"a.json", "a.json"}, "given twice"},
+      {{"a.json", "junk.json"}, "is not JSON"},
+      {{"a.json", "nope.json"}, "not found"},
+  };
+  for (const auto& b : bad) {
+    std::string cmd = "cd " + dir_.string() + " && " + kBin + "/weft merge";
+    for (const std::string& f : b.files) cmd += " " + f;
+    const Output o = sh(cmd);
+    EXPECT_EQ(o.status, 2) << cmd << "\n" << o.out;
+    EXPECT_NE(o.out.find(b.says), std::string::npos) << cmd << "\n" << o.out;
+    EXPECT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 1) << "one line: " << o.out;
+  }
+}
+
+// Bad shard input: a clear line and exit 2; an explicit --shard wins over the engines'
+// variables and says so; Bazel's status file is touched.
+TEST_F(Shards, BadShardInputIsRefusedAndConflictsAreNamed) {
+  const std::string program = " -s random -n 4 -- " + kSuite + "/pass/lock_order_inversion";
+  const struct {
+    std::string env, args;
+    const char* says;
+  } bad[] = {
+      {"", "--shard 3/2", "index must be below the count"},
+      {"", "--shard 0/0", "index must be below the count"},
+      {"", "--shard x/2", "expects I/N"},
+      {"", "--shard 1", "expects I/N"},
+      {"", "--jobs 0", "--jobs"},
+      {"WEFT_JOBS=zero", "", "WEFT_JOBS='zero'"},
+      {"TEST_SHARD_INDEX=0 TEST_TOTAL_SHARDS=2 SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=2", "",
+       "conflicting shards"},
+      {"TEST_SHARD_INDEX=2 TEST_TOTAL_SHARDS=2", "", "TEST_SHARD_INDEX='2'"},
+      {"JOB_COMPLETION_INDEX=1", "", "not the shard count"},
+      {"", "--shards 4", "only the shard count"},
+  };
+  for (const auto& b : bad) {
+    const std::string cmd = kClean + b.env + " " + kBin + "/weft run " + b.args + program;
+    const Output o = sh(cmd);
+    EXPECT_EQ(o.status, 2) << cmd << "\n" << o.out;
+    EXPECT_NE(o.out.find(b.says), std::string::npos) << cmd << "\n" << o.out;
+    EXPECT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 1) << "one line: " << o.out;
+  }
+  const std::string status = at("bazel-status");
+  const Output o = sh("cd " + dir_.string() + " && " + kClean +
+                      "WEFT_JOBS=1 TEST_SHARD_INDEX=0 TEST_TOTAL_SHARDS=2 TEST_SHARD_STATUS_FILE=" +
+                      status + " " + kBin + "/weft run --shard 1/3 --json " + at("x.json") + program);
+  EXPECT_EQ(o.status, 0) << o.out;
+  EXPECT_NE(o.out.find("--shard 1/3 used; ignored: TEST_SHARD_INDEX/TEST_TOTAL_SHARDS (Bazel) says 0/2"),
+            std::string::npos) << o.out;
+  EXPECT_TRUE(fs::exists(status));
+  std::ifstream in(at("x.json"));
+  const json j = json::parse(in);
+  EXPECT_EQ(j["shard"]["index"], 1);
+  EXPECT_EQ(j["shard"]["count"], 3);
+  EXPECT_EQ(j["shard"]["source"], "--shard");
+}
+
+}  // namespace

@@ -26,12 +26,15 @@ test: build
 demo: build
 	$(BUILD)/bin/weft_demo
 
+# One worker for the benches that measure one search (their ratios are per process);
+# weft_jobs_bench measures --jobs.
 bench: build
 	$(BUILD)/bin/weft_bench
-	$(BUILD)/bin/weft_run_bench
-	$(BUILD)/bin/weft_strategy_bench
+	WEFT_JOBS=1 $(BUILD)/bin/weft_run_bench
+	WEFT_JOBS=1 $(BUILD)/bin/weft_strategy_bench
 	$(BUILD)/bin/pos_microbench
-	$(BUILD)/bin/weft_gambit_bench
+	WEFT_JOBS=1 $(BUILD)/bin/weft_gambit_bench
+	$(BUILD)/bin/weft_jobs_bench
 
 # The CLI, the compiler wrappers, headers, libweft.so, the CMake package and weft.pc under
 # PREFIX (DESTDIR, when set, is prepended: a staged install).

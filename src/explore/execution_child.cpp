@@ -97,10 +97,18 @@ void ChildSink::on_tool_error(std::string_view message, std::uintptr_t pc) {
   child_finish();
 }
 
-void pin_to_one_cpu() {
+void pin_to_one_cpu(int nth) {
   cpu_set_t allowed;
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
   int cpu = sched_getcpu();
+  if (nth >= 0 && CPU_COUNT(&allowed) > 0) {
+    // The nth allowed cpu, cyclically: parallel workers each on a cpu of their own.
+    for (int k = nth % CPU_COUNT(&allowed), c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &allowed) && k-- == 0) {
+        cpu = c;
+        break;
+      }
+  }
   if (cpu < 0 || !CPU_ISSET(cpu, &allowed)) return;
   cpu_set_t one;
   CPU_ZERO(&one);

@@ -39,7 +39,7 @@ void install_child_detectors(SharedHeader& h, double hang_timeout_s, bool superv
 
 // Only one controlled thread runs at a time: on one CPU, a hand-off is a local context
 // switch instead of a wake-up across CPUs (measured in `make bench`).
-void pin_to_one_cpu();
+void pin_to_one_cpu(int nth = -1);  // nth >= 0: the nth allowed cpu, not the current one
 
 // The bug the execution process left (or, if it died without a word, a crash), with its
 // trace and schedule. `wait_status` is from waitpid.

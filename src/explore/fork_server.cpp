@@ -509,7 +509,8 @@ void serve(ServerState& s) {
       if (write(s.stdin_fd, buf, n) != n) break;
   }
   s.output_fd = memfd_create("weft-output", 0);
-  pin_to_one_cpu();
+  // Workers of one weft run --jobs each on a cpu of their own; one alone, where it is.
+  pin_to_one_cpu(cfg.jobs_control.empty() ? -1 : static_cast<int>(cfg.jobs_worker));
   sigset_t chld, old_mask;
   sigemptyset(&chld);
   sigaddset(&chld, SIGCHLD);

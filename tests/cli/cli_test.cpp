@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/shell.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -19,21 +21,8 @@ namespace {
 const std::string kBin = WEFT_BIN_DIR;          // weft, weft-cc and the test programs
 const std::string kSources = WEFT_PROGRAMS_DIR;  // tests/cli/programs
 
-struct Output {
-  int status = -1;
-  std::string out;
-};
-
-Output sh(const std::string& command) {
-  Output o;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) o.out.append(buf, n);
-  int st = pclose(p);
-  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return o;
-}
+using weft::test::Output;
+using weft::test::sh;
 
 std::string weft() { return kBin + "/weft"; }
 

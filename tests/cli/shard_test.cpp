@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/shell.hpp"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -23,21 +25,8 @@ namespace {
 const std::string kBin = WEFT_BIN_DIR;
 const std::string kSuite = WEFT_SUITE_DIR;  // the suite's programs: pass/ and fail/
 
-struct Output {
-  int status = -1;
-  std::string out;
-};
-
-Output sh(const std::string& command) {
-  Output o;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) o.out.append(buf, n);
-  const int st = pclose(p);
-  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return o;
-}
+using weft::test::Output;
+using weft::test::sh;
 
 // No sharding variable of the machine running the tests leaks in; WEFT_JOBS is the
 // test's to set.

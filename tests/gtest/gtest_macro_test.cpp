@@ -10,31 +10,21 @@
 #include <fstream>
 #include <string>
 
+#include "support/shell.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string kCases = WEFT_CASES;
 
-struct Output {
-  int status = -1;
-  std::string out;
-  bool has(const std::string& text) const { return out.find(text) != std::string::npos; }
-};
+using weft::test::Output;
 
 // Runs `command` (VAR=value ... program args) by the shell, without the caller's own WEFT_*
 // variables, so that a CI setting them cannot change the expectations.
 Output run(const std::string& command) {
-  const std::string line = "env -u WEFT_STRATEGY -u WEFT_EXECUTIONS -u WEFT_TIME -u WEFT_SEED "
-                           "-u WEFT_REPLAY -u CASES_EXPECTED " + command + " 2>&1";
-  Output o;
-  FILE* p = popen(line.c_str(), "r");
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) o.out.append(buf, n);
-  const int st = pclose(p);
-  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return o;
+  return weft::test::sh("env -u WEFT_STRATEGY -u WEFT_EXECUTIONS -u WEFT_TIME -u WEFT_SEED "
+                        "-u WEFT_REPLAY -u CASES_EXPECTED " + command);
 }
 
 // The cases binary with `env` and a gtest filter.

@@ -1,0 +1,29 @@
+#pragma once
+// Runs a shell command for the end-to-end tests: its exit status and everything it
+// printed (stdout and stderr together).
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+namespace weft::test {
+
+struct Output {
+  int status = -1;  // the exit status; -1 when killed by a signal
+  std::string out;
+  bool has(const std::string& text) const { return out.find(text) != std::string::npos; }
+};
+
+inline Output sh(const std::string& command) {
+  Output o;
+  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  if (p == nullptr) return o;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) o.out.append(buf, n);
+  const int st = pclose(p);
+  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
+
+}  // namespace weft::test

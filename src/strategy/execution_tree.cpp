@@ -20,6 +20,8 @@ std::uint32_t hash_options(Decision::Kind kind, std::span<const ThreadId> enable
   return static_cast<std::uint32_t>(h ^ (h >> 32));
 }
 
+constexpr std::uint64_t kRootKey = 0x5eed5eed5eed5eedull;
+
 // A stable hash of a path: the same on every shard and every run.
 std::uint64_t split_key(std::uint64_t parent, std::uint32_t decision, std::uint32_t choice,
                         Decision::Kind kind) {
@@ -50,11 +52,6 @@ struct ExecutionTree::Node {
   std::uint32_t check = 0;     // options hash at `decision` when the branch was found
   std::uint32_t refs = 0;      // children alive + 1 while in the frontier or executing
   Decision::Kind kind = Decision::kThread;
-  // Sharded trees: the hash of the path from the root (which shard owns a split node),
-  // the number of deltas from the root (capped), and whether this shard owns the node.
-  std::uint64_t key = 0;
-  std::uint8_t depth = 0;
-  bool mine = true;
 };
 
 // Nodes come from fixed chunks and return to a free list: no allocation per node once
@@ -136,7 +133,7 @@ bool ExecutionTree::start_execution() {
   op_pool_.clear();
   last_step_ = 0;
   diverged_ = false;
-  ++(current_->mine ? stats_.executions : stats_.probes);
+  ++(mine(current_) ? stats_.executions : stats_.probes);
   return true;
 }
 
@@ -144,17 +141,32 @@ void ExecutionTree::set_shard(const Shard& shard, std::uint32_t split_depth) {
   assert(stats_.executions + stats_.probes == 0 && "set_shard() before the first execution");
   shard_ = shard;
   split_depth_ = shard.sharded() ? split_depth : 0;
-  Node* root = frontier_.front().node;
-  root->key = 0x5eed5eed5eed5eedull;
-  // The root is shared by every split depth >= 1: its owner counts it, the others probe.
-  root->mine = !shard_.sharded() || split_depth_ == 0 || root->key % shard_.count == shard_.index;
 }
 
-bool ExecutionTree::probing() const { return current_ != nullptr && !current_->mine; }
-
-bool ExecutionTree::current_shared() const {
-  return current_ != nullptr && shard_.sharded() && current_->depth < split_depth_;
+// What sharding needs of a node is derived from its few ancestors (the split depth is
+// small), not stored in every node of every search.
+std::uint32_t ExecutionTree::depth_to_split(const Node* node) const {
+  std::uint32_t depth = 0;
+  for (; node->parent != nullptr && depth < split_depth_; node = node->parent) ++depth;
+  return depth;
 }
+
+bool ExecutionTree::shared(const Node* node) const { return depth_to_split(node) < split_depth_; }
+
+std::uint64_t ExecutionTree::path_key(const Node* node) {
+  return node->parent == nullptr
+             ? kRootKey
+             : split_key(path_key(node->parent), node->decision, node->choice, node->kind);
+}
+
+// A node below the split depth exists here only below one of this shard's own.
+bool ExecutionTree::mine(const Node* node) const {
+  return !shared(node) || path_key(node) % shard_.count == shard_.index;
+}
+
+bool ExecutionTree::probing() const { return current_ != nullptr && !mine(current_); }
+
+bool ExecutionTree::current_shared() const { return current_ != nullptr && shared(current_); }
 
 void ExecutionTree::branch_everything_new(std::int64_t priority) {
   for (std::size_t d = first_new_; d < records_.size(); ++d) {
@@ -314,21 +326,16 @@ bool ExecutionTree::branch(std::size_t decision, std::uint32_t choice, std::int6
     at->branches->push_back(Delta{static_cast<std::uint32_t>(decision), choice, r.kind});
   }
 
-  // Sharded: a branch from a shared node is a split point; below the split depth only its
+  // Sharded: a branch from a shared node is a split point; at the split depth only its
   // owner keeps it (recorded above all the same: has_branch() must see it taken care of).
-  bool mine = at->mine;
-  std::uint64_t key = at->key;
-  if (shard_.sharded() && at->depth < split_depth_) {
-    key = split_key(at->key, decision, choice, r.kind);
-    mine = key % shard_.count == shard_.index;
-    if (!mine && at->depth + 1u >= split_depth_) return false;
-  }
+  if (const std::uint32_t depth = depth_to_split(at);
+      depth + 1 >= split_depth_ && depth < split_depth_ &&
+      split_key(path_key(at), static_cast<std::uint32_t>(decision), choice, r.kind) %
+              shard_.count != shard_.index)
+    return false;
 
   Node* n = allocate();
   n->parent = at;
-  n->key = key;
-  n->depth = static_cast<std::uint8_t>(std::min<std::uint32_t>(at->depth + 1u, 255));
-  n->mine = mine;
   ++at->refs;
   n->decision = static_cast<std::uint32_t>(decision);
   n->choice = choice;

@@ -100,7 +100,6 @@ class ExecutionTree {
   // subtrees are disjoint and together the unsharded tree, provided a node's branches do
   // not depend on what other subtrees explored (TreeStrategy sees to that).
   void set_shard(const Shard& shard, std::uint32_t split_depth);
-  const Shard& shard() const { return shard_; }
   // The current execution is a probe: a shared node another shard owns.
   bool probing() const;
   // The current node is shared (sharded trees only): every shard runs it.
@@ -174,6 +173,12 @@ class ExecutionTree {
   void note_nondeterminism(std::size_t decision, const std::string& what);
   void note_siblings(const Node* node);
   Node* owner(std::size_t decision, std::uint32_t* own) const;
+  // Sharding: a node's depth, counted up to the split depth; whether every shard runs it;
+  // the hash of its path; whether this shard owns it.
+  std::uint32_t depth_to_split(const Node* node) const;
+  bool shared(const Node* node) const;
+  static std::uint64_t path_key(const Node* node);
+  bool mine(const Node* node) const;
   std::uint32_t options_hash(const Record& r) const;
 
   Options options_;

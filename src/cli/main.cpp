@@ -29,6 +29,7 @@
 
 #include "cli/merge_results.hpp"
 #include "cli/shard_source.hpp"
+#include "core/jobs_layout.hpp"
 #include "strategy/registry.hpp"
 
 namespace fs = std::filesystem;
@@ -165,12 +166,23 @@ std::string unwritable(const char* option, const std::string& path) {
   return "";
 }
 
+// Writes a bug's schedule to --schedule-out, or NAME.weft-schedule in the current
+// directory (NAME: the program's file name); returns where.
+std::string write_schedule(const std::string& option, const std::string& program,
+                           const std::string& schedule) {
+  const std::string out =
+      option.empty() ? fs::path(program).filename().string() + ".weft-schedule" : option;
+  std::ofstream(out) << schedule << "\n";
+  return out;
+}
+
 enum class Mode { kRun, kReplay, kMinimize };
 
 // One weft run process tree: the program, its fork server and the executions it forks.
 struct Instance {
   pid_t pid = -1;
   int status = 0;
+  bool reaped = false;
   fs::path results;
   // What the fork server wrote.
   std::string json, report, output, found, trace, page;
@@ -200,6 +212,19 @@ pid_t spawn(const std::vector<std::string>& env, const std::vector<std::string>&
   _exit(127);
 }
 
+// Waits for the instance's program (or only looks, unless `block`), then kills what is
+// left of its process group: nothing of the run may outlive it. Whether it has ended.
+bool reap(Instance& in, bool block) {
+  if (in.reaped) return true;
+  pid_t r;
+  while ((r = waitpid(in.pid, &in.status, block ? 0 : WNOHANG)) < 0 && errno == EINTR) {
+  }
+  if (r != in.pid) return false;
+  kill(-in.pid, SIGKILL);
+  in.reaped = true;
+  return true;
+}
+
 // "" when the instance left its result; else the error to report.
 std::string collect(Instance& in) {
   std::error_code ec;
@@ -222,25 +247,21 @@ std::string collect(Instance& in) {
 // words), four times a second, cleared when they are done.
 void wait_with_progress(std::vector<Instance>& instances, const fs::path& control) {
   const int fd = open(control.c_str(), O_RDONLY | O_CLOEXEC);
-  const std::size_t words = 2 + 2 * instances.size();
-  void* map = fd < 0 ? MAP_FAILED : mmap(nullptr, words * 8, PROT_READ, MAP_SHARED, fd, 0);
+  const std::size_t words = weft::JobsLayout::words(instances.size());
+  void* map = fd < 0 ? MAP_FAILED : mmap(nullptr, words * sizeof(std::uint64_t), PROT_READ, MAP_SHARED, fd, 0);
   if (fd >= 0) close(fd);
   const auto* w = map == MAP_FAILED ? nullptr : static_cast<const std::atomic<std::uint64_t>*>(map);
   const auto start = std::chrono::steady_clock::now();
   bool shown = false;
-  for (std::size_t running = instances.size(); running > 0;) {
-    for (Instance& in : instances)
-      if (in.pid > 0 && waitpid(in.pid, &in.status, WNOHANG) == in.pid) {
-        kill(-in.pid, SIGKILL);
-        in.pid = -in.pid;  // reaped
-        --running;
-      }
+  for (;;) {
+    std::size_t running = 0;
+    for (Instance& in : instances) running += !reap(in, false);
     if (running == 0 || w == nullptr) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
     std::uint64_t executions = 0, bugs = 0;
     for (std::size_t j = 0; j < instances.size(); ++j) {
-      executions += w[2 + 2 * j].load(std::memory_order_relaxed);
-      bugs += w[3 + 2 * j].load(std::memory_order_relaxed);
+      executions += w[weft::JobsLayout::executions(j)].load(std::memory_order_relaxed);
+      bugs += w[weft::JobsLayout::bugs(j)].load(std::memory_order_relaxed);
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     char line[160];
@@ -253,9 +274,7 @@ void wait_with_progress(std::vector<Instance>& instances, const fs::path& contro
   }
   if (shown && write(STDERR_FILENO, "\r\033[K", 4) < 0) {
   }
-  if (map != MAP_FAILED) munmap(map, words * 8);
-  for (Instance& in : instances)
-    if (in.pid < 0) in.pid = 0;  // reaped above
+  if (map != MAP_FAILED) munmap(map, words * sizeof(std::uint64_t));
 }
 
 // The number of workers --jobs asks for (0: the default, WEFT_JOBS or the cores).
@@ -401,9 +420,8 @@ int launch(const Run& r, Mode mode) {
   std::vector<Instance> instances(jobs);
   const fs::path control = results / "jobs-control";
   if (jobs > 1) {
-    // The first bug's number (none yet), and the executions started (fork_server.cpp).
-    std::vector<std::uint64_t> words(2 + 2 * std::size_t{jobs}, 0);
-    words[0] = ~std::uint64_t{0};
+    std::vector<std::uint64_t> words(weft::JobsLayout::words(jobs), 0);
+    words[weft::JobsLayout::kFirstBug] = weft::JobsLayout::kNoBug;
     std::ofstream(control, std::ios::binary)
         .write(reinterpret_cast<const char*>(words.data()),
                static_cast<std::streamsize>(words.size() * sizeof(std::uint64_t)));
@@ -433,12 +451,7 @@ int launch(const Run& r, Mode mode) {
   }
   if (jobs > 1 && !r.quiet && isatty(STDERR_FILENO))
     wait_with_progress(instances, control);
-  for (Instance& in : instances) {
-    if (in.pid <= 0) continue;  // reaped already
-    while (waitpid(in.pid, &in.status, 0) < 0 && errno == EINTR) {
-    }
-    kill(-in.pid, SIGKILL);  // nothing of the run may outlive it
-  }
+  for (Instance& in : instances) reap(in, true);
   std::string problem;
   for (Instance& in : instances)
     if (problem.empty()) problem = collect(in);
@@ -464,12 +477,16 @@ int launch(const Run& r, Mode mode) {
     weft::cli::MergeOutcome m =
         weft::cli::merge_results(parts, shard.count * jobs, expected, !r.keep_going);
     if (!m.error.empty()) return fail(m.error);
-    if (m.winner >= 0) shown = &instances[static_cast<std::size_t>(m.winner)];
-    for (const Instance& in : instances)
-      if (in.json.find("\"error\"") != std::string::npos && m.winner < 0) {
-        shown = &in;
-        break;
-      }
+    // The first bug's worker; without a bug, the first worker with an error, if any.
+    if (m.winner >= 0) {
+      shown = &instances[static_cast<std::size_t>(m.winner)];
+    } else {
+      for (const Instance& in : instances)
+        if (in.json.find("\"error\"") != std::string::npos) {
+          shown = &in;
+          break;
+        }
+    }
     // The result states what this run was: a shard of a larger search, or the whole.
     m.merged.erase("shards");
     if (shard.sharded())
@@ -507,9 +524,7 @@ int launch(const Run& r, Mode mode) {
     std::cerr << "weft: no bug found, so no interleaving to write (--trace-out, --html)\n";
   if (r.stats && r.json != "-" && !has_error) print_stats(json);
   if (has_bug && !replay) {
-    std::string out = r.schedule_out;
-    if (out.empty()) out = fs::path(program).filename().string() + ".weft-schedule";
-    std::ofstream(out) << found << "\n";
+    const std::string out = write_schedule(r.schedule_out, program, found);
     if (r.json != "-")
       std::cout << "schedule written to " << out << "; replay it with: weft replay " << out
                 << (r.no_fair ? " --no-fair" : "") << (r.real_time ? " --real-time" : "")
@@ -580,9 +595,7 @@ int merge_command(const Merge& a) {
   }
   if (!bugs.empty()) {
     const std::string program = j.value("program", "");
-    std::string out = a.schedule_out;
-    if (out.empty()) out = fs::path(program).filename().string() + ".weft-schedule";
-    std::ofstream(out) << bugs[0].value("schedule", "") << "\n";
+    const std::string out = write_schedule(a.schedule_out, program, bugs[0].value("schedule", ""));
     if (a.json != "-")
       std::cout << "schedule written to " << out << "; replay it with: weft replay " << out
                 << " -- " << program << "\n";

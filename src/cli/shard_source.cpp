@@ -19,19 +19,17 @@ struct Candidate {
 }  // namespace
 
 bool parse_shard(std::string_view text, Shard* shard, std::string* error) {
-  const auto slash = text.find('/');
-  std::uint32_t index = 0, count = 0;
-  if (slash == std::string_view::npos || !parse_u32(text.substr(0, slash), &index) ||
-      !parse_u32(text.substr(slash + 1), &count)) {
+  Shard s;
+  if (!Shard::parse(text, &s)) {
     *error = "--shard expects I/N (shard I of N, 0 <= I < N), not '" + std::string(text) + "'";
     return false;
   }
-  if (count == 0 || index >= count) {
+  if (!s.valid()) {
     *error = "--shard " + std::string(text) + ": the index must be below the count (shards " +
              "are numbered 0 to N-1, N >= 1)";
     return false;
   }
-  *shard = Shard{index, count};
+  *shard = s;
   return true;
 }
 

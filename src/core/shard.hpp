@@ -3,7 +3,9 @@
 // chosen with no coordination (weft run --shard, --jobs; Bazel, GoogleTest, Kubernetes and
 // Slurm sharding). Samplers take every count-th execution of the unsharded sequence;
 // systematic strategies take disjoint subtrees of the execution tree.
+#include <charconv>
 #include <cstdint>
+#include <string_view>
 
 namespace weft {
 
@@ -15,6 +17,18 @@ struct Shard {
   // it with execution_seed(seed, global(k)), so that the shards together draw exactly
   // the unsharded seeds.
   std::uint64_t global(std::uint64_t k) const { return index + count * k; }
+  bool valid() const { return count > 0 && index < count; }
+  // "I/N" (as --shard and WEFT_SHARD spell it): false unless two decimal numbers around
+  // one '/'; whether they make a shard is valid()'s to say.
+  static bool parse(std::string_view text, Shard* out) {
+    const auto slash = text.find('/');
+    if (slash == std::string_view::npos) return false;
+    auto number = [](std::string_view t, std::uint32_t* v) {
+      const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), *v);
+      return !t.empty() && ec == std::errc() && end == t.data() + t.size();
+    };
+    return number(text.substr(0, slash), &out->index) && number(text.substr(slash + 1), &out->count);
+  }
 };
 
 }  // namespace weft

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/jobs_layout.hpp"
 #include "core/schedule.hpp"
 #include "detect/watchdog.hpp"
 #include "explore/execution_child.hpp"
@@ -98,30 +99,30 @@ std::unique_ptr<Strategy> make_server_strategy(const Config& cfg, std::string* e
   return strategy;
 }
 
-// weft run --jobs: the shards of one search share a word, the smallest global number
-// (Shard::global) of an execution that found a bug. A shard stops before an execution
-// numbered above it: every execution below the first bug runs, whatever the timing, so
-// that the same bug is found first on every run.
-// Words: the first bug's number, the executions started, then each worker's executions
-// and bugs (for weft run's progress line).
+// weft run --jobs: the workers of one search share words (core/jobs_layout.hpp), among
+// them the smallest global number (Shard::global) of an execution that found a bug. A
+// worker stops before an execution numbered above it: every execution below the first
+// bug runs, whatever the timing, so that the same bug is found first on every run.
 class JobsControl {
  public:
   JobsControl(const std::string& path, std::uint32_t worker) {
     if (path.empty()) return;
     const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
     if (fd < 0) return;
-    const std::size_t words = 2 + 2 * (std::size_t{worker} + 1);
+    const std::size_t words = JobsLayout::words(std::size_t{worker} + 1);
     void* p = mmap(nullptr, words * sizeof(std::uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (p == MAP_FAILED) return;
-    first_bug_ = static_cast<std::atomic<std::uint64_t>*>(p);
-    started_ = first_bug_ + 1;
-    mine_ = first_bug_ + 2 + 2 * worker;
+    auto* w = static_cast<std::atomic<std::uint64_t>*>(p);
+    first_bug_ = w + JobsLayout::kFirstBug;
+    started_ = w + JobsLayout::kStarted;
+    executions_ = w + JobsLayout::executions(worker);
+    bugs_ = w + JobsLayout::bugs(worker);
   }
   void progress(std::uint64_t executions, std::uint64_t bugs) {
-    if (mine_ == nullptr) return;
-    mine_[0].store(executions, std::memory_order_relaxed);
-    mine_[1].store(bugs, std::memory_order_relaxed);
+    if (executions_ == nullptr) return;
+    executions_->store(executions, std::memory_order_relaxed);
+    bugs_->store(bugs, std::memory_order_relaxed);
   }
   bool active() const { return first_bug_ != nullptr; }
   // Systematic strategies share the --executions budget: their subtrees differ in size,
@@ -143,7 +144,8 @@ class JobsControl {
  private:
   std::atomic<std::uint64_t>* first_bug_ = nullptr;
   std::atomic<std::uint64_t>* started_ = nullptr;  // executions started by all workers
-  std::atomic<std::uint64_t>* mine_ = nullptr;     // this worker's executions and bugs
+  std::atomic<std::uint64_t>* executions_ = nullptr;  // this worker's
+  std::atomic<std::uint64_t>* bugs_ = nullptr;
 };
 
 std::string take_env(const char* name) {
@@ -776,12 +778,7 @@ void maybe_run_fork_server() {
       if (!p.empty()) c.no_preempt_in.push_back(p);
   }
   c.schedule = take_env("WEFT_SCHEDULE");
-  if (std::string x = take_env("WEFT_SHARD"); !x.empty()) {
-    unsigned index = 0, count = 0;
-    char end = 0;
-    if (std::sscanf(x.c_str(), "%u/%u%c", &index, &count, &end) == 2 && count > 0 && index < count)
-      c.shard = Shard{index, count};
-  }
+  if (Shard s; Shard::parse(take_env("WEFT_SHARD"), &s) && s.valid()) c.shard = s;
   c.jobs_control = take_env("WEFT_JOBS_CONTROL");
   if (parse_number(take_env("WEFT_JOBS_WORKER"), &v)) c.jobs_worker = static_cast<std::uint32_t>(v);
   if (std::string x = take_env("WEFT_RACES"); !x.empty()) {

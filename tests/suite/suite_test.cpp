@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "support/shell.hpp"
 #include "suite_cases.hpp"
 
 namespace fs = std::filesystem;
@@ -40,21 +41,14 @@ std::vector<Case> load_cases() {
   return cases;
 }
 
-struct Output {
-  int status = -1;
-  std::string out, err;
+struct Output : weft::test::Output {
+  std::string err;
 };
 
 // Runs a shell command; stdout and stderr apart (weft's JSON goes to stdout).
 Output sh(const std::string& command, const fs::path& err_file) {
   Output o;
-  FILE* p = popen((command + " 2>" + quote(err_file.string())).c_str(), "r");
-  if (p == nullptr) return o;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) o.out.append(buf, n);
-  const int st = pclose(p);
-  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  static_cast<weft::test::Output&>(o) = weft::test::sh(command, "2>" + quote(err_file.string()));
   std::ifstream e(err_file);
   std::stringstream ss;
   ss << e.rdbuf();

@@ -1,6 +1,6 @@
 #pragma once
-// Runs a shell command for the end-to-end tests: its exit status and everything it
-// printed (stdout and stderr together).
+// Runs a shell command for the end-to-end tests: its exit status and what it printed on
+// stdout, with stderr redirected as `stderr_to` says (by default into stdout).
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -14,9 +14,9 @@ struct Output {
   bool has(const std::string& text) const { return out.find(text) != std::string::npos; }
 };
 
-inline Output sh(const std::string& command) {
+inline Output sh(const std::string& command, const std::string& stderr_to = "2>&1") {
   Output o;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
+  FILE* p = popen((command + " " + stderr_to).c_str(), "r");
   if (p == nullptr) return o;
   char buf[4096];
   std::size_t n;

@@ -106,6 +106,7 @@ struct Run {
   std::string trace_out;
   std::string html;
   bool quiet = false;
+  std::string color = "auto";  // --color auto|always|never
   bool gdb = false;
   bool real_time = false;
   bool no_fair = false;
@@ -125,6 +126,14 @@ struct Run {
   std::uint32_t shards = 0; // --shards N: a Kubernetes Indexed Job's count
   std::uint32_t jobs = 0;   // --jobs N (0: WEFT_JOBS, else the cores)
 };
+
+// Whether the text report is coloured: a terminal reads it (https://no-color.org).
+bool colour_report(const Run& r) {
+  if (r.color != "auto") return r.color == "always";
+  const char* term = std::getenv("TERM");
+  return r.json != "-" && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr &&
+         !(term != nullptr && std::string(term) == "dumb");
+}
 
 // --stats: the execution tree's memory (GAMBIT Figure 5) and the work done.
 void print_stats(const std::string& json_text) {
@@ -394,6 +403,7 @@ int launch(const Run& r, Mode mode) {
       "WEFT_BOUND=" + r.bound,
       "WEFT_RACES=" + r.races,
       "WEFT_PREEMPT_ON=" + r.preempt_on,
+      std::string("WEFT_COLOR=") + (colour_report(r) ? "1" : "0"),
       // A replay's program writes to the terminal, but stdout must stay pure JSON.
       std::string("WEFT_STDOUT_TO_STDERR=") + (replay && r.json == "-" ? "1" : "0"),
   };
@@ -625,6 +635,11 @@ void add_run_options(CLI::App* app, Run& r) {
   app->add_flag("--quiet,-q", r.quiet,
                 "print no report when no bug is found (bugs and\n"
                 "errors are always reported)");
+  app->add_option("--color", r.color,
+                  "colour the text report: auto (when stdout is a\n"
+                  "terminal and NO_COLOR is not set), always, never")
+      ->option_text("WHEN")
+      ->check(one_of({"auto", "always", "never"}));
   app->add_option("--html", r.html,
                   "when a bug is found, write its interleaving to\n"
                   "FILE as one self-contained web page: a swimlane\n"

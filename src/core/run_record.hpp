@@ -33,6 +33,17 @@ struct DataRace {
   RaceAccess earlier, later;
 };
 
+// A heap block the program allocated during the execution: reports name heap objects by
+// where they were allocated.
+struct Allocation {
+  std::uintptr_t address = 0;
+  std::uint64_t size = 0;
+  std::uint64_t step = 0;       // steps taken before it was allocated
+  ThreadId thread = kNoThread;  // the thread that allocated it
+  std::uintptr_t pc = 0;        // return address of the allocation call
+  std::uintptr_t callers[kCallerFrames] = {};  // as Event::callers
+};
+
 struct BugRecord {
   BugKind kind = BugKind::kAssertion;
   std::string message;          // one line: what failed ("counter == 2", "SIGSEGV at 0x0")
@@ -55,6 +66,12 @@ struct BugRecord {
   std::uint64_t found_steps = 0;
   std::uint64_t minimize_executions = 0;
   bool minimized = false;
+  // Names the program gave its threads (pthread_setname_np), indexed by thread id; "" or
+  // missing: unnamed.
+  std::vector<std::string> thread_names;
+  // The heap blocks the trace's operations touched, in allocation order (those the
+  // execution allocated and the allocation log still held).
+  std::vector<Allocation> allocations;
   // Steps taken when it failed (the trace may be cut short of them).
   std::uint64_t steps() const { return step != 0 ? step : events.size(); }
   std::size_t preemptions() const {

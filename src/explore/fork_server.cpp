@@ -62,6 +62,7 @@ struct Config {
   std::uint64_t steps = 100000;
   bool fair = true;
   bool stdout_to_stderr = false;  // a replay whose JSON result goes to stdout
+  bool colour = false;            // the text report goes to a terminal
   bool keep_going = false;        // go on after a bug, counting each distinct one's hits
   std::vector<std::string> no_preempt_in;  // patterns of code run without preemption
   std::string races = "fail";       // off, report or fail
@@ -223,6 +224,8 @@ void become_execution(ServerState& s) {
   cfg.decision_capacity = s.region->max_decisions();
   cfg.steps_out = &h.steps;
   cfg.decisions_out = &h.decisions;
+  cfg.thread_names = &h.thread_names;
+  cfg.allocations = &h.allocations;
   cfg.holder_out = &h.holder;
   cfg.preempt_on = s.config.preempt_on;
   cfg.explore_timeouts = s.config.explore_timeouts;
@@ -430,11 +433,13 @@ void serve(ServerState& s) {
   const std::uint64_t fingerprint = program_fingerprint(program);
   std::string output;
 
+  TextOptions text_options;
+  text_options.colour = cfg.colour;
   auto finish = [&](const std::string& note) {
     Symbolizer symbolizer;
     if (!note.empty() && run.error.empty() && run.bugs.empty()) run.coverage.summary = note;
     write_file(cfg.result_dir + "/result.json", format_json(run, symbolizer, program, args));
-    write_file(cfg.result_dir + "/report.txt", format_text(run, symbolizer));
+    write_file(cfg.result_dir + "/report.txt", format_text(run, symbolizer, text_options));
     write_file(cfg.result_dir + "/output.txt", output);
     if (!run.bugs.empty()) {
       write_file(cfg.result_dir + "/schedule.txt", run.bugs[0].schedule);
@@ -766,6 +771,7 @@ void maybe_run_fork_server() {
   if (parse_number(take_env("WEFT_HANG_TIMEOUT"), &v)) c.hang_timeout_s = v;
   c.fair = take_env("WEFT_FAIR") != "0";
   c.stdout_to_stderr = take_env("WEFT_STDOUT_TO_STDERR") == "1";
+  c.colour = take_env("WEFT_COLOR") == "1";
   c.keep_going = take_env("WEFT_KEEP_GOING") == "1";
   c.explore_timeouts = take_env("WEFT_EXPLORE_TIMEOUTS") == "1";
   c.spurious_wakeups = take_env("WEFT_SPURIOUS_WAKEUPS") == "1";

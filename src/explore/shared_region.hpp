@@ -12,6 +12,8 @@
 #include "core/event.hpp"
 #include "core/schedule.hpp"
 #include "detect/bug_slot.hpp"
+#include "runtime/allocation_log.hpp"
+#include "runtime/thread_names.hpp"
 
 namespace weft::explorer {
 
@@ -50,6 +52,9 @@ struct SharedHeader {
   RaceSlot races[kMaxRaces];
   // The in-process explorer's extra scheduling points (Schedule::points), comma-joined.
   char points[8192] = {};
+  // The current execution's thread names and heap blocks (reports name them).
+  rt::ThreadNames thread_names;
+  rt::AllocationLog allocations;
 };
 
 class SharedRegion {

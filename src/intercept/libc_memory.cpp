@@ -68,6 +68,8 @@ void* realloc(void* p, std::size_t n) noexcept {
   const std::size_t old = tracked(p) ? malloc_usable_size(p) : 0;
   void* q = __libc_realloc(p, n);
   if (old != 0 && q != nullptr && q != p) ctl().memory_freed(addr(p), old);
+  if (q != nullptr && q != p)
+    if (ThreadState* self = rt::controlled_thread()) ctl().allocated(self, addr(q), n, WEFT_RAW_PC);
   return q;
 }
 

@@ -15,6 +15,7 @@ WEFT_DEFINE_REAL(pthread_join)
 WEFT_DEFINE_REAL(pthread_tryjoin_np)
 WEFT_DEFINE_REAL(pthread_timedjoin_np)
 WEFT_DEFINE_REAL(pthread_detach)
+WEFT_DEFINE_REAL(pthread_setname_np)
 WEFT_DEFINE_REAL(pthread_exit)
 WEFT_DEFINE_REAL(sched_yield)
 WEFT_DEFINE_REAL(sleep)
@@ -98,6 +99,16 @@ int pthread_detach(pthread_t t) noexcept {
     return 0;
   }
   return real_pthread_detach()(t);
+}
+
+// Not a scheduling point: the name labels the thread in reports.
+int pthread_setname_np(pthread_t t, const char* name) noexcept {
+  const int r = real_pthread_setname_np()(t, name);
+  if (ThreadState* self = rt::controlled_thread(); self != nullptr && r == 0) {
+    RuntimeScope scope(self);
+    if (ThreadState* target = ctl().find_thread(t)) ctl().thread_named(*target, name);
+  }
+  return r;
 }
 
 void pthread_exit(void* ret) {

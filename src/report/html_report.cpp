@@ -5,6 +5,7 @@
 
 #include "report/happens_before_arrows.hpp"
 #include "report/location.hpp"
+#include "report/object_names.hpp"
 #include "report/op_text.hpp"
 
 namespace weft {
@@ -98,6 +99,7 @@ window.addEventListener('resize', drawArrows);
 }  // namespace
 
 std::string format_html(const BugRecord& bug, Symbolizer& symbolizer, const std::string& program) {
+  const ObjectNames names(bug, symbolizer);
   ThreadId threads = 0;
   for (const Event& e : bug.events) threads = std::max(threads, e.thread + 1);
   const std::size_t last = bug.events.empty() ? 0 : bug.events.size() - 1;
@@ -123,8 +125,8 @@ std::string format_html(const BugRecord& bug, Symbolizer& symbolizer, const std:
   html += "<div id=\"lanes\" style=\"grid-template-columns: 3em repeat(" + std::to_string(threads) +
           ", minmax(12em, 1fr))\">\n<div></div>";
   for (ThreadId t = 0; t < threads; ++t)
-    html += "<div class=\"lane-head\" data-thread=\"" + std::to_string(t) + "\">T" +
-            std::to_string(t) + "</div>";
+    html += "<div class=\"lane-head\" data-thread=\"" + std::to_string(t) + "\">" +
+            escape(names.thread(t)) + "</div>";
   html += "\n";
 
   nlohmann::json steps = nlohmann::json::array();
@@ -134,7 +136,7 @@ std::string format_html(const BugRecord& bug, Symbolizer& symbolizer, const std:
     const std::string loc = where.file.empty() ? "" : where.file + ":" + std::to_string(where.line);
     const std::string src = where.file.empty() ? "" : symbolizer.source_line(where.file, where.line);
     const std::string op(op_name(e.op.kind));
-    const std::string obj = object_text(e.op);
+    const std::string obj = names.object(e.op);
     const bool preemption = (e.flags & kPreemption) != 0;
     const bool failing = i == last;
     const std::string row = std::to_string(i + 2);

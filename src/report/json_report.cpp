@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/location.hpp"
+#include "report/object_names.hpp"
 #include "report/op_text.hpp"
 
 namespace weft {
@@ -20,6 +21,7 @@ std::string object_string(const Op& op) {
 }
 
 json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
+  const ObjectNames names(bug, symbolizer);
   json b;
   b["kind"] = std::string(bug_kind_name(bug.kind));
   b["message"] = bug.message;
@@ -42,6 +44,7 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
     blocked.push_back({{"thread", t.thread},
                        {"op", std::string(op_name(t.op.kind))},
                        {"object", object_string(t.op)},
+                       {"object_name", names.object(t.op)},
                        {"location", location_object(choose_location(t.op, symbolizer))}});
   }
   b["blocked"] = std::move(blocked);
@@ -57,6 +60,7 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
     }
     b["race"] = {{"address", hex_address(r.address)},
                  {"variable", symbolizer.variable(r.address)},
+                 {"object_name", names.address(r.address)},
                  {"accesses", std::move(accesses)}};
   }
 
@@ -68,6 +72,7 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
                  {"thread", e.thread},
                  {"op", std::string(op_name(e.op.kind))},
                  {"object", object_string(e.op)},
+                 {"object_name", names.object(e.op)},
                  {"size", is_memory_access(e.op.kind) ? e.op.size : 0},
                  {"preemption", (e.flags & kPreemption) != 0},
                  {"location", where.file.empty()
@@ -78,6 +83,23 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
     trace.push_back(std::move(step));
   }
   b["trace"] = std::move(trace);
+
+  json threads = json::array();
+  for (ThreadId t = 0; t < bug.thread_names.size(); ++t)
+    if (!bug.thread_names[t].empty()) threads.push_back({{"thread", t}, {"name", bug.thread_names[t]}});
+  b["thread_names"] = std::move(threads);
+  json heap = json::array();
+  for (std::size_t i = 0; i < names.heap_blocks().size(); ++i) {
+    const Allocation& a = names.heap_blocks()[i];
+    const std::uintptr_t frames[] = {a.pc, a.callers[0], a.callers[1], a.callers[2]};
+    heap.push_back({{"name", ObjectNames::heap_block_name(i)},
+                    {"address", hex_address(a.address)},
+                    {"size", a.size},
+                    {"thread", a.thread},
+                    {"step", a.step},
+                    {"location", location_object(choose_location(frames, symbolizer))}});
+  }
+  b["heap_objects"] = std::move(heap);
   return b;
 }
 

@@ -21,17 +21,25 @@
 //     "minimized": {"done": bool (a schedule with fewer preemptions was found),
 //                   "found_preemptions": uint, "found_steps": uint (the first find's),
 //                   "executions": uint (the search's)}  (only when minimisation ran),
-//     "blocked": [{"thread": uint, "op": string, "object": string,
+//     "blocked": [{"thread": uint, "op": string, "object": string, "object_name": string,
 //                  "location": {"function", "file", "line"}}],
 //     "race": {"address": string, "variable": string ("" unless a global),  (data-race)
+//              "object_name": string (as the trace's),
 //              "accesses": [{"thread": uint, "access": "read"|"write", "size": uint,
 //                            "location": {...}}] (the earlier access, then the later)},
 //     "trace": [{"step": uint (from 1), "thread": uint, "op": string,
-//                "object": string ("0x..", "" for none), "size": uint (memory
+//                "object": string ("0x..", "" for none),
+//                "object_name": string (report/object_names.hpp: "counter",
+//                  "table+8", "heap#2+16", "T1", "fd 3", else the address),
+//                "size": uint (memory
 //                accesses; 0 for the others),
 //                "preemption": bool, "location": "file:line" ("" unknown),
 //                "function": string,
-//                "target": uint (only for thread-create/join/detach)}]
+//                "target": uint (only for thread-create/join/detach)}],
+//     "thread_names": [{"thread": uint, "name": string}] (pthread_setname_np; named only),
+//     "heap_objects": [{"name": "heap#<i>", "address": string, "size": uint,
+//                       "thread": uint, "step": uint (steps before its allocation),
+//                       "location": {...} (where it was allocated)}]
 //   }],
 //   "races": [ the same objects, kind "data-race" ]     (--races=report: not bugs)
 // }

@@ -19,17 +19,6 @@ std::string thread_name(ThreadId thread) {
   return thread == kNoThread ? "-" : "T" + std::to_string(thread);
 }
 
-std::string object_text(const Op& op) {
-  if (targets_thread(op.kind)) return thread_name(op.aux);
-  if (op.object == 0) return {};
-  if (op.kind == OpKind::FdWait) return "fd " + std::to_string(op.object - 1);
-  std::string text = hex_address(op.object);
-  if (is_memory_access(op.kind) && op.size != 0) {
-    text += " (" + std::to_string(op.size) + (op.size == 1 ? " byte)" : " bytes)");
-  }
-  return text;
-}
-
 std::string op_text(const Event& event) {
   std::string text(op_name(event.op.kind));
   if (event.flags & kFailed) text += " (failed)";

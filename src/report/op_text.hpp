@@ -13,9 +13,6 @@ bool targets_thread(OpKind kind);
 
 std::string hex_address(std::uintptr_t address);  // "0x7ffd5c2a1b30"
 std::string thread_name(ThreadId thread);          // "T3"; "-" for kNoThread
-// "T1" for thread operations, "0x55d0c2a3b010 (4 bytes)" for memory accesses, the address
-// for other objects, "" when there is none.
-std::string object_text(const Op& op);
 // The op's printed name with what the step's flags add: "mutex-trylock (failed)".
 std::string op_text(const Event& event);
 

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <utility>
 #include <vector>
 
 #include "report/location.hpp"
+#include "report/object_names.hpp"
 #include "report/op_text.hpp"
 
 namespace weft {
@@ -23,28 +25,45 @@ std::string clip(const std::string& s, std::size_t max) {
   return s.size() <= max ? s : s.substr(0, max - 3) + "...";
 }
 
-// Rows of cells printed with aligned columns; free lines (folds) pass through unaligned.
+// Characters a terminal shows: colour escapes ("\x1b[...m") take no room.
+std::size_t visible_width(const std::string& s) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\x1b') {
+      while (i < s.size() && s[i] != 'm') ++i;
+      continue;
+    }
+    n += (static_cast<unsigned char>(s[i]) & 0xc0) != 0x80;  // UTF-8: count lead bytes
+  }
+  return n;
+}
+
+// Rows of cells printed with aligned columns; free lines (folds) start at a column.
 class Table {
  public:
-  void row(std::vector<std::string> cells) { lines_.push_back({std::move(cells), {}}); }
-  void line(std::string text) { lines_.push_back({{}, std::move(text)}); }
+  void row(std::vector<std::string> cells) { lines_.push_back({std::move(cells), {}, 0}); }
+  void line(std::string text, std::size_t column = 0) {
+    lines_.push_back({{}, std::move(text), column});
+  }
 
   void render(std::string& out, const std::string& indent) const {
     std::vector<std::size_t> width;
     for (const Line& l : lines_) {
       if (l.cells.size() > width.size()) width.resize(l.cells.size(), 0);
-      for (std::size_t i = 0; i < l.cells.size(); ++i) {
-        width[i] = std::max(width[i], l.cells[i].size());
-      }
+      for (std::size_t i = 0; i < l.cells.size(); ++i)
+        width[i] = std::max(width[i], visible_width(l.cells[i]));
     }
     for (const Line& l : lines_) {
       std::string text = indent;
       if (l.cells.empty()) {
+        for (std::size_t i = 0; i < l.column && i < width.size(); ++i)
+          text += std::string(width[i] + 2, ' ');
         text += l.free;
       } else {
         for (std::size_t i = 0; i < l.cells.size(); ++i) {
           text += l.cells[i];
-          if (i + 1 < l.cells.size()) text += std::string(width[i] - l.cells[i].size() + 2, ' ');
+          if (i + 1 < l.cells.size())
+            text += std::string(width[i] - visible_width(l.cells[i]) + 2, ' ');
         }
       }
       while (!text.empty() && text.back() == ' ') text.pop_back();
@@ -57,14 +76,38 @@ class Table {
   struct Line {
     std::vector<std::string> cells;
     std::string free;
+    std::size_t column;
   };
   std::vector<Line> lines_;
+};
+
+// ANSI colours when writing to a terminal; nothing otherwise.
+class Paint {
+ public:
+  explicit Paint(bool on) : on_(on) {}
+  std::string operator()(const std::string& text, const char* code) const {
+    if (!on_ || text.empty()) return text;
+    return "\x1b[" + std::string(code) + "m" + text + "\x1b[0m";
+  }
+  std::string bold(const std::string& t) const { return (*this)(t, "1"); }
+  std::string dim(const std::string& t) const { return (*this)(t, "2"); }
+  std::string error(const std::string& t) const { return (*this)(t, "1;31"); }
+  std::string mark(const std::string& t) const { return (*this)(t, "1;33"); }
+  // One colour per thread, so that a thread's steps are told apart at a glance.
+  std::string thread(const std::string& t, ThreadId id, bool bold = false) const {
+    static const char* const kColours[] = {"36", "35", "32", "34", "96", "95", "92", "94"};
+    if (id == kNoThread) return bold ? this->bold(t) : t;
+    return (*this)(t, (std::string(bold ? "1;" : "") + kColours[id % std::size(kColours)]).c_str());
+  }
+
+ private:
+  bool on_;
 };
 
 class TextWriter {
  public:
   TextWriter(const RunRecord& run, Symbolizer& symbolizer, const TextOptions& options)
-      : run_(run), sym_(symbolizer), options_(options) {
+      : run_(run), sym_(symbolizer), options_(options), paint_(options.colour) {
     std::error_code ec;
     cwd_ = std::filesystem::current_path(ec).string();
     if (ec) cwd_.clear();
@@ -72,7 +115,7 @@ class TextWriter {
   }
 
   std::string write() {
-    if (!run_.error.empty()) out_ += "weft: error: " + run_.error + "\n";
+    if (!run_.error.empty()) out_ += paint_.error("weft: error:") + " " + run_.error + "\n";
     for (std::size_t i = 0; i < run_.bugs.size(); ++i) {
       if (!out_.empty()) out_ += '\n';
       write_bug(run_.bugs[i], i);
@@ -82,7 +125,7 @@ class TextWriter {
       out_ += count(run_.races.size(), "data race") +
               " (reported, not failing: --races=report; replay one with its schedule):\n";
       for (const BugRecord& r : run_.races) {
-        write_race(r);
+        write_race(r, ObjectNames(r, sym_));
         out_ += "  found in execution " + std::to_string(r.execution) +
                 "; schedule: " + r.schedule + "\n";
       }
@@ -115,19 +158,26 @@ class TextWriter {
     return text.empty() ? std::string() : "| " + clip(text, kMaxSource);
   }
 
+  std::string function(const Frame& f) const { return paint_.dim(clip(f.function, kMaxFunction)); }
+
+  std::string thread(const ObjectNames& names, ThreadId t) const {
+    return paint_.thread(names.thread(t), t);
+  }
+
   void write_bug(const BugRecord& bug, std::size_t index) {
+    const ObjectNames names(bug, sym_);
     Frame where = bug_location(bug, sym_);
     std::string head = run_.bugs.size() > 1 ? "bug " + std::to_string(index + 1) + " of " +
                                                   std::to_string(run_.bugs.size())
                                             : std::string("bug");
     const std::string kind(bug_kind_name(bug.kind));
-    head += ": " + kind;
+    head = paint_.error(head + ": " + kind);
     // Say the kind once, even when the message starts with it ("deadlock: ...").
     std::string_view message = bug.message;
     if (message.starts_with(kind + ": ")) message.remove_prefix(kind.size() + 2);
-    if (!message.empty()) head += ": " + std::string(message);
+    if (!message.empty()) head += ": " + paint_.bold(std::string(message));
     std::string at;
-    if (bug.thread != kNoThread) at += thread_name(bug.thread);
+    if (bug.thread != kNoThread) at += thread(names, bug.thread);
     if (!where.file.empty()) at += (at.empty() ? "at " : " at ") + place(where);
     if (!where.function.empty()) at += (at.empty() ? "in " : " in ") + clip(where.function, kMaxFunction);
     if (!at.empty()) head += " -- " + at;
@@ -137,9 +187,10 @@ class TextWriter {
       if (!text.empty()) out_ += "  " + std::to_string(where.line) + " | " + text + "\n";
     }
 
-    if (bug.has_race) write_race(bug);
-    write_interleaving(bug);
-    if (!bug.blocked.empty()) write_blocked(bug);
+    if (bug.has_race) write_race(bug, names);
+    write_interleaving(bug, names);
+    if (!bug.blocked.empty()) write_blocked(bug, names);
+    if (!names.heap_blocks().empty()) write_heap_blocks(names);
 
     const std::uint64_t steps = bug.steps();
     out_ += "preemptions: " + std::to_string(bug.preemptions()) +
@@ -157,23 +208,26 @@ class TextWriter {
                         " of preemption-bounded search (--no-minimize: keep the first)\n"
                   : "minimised: no schedule with fewer preemptions shows the same bug within " +
                         count(bug.minimize_executions, "execution") + "\n";
-    if (!run_.replay_hint.empty()) out_ += "replay: " + run_.replay_hint + "\n";
+    if (!run_.replay_hint.empty()) out_ += "replay: " + paint_.bold(run_.replay_hint) + "\n";
     if (!bug.schedule.empty()) out_ += "schedule: " + bug.schedule + "\n";
   }
 
   // The two accesses of a race, the later (the one that found it) first.
-  void write_race(const BugRecord& bug) {
+  void write_race(const BugRecord& bug, const ObjectNames& names) {
     const DataRace& r = bug.race;
     const std::string var = sym_.variable(r.address);
-    out_ += "race on " + (var.empty() ? std::string("memory") : "global '" + var + "'") +
+    const std::string object = names.address(r.address);
+    out_ += "race on " +
+            (!var.empty() ? "global '" + var + "'"
+             : object.starts_with("heap#") ? object
+                                           : std::string("memory")) +
             " at " + hex_address(r.address) + ":\n";
     Table table;
     for (const RaceAccess* a : {&r.later, &r.earlier}) {
       Frame where = choose_location(a->pc, sym_);
-      table.row({thread_name(a->thread),
+      table.row({thread(names, a->thread),
                  std::string(a == &r.earlier ? "earlier " : "") + (a->write ? "write" : "read"),
-                 count(a->size, "byte"), place(where), clip(where.function, kMaxFunction),
-                 source(where)});
+                 count(a->size, "byte"), place(where), function(where), source(where)});
     }
     table.render(out_, "  ");
   }
@@ -192,7 +246,9 @@ class TextWriter {
     }
   }
 
-  void write_interleaving(const BugRecord& bug) {
+  // One column per thread (a swimlane each) when there are few enough threads to read them
+  // side by side; otherwise a thread column.
+  void write_interleaving(const BugRecord& bug, const ObjectNames& names) {
     const std::vector<Event>& events = bug.events;
     if (events.empty()) {
       out_ += "interleaving: no steps recorded\n";
@@ -202,7 +258,17 @@ class TextWriter {
     const bool stuck = bug.kind == BugKind::kDeadlock || bug.kind == BugKind::kHang;
     out_ += "interleaving (" + count(events.size(), "step") + ", " +
             count(bug.preemptions(), "preemption") + "; > marks the " +
-            (stuck ? "last" : "failing") + " step):\n";
+            (stuck ? "last" : "failing") + " step, * a preemption):\n";
+    std::vector<ThreadId> threads;
+    for (const Event& e : events)
+      if (std::find(threads.begin(), threads.end(), e.thread) == threads.end())
+        threads.push_back(e.thread);
+    std::sort(threads.begin(), threads.end());
+    const bool lanes = threads.size() <= options_.max_thread_columns;
+    auto column = [&](ThreadId t) {
+      return static_cast<std::size_t>(std::find(threads.begin(), threads.end(), t) - threads.begin());
+    };
+
     const std::size_t n = events.size();
     const std::size_t tail = n > options_.unfolded_tail ? n - options_.unfolded_tail : 0;
     std::vector<bool> keep(n);
@@ -212,39 +278,53 @@ class TextWriter {
     }
     const int digits = static_cast<int>(std::to_string(n).size());
     Table table;
+    if (lanes) {
+      std::vector<std::string> header(1 + threads.size());
+      for (std::size_t k = 0; k < threads.size(); ++k)
+        header[1 + k] = paint_.thread(names.thread(threads[k]), threads[k], true);
+      table.row(std::move(header));
+    }
     for (std::size_t i = 0; i < n;) {
       if (!keep[i]) {
         // A run of unremarkable steps: all by the thread of the step before it.
         std::size_t end = i;
         while (end < n && !keep[end]) ++end;
         if (end - i > options_.fold_longer_than) {
-          table.line(fold_line(events, i, end, digits));
+          table.line(fold_line(events, i, end, names, lanes),
+                     lanes ? 1 + column(events[i].thread) : 1);
           i = end;
           continue;
         }
       }
-      table.row(step_row(events[i], i, i + 1 == n, digits));
+      const Event& e = events[i];
+      const bool last = i + 1 == n;
+      char number[32];
+      std::snprintf(number, sizeof number, "%s%*zu", last ? ">" : " ", digits, i + 1);
+      std::string what = op_text(e);
+      const std::string object = names.object(e.op);
+      if (!object.empty()) what += " " + object;
+      what = paint_.thread(what, e.thread, last);
+      if (e.flags & kPreemption) what = paint_.mark("*") + " " + what;
+      Frame where = choose_location(e, sym_);
+      std::vector<std::string> row;
+      if (lanes) {
+        row.assign(1 + threads.size(), std::string());
+        row[1 + column(e.thread)] = what;
+      } else {
+        row = {std::string(), thread(names, e.thread), what};
+      }
+      row[0] = last ? paint_.error(number) : std::string(number);
+      row.push_back(place(where));
+      row.push_back(function(where));
+      row.push_back(source(where));
+      table.row(std::move(row));
       ++i;
     }
     table.render(out_, "  ");
   }
 
-  std::vector<std::string> step_row(const Event& e, std::size_t index, bool last, int digits) {
-    Frame where = choose_location(e, sym_);
-    char number[32];
-    std::snprintf(number, sizeof number, "%s%*zu", last ? ">" : " ", digits, index + 1);
-    return {number,
-            thread_name(e.thread),
-            op_text(e),
-            object_text(e.op),
-            (e.flags & kPreemption) ? "*preempt*" : "",
-            place(where),
-            clip(where.function, kMaxFunction),
-            source(where)};
-  }
-
   std::string fold_line(const std::vector<Event>& events, std::size_t begin, std::size_t end,
-                        int digits) const {
+                        const ObjectNames& names, bool lanes) const {
     std::vector<std::pair<std::string_view, std::size_t>> kinds;  // in order of appearance
     for (std::size_t i = begin; i < end; ++i) {
       std::string_view name = op_name(events[i].op.kind);
@@ -260,20 +340,37 @@ class TextWriter {
     for (const auto& [name, count] : kinds) {
       what += (what.empty() ? "" : ", ") + std::to_string(count) + " " + std::string(name);
     }
-    return std::string(static_cast<std::size_t>(digits) + 1, ' ') + "  ... " +
-           count(end - begin, "step") + " of " + thread_name(events[begin].thread) +
-           " folded (" + std::to_string(begin + 1) + "-" + std::to_string(end) + ": " + what +
-           ")";
+    const ThreadId t = events[begin].thread;
+    return paint_.dim("... " + count(end - begin, "step") +
+                      (lanes ? "" : " of " + names.thread(t)) + " folded (" +
+                      std::to_string(begin + 1) + "-" + std::to_string(end) + ": " + what + ")");
   }
 
-  void write_blocked(const BugRecord& bug) {
+  void write_blocked(const BugRecord& bug, const ObjectNames& names) {
     out_ += bug.kind == BugKind::kLivelock ? "threads running at the end (their last step):\n"
                                            : "blocked threads:\n";
     Table table;
     for (const BlockedThread& b : bug.blocked) {
       Frame where = choose_location(b.op, sym_);
-      table.row({thread_name(b.thread), std::string(op_name(b.op.kind)), object_text(b.op),
-                 place(where), clip(where.function, kMaxFunction), source(where)});
+      table.row({thread(names, b.thread), std::string(op_name(b.op.kind)), names.object(b.op),
+                 place(where), function(where), source(where)});
+    }
+    table.render(out_, "  ");
+  }
+
+  // Each heap block the steps name: its size and where it was allocated.
+  void write_heap_blocks(const ObjectNames& names) {
+    out_ += "heap objects:\n";
+    Table table;
+    const std::vector<Allocation>& blocks = names.heap_blocks();
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      const Allocation& a = blocks[i];
+      const std::uintptr_t frames[] = {a.pc, a.callers[0], a.callers[1], a.callers[2]};
+      Frame where = choose_location(frames, sym_);
+      table.row({ObjectNames::heap_block_name(i), count(a.size, "byte"),
+                 "allocated by " + thread(names, a.thread) + " before step " +
+                     std::to_string(a.step + 1),
+                 place(where), function(where), source(where)});
     }
     table.render(out_, "  ");
   }
@@ -305,6 +402,7 @@ class TextWriter {
     }
   }
 
+  // The run: and coverage: lines stay uncoloured: weft merge rewrites them.
   void write_summary() {
     out_ += "run: strategy " + run_.strategy + ", seed " + std::to_string(run_.seed) + ", " +
             count(run_.executions, "execution") + " in " + elapsed() + ", " +
@@ -327,6 +425,7 @@ class TextWriter {
   const RunRecord& run_;
   Symbolizer& sym_;
   const TextOptions& options_;
+  Paint paint_;
   std::string cwd_;
   std::string out_;
 };

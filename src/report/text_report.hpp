@@ -16,16 +16,26 @@ struct TextOptions {
   std::size_t unfolded_tail = 6;
   // Append each location's source line when the file is readable.
   bool source_lines = true;
+  // The interleaving shows one column per thread up to this many threads, else a column
+  // naming each step's thread.
+  std::size_t max_thread_columns = 6;
+  // ANSI colours (a terminal): the bug, the failing step, preemptions, one per thread.
+  bool colour = false;
 };
 
 // Layout (each part only when it applies):
 //   weft: error: <error>
 //   bug: <kind>: <message> -- T<n> at <file>:<line> in <function>
 //     <line> | <source>
-//   interleaving (<n> steps, <p> preemptions; > marks the failing step):
-//     <step> T<n> <op> <object> [*preempt*] <file>:<line> <function> | <source>
-//     ... (<k> steps of T<n> folded: ...)
+//   interleaving (<n> steps, <p> preemptions; > marks the failing step, * a preemption):
+//            T0               T1 (<name>)      ...        (a column per thread)
+//     <step> [*] <op> <object>                  <file>:<line> <function> | <source>
+//     <step>                  [*] <op> <object> <file>:<line> <function> | <source>
+//                             ... <k> steps folded (<from>-<to>: <counts by op>)
+//   (more than max_thread_columns threads: "<step> T<n> [*] <op> <object> ..." rows)
 //   blocked threads: (deadlocks) T<n> <op> <object> <file>:<line> <function>
+//   heap objects: heap#<i> <size> allocated by T<n> before step <s> <file>:<line> ...
+// Objects are named as ObjectNames names them (counter, table+8, heap#2+16, 0x..).
 //   preemptions: <p>, steps: <n>, found in execution <e> of <x>
 //   replay: <hint>
 //   schedule: <schedule>

@@ -4,6 +4,7 @@
 
 #include "report/happens_before_arrows.hpp"
 #include "report/location.hpp"
+#include "report/object_names.hpp"
 #include "report/op_text.hpp"
 
 namespace weft {
@@ -19,13 +20,14 @@ json event(const char* ph, std::uint64_t ts, ThreadId tid) {
 }  // namespace
 
 std::string format_trace_events(const BugRecord& bug, Symbolizer& symbolizer) {
+  const ObjectNames names(bug, symbolizer);
   json events = json::array();
   ThreadId threads = 0;
   for (const Event& e : bug.events) threads = std::max(threads, e.thread + 1);
   for (ThreadId t = 0; t < threads; ++t) {
     json m = event("M", 0, t);
     m["name"] = "thread_name";
-    m["args"] = {{"name", "T" + std::to_string(t)}};
+    m["args"] = {{"name", names.thread(t)}};
     events.push_back(std::move(m));
   }
   std::uint64_t flow = 0;
@@ -51,7 +53,7 @@ std::string format_trace_events(const BugRecord& bug, Symbolizer& symbolizer) {
     x["name"] = op_text(e);
     x["cat"] = std::string(op_name(e.op.kind));
     x["args"] = {{"step", i + 1},
-                 {"object", object_text(e.op)},
+                 {"object", names.object(e.op)},
                  {"location", where.file.empty() ? "" : where.file + ":" + std::to_string(where.line)},
                  {"function", where.function}};
     events.push_back(std::move(x));

@@ -162,6 +162,7 @@ void Controller::run_execution(const std::function<void()>& body) {
   onces.reset();
   fairness_.reset();
   if (races_ != nullptr) races_->reset();
+  clear_notes();
   hb_steps_ = 0;
   done_.store(0, std::memory_order_relaxed);
   if (config_.steps_out) config_.steps_out->store(0, std::memory_order_relaxed);
@@ -223,12 +224,18 @@ void Controller::adopt_main_thread() {
   main->program_mask = driver_mask_;  // this thread's: the Controller was made on it
   main->tid = os::gettid();
   if (races_ != nullptr) races_->reset();
+  clear_notes();
   t_self = main;
   holder_.store(main, std::memory_order_release);
   if (config_.holder_out != nullptr)
     config_.holder_out->store(static_cast<std::uint32_t>(main->tid), std::memory_order_relaxed);
   ThreadState* first = pick();  // thread 0's ThreadStart: the only choice
   (void)first;
+}
+
+void Controller::clear_notes() {
+  if (config_.thread_names != nullptr) config_.thread_names->clear();
+  if (config_.allocations != nullptr) config_.allocations->clear();
 }
 
 bool Controller::enabled(const ThreadState& t) const {

@@ -20,6 +20,7 @@
 #include "core/strategy.hpp"
 #include "detect/deadlock.hpp"
 #include "detect/race_detector.hpp"
+#include "runtime/allocation_log.hpp"
 #include "runtime/carrier.hpp"
 #include "runtime/code_ranges.hpp"
 #include "runtime/counter_models.hpp"
@@ -28,6 +29,7 @@
 #include "runtime/mutex_model.hpp"
 #include "runtime/racy_points.hpp"
 #include "runtime/rwlock_model.hpp"
+#include "runtime/thread_names.hpp"
 #include "runtime/thread_state.hpp"
 #include "runtime/virtual_clock.hpp"
 #include "runtime/wait_queue_model.hpp"
@@ -61,6 +63,10 @@ struct ControllerConfig {
   // A timed wait may also time out while other threads can run, as a choice (off: only
   // when nothing else can run, i.e. timeouts are long enough for whatever others do).
   bool explore_timeouts = false;
+  // What reports name threads and heap objects with (null: not recorded). Cleared at the
+  // start of each execution.
+  ThreadNames* thread_names = nullptr;
+  AllocationLog* allocations = nullptr;
 };
 
 class Controller {
@@ -119,6 +125,18 @@ class Controller {
   // Memory given back to the allocator: a new object there starts with no history.
   // Call only when tracks_memory().
   void memory_freed(std::uintptr_t address, std::size_t size) { races_->forget(address, size); }
+  // A heap block `self` allocated (the report names heap objects by their allocation).
+  void allocated(ThreadState* self, std::uintptr_t address, std::size_t size, std::uintptr_t pc) {
+    if (config_.allocations == nullptr || address == 0) return;
+    Allocation a{address, size, step_, self->id, pc, {}};
+    const std::uint32_t depth = self->shadow_depth < kShadowDepth ? self->shadow_depth : kShadowDepth;
+    for (std::size_t i = 0; i < kCallerFrames && i < depth; ++i) a.callers[i] = self->shadow[depth - 1 - i];
+    config_.allocations->add(a);
+  }
+  // The program named thread `t` (pthread_setname_np).
+  void thread_named(const ThreadState& t, const char* name) {
+    if (config_.thread_names != nullptr) config_.thread_names->set(t.id, name);
+  }
   // Data nondeterminism: a value in [0, n) chosen by the strategy and recorded.
   std::size_t choose_value(std::size_t n);
   // pthread_create under control: a ThreadCreate step, then a new controlled thread.
@@ -157,6 +175,8 @@ class Controller {
 
  private:
   ThreadState* new_thread();
+  // A new execution: no thread names, no allocations yet.
+  void clear_notes();
   bool enabled(const ThreadState& t) const;
   bool can_time_out(const ThreadState& t) const;
   // A blocked condition variable or futex wait that may wake spuriously (when enabled).

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,17 +25,54 @@ bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-// The line of the interleaving table for step `n` ("  >12  T1 ...").
+// The line of the interleaving table for step `n` ("  >12  ..."), "" when not shown.
 std::string step_line(const std::string& text, std::size_t n) {
+  bool in_table = false;
   for (const std::string& line : lines_of(text)) {
+    if (line.starts_with("interleaving (")) {
+      in_table = true;
+      continue;
+    }
+    if (!in_table) continue;
+    if (!line.starts_with("  ")) break;
     std::istringstream in(line);
     std::string first;
     in >> first;
     if (!first.empty() && first[0] == '>') first.erase(0, 1);
-    std::string second;
-    in >> second;
-    if (first == std::to_string(n) && !second.empty() && second[0] == 'T') return line;
+    if (first == std::to_string(n)) return line;
   }
+  return {};
+}
+
+// The interleaving's column heads: each thread's label and where its column starts.
+std::vector<std::pair<std::string, std::size_t>> lanes(const std::string& text) {
+  std::vector<std::string> lines = lines_of(text);
+  auto it = std::find_if(lines.begin(), lines.end(),
+                         [](const std::string& l) { return l.starts_with("interleaving ("); });
+  std::vector<std::pair<std::string, std::size_t>> heads;
+  if (it == lines.end() || it + 1 == lines.end()) return heads;
+  const std::string& head = it[1];
+  for (std::size_t i = 0; i < head.size();) {
+    if (head[i] == ' ') {
+      ++i;
+      continue;
+    }
+    std::size_t end = head.find("  ", i);  // labels hold single spaces: "T1 (worker)"
+    if (end == std::string::npos) end = head.size();
+    heads.emplace_back(head.substr(i, end - i), i);
+    i = end;
+  }
+  return heads;
+}
+
+// The thread whose column step `n`'s cell is in ("" when not shown or in none).
+std::string step_thread(const std::string& text, std::size_t n) {
+  const std::string line = step_line(text, n);
+  if (line.empty()) return {};
+  // The first non-blank after the step's number.
+  const std::size_t cell = line.find_first_not_of(' ', line.find_first_of(' ', line.find_first_not_of(" >")));
+  for (const auto& [label, at] : lanes(text))
+    if (at == cell) return label;
   return {};
 }
 
@@ -57,24 +95,27 @@ TEST(TextReport, BugLineThenEveryStep) {
   for (std::size_t n = 1; n <= run.bugs[0].events.size(); ++n) {
     EXPECT_FALSE(step_line(text, n).empty()) << "step " << n;
   }
+  // A column per thread, each step in its thread's.
+  ASSERT_EQ(lanes(text).size(), 3u);
+  EXPECT_EQ(lanes(text)[0].first, "T0");
+  EXPECT_EQ(lanes(text)[2].first, "T2");
+  const std::vector<std::string> thread_of = {"T0", "T0", "T1", "T2", "T2", "T1", "T0"};
+  for (std::size_t n = 1; n <= thread_of.size(); ++n)
+    EXPECT_EQ(step_thread(text, n), thread_of[n - 1]) << "step " << n;
   Site b = weft_test::other_site();
   std::string read = step_line(text, 3);
-  EXPECT_TRUE(contains(read, "T1")) << read;
-  EXPECT_TRUE(contains(read, "read")) << read;
-  EXPECT_TRUE(contains(read, "0x5000 (4 bytes)")) << read;
-  EXPECT_TRUE(contains(read, "*preempt*")) << read;
+  EXPECT_TRUE(contains(read, "* read 0x5000  ")) << read;  // a preemption
   EXPECT_TRUE(contains(read, "sites.cpp:" + std::to_string(b.line))) << read;
   EXPECT_TRUE(contains(read, "weft_test::other_site()")) << read;
-  EXPECT_FALSE(contains(step_line(text, 5), "*preempt*"));
-  EXPECT_TRUE(contains(step_line(text, 1), "thread-create")) << step_line(text, 1);
-  EXPECT_TRUE(contains(step_line(text, 1), "  T1  ")) << step_line(text, 1);  // its target
+  EXPECT_FALSE(contains(step_line(text, 5), "* "));
+  EXPECT_TRUE(contains(step_line(text, 1), "thread-create T1  ")) << step_line(text, 1);  // its target
   // The failing step is last and marked.
   std::string last = step_line(text, 7);
   EXPECT_TRUE(contains(last, ">7")) << last;
   EXPECT_TRUE(contains(last, "thread-join"));
   EXPECT_FALSE(contains(step_line(text, 6), ">"));
 
-  EXPECT_TRUE(contains(text, "interleaving (7 steps, 2 preemptions"));
+  EXPECT_TRUE(contains(text, "interleaving (7 steps, 2 preemptions; > marks the failing step, * a preemption):\n"));
   EXPECT_TRUE(contains(text, "\npreemptions: 2, steps: 7, found in execution 17 of 17\n"));
   EXPECT_TRUE(contains(text, "\nreplay: weft replay ./counter_test --schedule=<schedule>\n"));
   EXPECT_TRUE(contains(text, "\nschedule: " + run.bugs[0].schedule + "\n"));
@@ -109,14 +150,23 @@ TEST(TextReport, LongRunsOfOneThreadAreFoldedButNotTheTail) {
   bug.step = bug.events.size();
   std::string text = format_text(run, sym);
   SCOPED_TRACE(text);
-  EXPECT_TRUE(contains(text, "... 20 steps of T1 folded (3-22: 10 read, 10 write)"));
+  // Each fold in its thread's column.
+  const auto heads = lanes(text);
+  ASSERT_EQ(heads.size(), 2u);
+  const std::string fold1 = "... 20 steps folded (3-22: 10 read, 10 write)";
+  const std::size_t at1 = text.find(fold1);
+  ASSERT_NE(at1, std::string::npos);
+  EXPECT_EQ(at1 - (text.rfind('\n', at1) + 1), heads[1].second);
   EXPECT_TRUE(step_line(text, 3).empty());
   EXPECT_TRUE(step_line(text, 22).empty());
   EXPECT_FALSE(step_line(text, 2).empty());   // thread-start is notable
   EXPECT_FALSE(step_line(text, 23).empty());  // a preemption
-  EXPECT_TRUE(contains(step_line(text, 23), "*preempt*"));
+  EXPECT_TRUE(contains(step_line(text, 23), "* mutex-lock 0x6000"));
   // T0's run: steps 24..37 fold (14 > 8); 38..43 are the unfolded tail.
-  EXPECT_TRUE(contains(text, "... 14 steps of T0 folded (24-37: 14 read)"));
+  const std::string fold0 = "... 14 steps folded (24-37: 14 read)";
+  const std::size_t at0 = text.find(fold0);
+  ASSERT_NE(at0, std::string::npos);
+  EXPECT_EQ(at0 - (text.rfind('\n', at0) + 1), heads[0].second);
   for (std::size_t n = 38; n <= 43; ++n) EXPECT_FALSE(step_line(text, n).empty()) << n;
   EXPECT_TRUE(contains(step_line(text, 43), ">43"));
 }
@@ -130,7 +180,7 @@ TEST(TextReport, ShortRunsAreNotFolded) {
   for (int i = 0; i < 16; ++i) bug.events.push_back(weft_test::event(0, OpKind::Read, 1, pc, 0, 4));
   std::string text = format_text(run, sym);
   // Steps 2..10 would be a run of 9 (folded); 8 of them are not.
-  EXPECT_TRUE(contains(text, "... 9 steps of T0 folded (2-10: 9 read)")) << text;
+  EXPECT_TRUE(contains(text, "... 9 steps folded (2-10: 9 read)")) << text;
   bug.events.resize(14);  // 2..8 = 7 unremarkable steps before the tail of 6
   text = format_text(run, sym);
   EXPECT_FALSE(contains(text, "folded")) << text;
@@ -230,6 +280,81 @@ TEST(TextReport, SeveralBugsAreNumbered) {
   EXPECT_TRUE(contains(text, "bug 1 of 2: assertion: counter == 2")) << text;
   EXPECT_TRUE(contains(text, "\nbug 2 of 2: crash: SIGSEGV at 0x0 -- T2\n")) << text;
   EXPECT_TRUE(contains(text, "interleaving: no steps recorded")) << text;
+}
+
+TEST(TextReport, ThreadsByTheirNamesHeapObjectsByTheirAllocation) {
+  Symbolizer sym;
+  RunRecord run = weft_test::lost_update_run();
+  BugRecord& bug = run.bugs[0];
+  bug.thread_names = {"", "adder", "reader"};
+  Allocation block;
+  block.address = 0x4ff8;  // the counter (0x5000) is 8 bytes into it
+  block.size = 16;
+  block.step = 1;
+  block.thread = 0;
+  block.pc = weft_test::named_site(2).pc;
+  bug.allocations = {block};
+  std::string text = format_text(run, sym);
+  SCOPED_TRACE(text);
+  ASSERT_EQ(lanes(text).size(), 3u);
+  EXPECT_EQ(lanes(text)[0].first, "T0");
+  EXPECT_EQ(lanes(text)[1].first, "T1 (adder)");
+  EXPECT_EQ(lanes(text)[2].first, "T2 (reader)");
+  EXPECT_EQ(step_thread(text, 4), "T2 (reader)");
+  EXPECT_TRUE(contains(step_line(text, 1), "thread-create T1 (adder)")) << step_line(text, 1);
+  EXPECT_TRUE(contains(step_line(text, 3), "* read heap#1+8  ")) << step_line(text, 3);
+  std::vector<std::string> lines = lines_of(text);
+  auto heap = std::find(lines.begin(), lines.end(), "heap objects:");
+  ASSERT_NE(heap, lines.end());
+  ASSERT_LT(heap + 1, lines.end());
+  const Site site = weft_test::named_site(2);
+  EXPECT_EQ(heap[1].rfind("  heap#1  16 bytes  allocated by T0 before step 2  ", 0), 0u) << heap[1];
+  EXPECT_TRUE(contains(heap[1], "sites.cpp:" + std::to_string(site.line))) << heap[1];
+}
+
+TEST(TextReport, ManyThreadsGetAThreadColumnInstead) {
+  Symbolizer sym;
+  RunRecord run = weft_test::lost_update_run();
+  BugRecord& bug = run.bugs[0];
+  const std::uintptr_t pc = weft_test::other_site().pc;
+  bug.events.clear();
+  for (ThreadId t = 0; t < 8; ++t)
+    bug.events.push_back(weft_test::event(t, OpKind::Read, 0x5000, pc, t ? kPreemption : 0, 4));
+  bug.thread_names = {"", "", "", "", "", "", "", "last"};
+  std::string text = format_text(run, sym);
+  SCOPED_TRACE(text);
+  EXPECT_TRUE(std::regex_search(step_line(text, 2), std::regex("^ +2  T1 +\\* read 0x5000  ")))
+      << step_line(text, 2);
+  EXPECT_TRUE(std::regex_search(step_line(text, 8), std::regex("^ +>8  T7 \\(last\\)  \\* read 0x5000  ")))
+      << step_line(text, 8);
+  TextOptions wide;
+  wide.max_thread_columns = 8;
+  EXPECT_EQ(lanes(format_text(run, sym, wide)).size(), 8u);
+}
+
+// Colour adds escapes and nothing else: without them, the very same layout.
+TEST(TextReport, ColourChangesNoLayout) {
+  Symbolizer sym;
+  RunRecord run = weft_test::lost_update_run();
+  run.bugs[0].thread_names = {"main", "adder"};
+  TextOptions colour;
+  colour.colour = true;
+  const std::string plain = format_text(run, sym);
+  const std::string coloured = format_text(run, sym, colour);
+  EXPECT_EQ(plain.find('\x1b'), std::string::npos);
+  ASSERT_NE(coloured.find("\x1b[1;31mbug: assertion\x1b[0m"), std::string::npos) << coloured;
+  std::string stripped;
+  for (std::size_t i = 0; i < coloured.size(); ++i) {
+    if (coloured[i] == '\x1b') {
+      i = coloured.find('m', i);
+      continue;
+    }
+    stripped += coloured[i];
+  }
+  EXPECT_EQ(stripped, plain);
+  // weft merge rewrites these lines: never coloured.
+  EXPECT_NE(coloured.find("\nrun: strategy pct"), std::string::npos);
+  EXPECT_NE(coloured.find("\ncoverage: "), std::string::npos);
 }
 
 TEST(TextReport, UnknownLocationsStillFormat) {

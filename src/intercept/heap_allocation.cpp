@@ -1,0 +1,98 @@
+// Allocation functions: each heap block a controlled thread allocates is noted with where
+// it was allocated, so that a report names a heap object ("heap#2, 48 bytes allocated at
+// queue.cpp:31") instead of an address. The blocks themselves come from glibc's allocator
+// (__libc_*: no dlsym, which itself allocates). operator new is replaced too (a
+// replaceable function): otherwise every C++ allocation would seem to come from inside
+// libstdc++.
+#include <malloc.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <new>
+
+#include "intercept/real.hpp"
+
+using namespace weft;
+using namespace weft::intercept;
+
+extern "C" void* __libc_malloc(std::size_t n);
+extern "C" void* __libc_calloc(std::size_t count, std::size_t n);
+extern "C" void* __libc_memalign(std::size_t alignment, std::size_t n);
+
+namespace {
+
+inline void* noted(void* p, std::size_t n, std::uintptr_t pc) {
+  if (p != nullptr)
+    if (ThreadState* self = rt::controlled_thread()) ctl().allocated(self, addr(p), n, pc);
+  return p;
+}
+
+// operator new's contract: retry through the new-handler, else throw.
+void* new_block(std::size_t n, std::size_t alignment, std::uintptr_t pc) {
+  if (n == 0) n = 1;
+  for (;;) {
+    void* p = alignment <= alignof(std::max_align_t) ? __libc_malloc(n)
+                                                     : __libc_memalign(alignment, n);
+    if (p != nullptr) return noted(p, n, pc);
+    std::new_handler handler = std::get_new_handler();
+    if (handler == nullptr) throw std::bad_alloc();
+    handler();
+  }
+}
+
+void* new_block_nothrow(std::size_t n, std::size_t alignment, std::uintptr_t pc) noexcept {
+  try {
+    return new_block(n, alignment, pc);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+void* malloc(std::size_t n) noexcept { return noted(__libc_malloc(n), n, WEFT_RAW_PC); }
+
+void* calloc(std::size_t count, std::size_t n) noexcept {
+  return noted(__libc_calloc(count, n), count * n, WEFT_RAW_PC);
+}
+
+void* aligned_alloc(std::size_t alignment, std::size_t n) noexcept {
+  return noted(__libc_memalign(alignment, n), n, WEFT_RAW_PC);
+}
+
+void* memalign(std::size_t alignment, std::size_t n) noexcept {
+  return noted(__libc_memalign(alignment, n), n, WEFT_RAW_PC);
+}
+
+int posix_memalign(void** out, std::size_t alignment, std::size_t n) noexcept {
+  if (alignment % sizeof(void*) != 0 || (alignment & (alignment - 1)) != 0) return EINVAL;
+  void* p = __libc_memalign(alignment, n);
+  if (p == nullptr) return ENOMEM;
+  *out = noted(p, n, WEFT_RAW_PC);
+  return 0;
+}
+
+}  // extern "C"
+
+void* operator new(std::size_t n) { return new_block(n, 0, WEFT_RAW_PC); }
+void* operator new[](std::size_t n) { return new_block(n, 0, WEFT_RAW_PC); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  return new_block_nothrow(n, 0, WEFT_RAW_PC);
+}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
+  return new_block_nothrow(n, 0, WEFT_RAW_PC);
+}
+void* operator new(std::size_t n, std::align_val_t a) {
+  return new_block(n, static_cast<std::size_t>(a), WEFT_RAW_PC);
+}
+void* operator new[](std::size_t n, std::align_val_t a) {
+  return new_block(n, static_cast<std::size_t>(a), WEFT_RAW_PC);
+}
+void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return new_block_nothrow(n, static_cast<std::size_t>(a), WEFT_RAW_PC);
+}
+void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return new_block_nothrow(n, static_cast<std::size_t>(a), WEFT_RAW_PC);
+}

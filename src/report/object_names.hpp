@@ -1,0 +1,44 @@
+#pragma once
+// What reports call the threads and objects of one bug's execution: threads by the names
+// the program gave them (pthread_setname_np), globals by their symbol ("counter",
+// "table+8"), heap blocks by the order they were allocated in ("heap#2", "heap#2+16"),
+// each block described once with where it was allocated. An address only when nothing
+// better is known.
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/run_record.hpp"
+#include "report/symbolizer.hpp"
+
+namespace weft {
+
+class ObjectNames {
+ public:
+  ObjectNames(const BugRecord& bug, Symbolizer& symbolizer);
+
+  // "T1", or "T1 (worker)" when the program named it.
+  std::string thread(ThreadId thread) const;
+  // The program's name for the thread, "" when unnamed.
+  std::string thread_given_name(ThreadId thread) const;
+  // An operation's object: a thread for create/join/detach, "fd N" for a descriptor wait,
+  // else the memory it names (address()); "" when it has none.
+  std::string object(const Op& op) const;
+  // "counter", "table+8", "heap#2+16", else "0x7f..".
+  std::string address(std::uintptr_t address) const;
+
+  // The heap blocks the execution's steps touched, in allocation order: heap_block_name(i)
+  // names bug.allocations[i].
+  const std::vector<Allocation>& heap_blocks() const { return bug_.allocations; }
+  static std::string heap_block_name(std::size_t index) {
+    return "heap#" + std::to_string(index + 1);
+  }
+
+ private:
+  const BugRecord& bug_;
+  Symbolizer& sym_;
+  mutable std::unordered_map<std::uintptr_t, std::string> globals_;  // looked up once each
+};
+
+}  // namespace weft

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -64,6 +65,62 @@ TEST_F(Cli, DeadlockIsFoundWrittenAndReplayed) {
     EXPECT_EQ(r.status, 1) << r.out;
     EXPECT_NE(r.out.find("bug: deadlock: cycle"), std::string::npos) << r.out;
   }
+}
+
+// Threads by the names the program gave them, a heap object by where `new` made it, a
+// column per thread; colour only when asked for (or on a terminal).
+TEST_F(Cli, ReportsNameThreadsAndHeapObjects) {
+  const std::string program = " -- " + kBin + "/cli_named_heap";
+  const std::string run = weft() + " run -s dfs -n 0";
+  Output o = sh("cd " + dir_.string() + " && " + run + program);
+  ASSERT_EQ(o.status, 1) << o.out;
+  EXPECT_EQ(o.out.find('\x1b'), std::string::npos) << "not a terminal: no colour";
+  EXPECT_NE(o.out.find("T1 (adder-a)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("T2 (adder-b)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("\nrace on heap#1+8 at 0x"), std::string::npos) << o.out;
+  EXPECT_TRUE(std::regex_search(o.out, std::regex("\n +T0 +T1 \\(adder-a\\) +T2 \\(adder-b\\)\n")))
+      << "a column per thread\n" << o.out;
+  std::ifstream source(kSources + "/named_heap.cpp");
+  int line = 0, new_line = 0;
+  for (std::string text; std::getline(source, text);) {
+    ++line;
+    if (text.find("// NEW-TALLY") != std::string::npos) new_line = line;
+  }
+  ASSERT_NE(new_line, 0);
+  const std::size_t heap = o.out.find("\nheap objects:\n  heap#1  16 bytes  allocated by T0");
+  ASSERT_NE(heap, std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("named_heap.cpp:" + std::to_string(new_line), heap), std::string::npos)
+      << o.out;
+
+  nlohmann::json j = run_json("-s dfs -n 0 -- " + kBin + "/cli_named_heap", 1);
+  const auto& bug = j["bugs"][0];
+  EXPECT_EQ(bug["thread_names"], nlohmann::json::parse(
+                                     R"([{"thread": 1, "name": "adder-a"}, {"thread": 2, "name": "adder-b"}])"));
+  ASSERT_EQ(bug["heap_objects"].size(), 1u) << bug;
+  EXPECT_EQ(bug["heap_objects"][0]["size"], 16);
+  EXPECT_EQ(bug["heap_objects"][0]["location"]["line"], new_line);
+  EXPECT_EQ(bug["race"]["object_name"], "heap#1+8");
+
+  Output coloured = sh("cd " + dir_.string() + " && " + run + " --color always" + program);
+  EXPECT_EQ(coloured.status, 1);
+  EXPECT_NE(coloured.out.find("\x1b[1;31mbug: data-race\x1b[0m"), std::string::npos) << coloured.out;
+  // On a terminal (script(1) gives one), coloured unless NO_COLOR says otherwise.
+  auto on_terminal = [&](const std::string& env) {
+    const std::string typescript = in_dir("typescript");
+    sh("cd " + dir_.string() + " && " + env + " script -qec \"" + run + program + "\" " +
+       typescript + " > /dev/null");
+    std::ifstream in(typescript);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string terminal = on_terminal("");
+  EXPECT_NE(terminal.find("\x1b[1;31mbug: data-race\x1b[0m"), std::string::npos) << terminal;
+  const std::string no_color = on_terminal("NO_COLOR=1");
+  EXPECT_NE(no_color.find("bug: data-race"), std::string::npos) << no_color;
+  EXPECT_EQ(no_color.find("\x1b[1;31m"), std::string::npos) << no_color;
+  Output bad = sh(weft() + " run --color sometimes -- " + kBin + "/cli_named_heap");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.out.find("must be one of auto, always, never, not 'sometimes'"), std::string::npos)
+      << bad.out;
 }
 
 TEST_F(Cli, JsonResultHasTheContractFields) {

@@ -91,7 +91,40 @@ TEST(JsonReport, EveryContractFieldWithItsType) {
   EXPECT_EQ(trace[0].at("op"), "thread-create");
   EXPECT_EQ(trace[0].at("target"), 1);
   EXPECT_EQ(trace[0].at("object"), "");
+  EXPECT_EQ(trace[0].at("object_name"), "T1");
+  EXPECT_EQ(read.at("object_name"), "0x5000");  // neither a global nor a known heap block
   EXPECT_FALSE(read.contains("target"));
+  EXPECT_EQ(bug.at("thread_names"), json::array());
+  EXPECT_EQ(bug.at("heap_objects"), json::array());
+}
+
+TEST(JsonReport, ThreadNamesAndHeapObjects) {
+  Symbolizer sym;
+  RunRecord run = weft_test::lost_update_run();
+  BugRecord& record = run.bugs[0];
+  record.thread_names = {"", "adder"};
+  Allocation block;
+  block.address = 0x4ff0;
+  block.size = 32;
+  block.step = 1;
+  block.thread = 0;
+  block.pc = weft_test::named_site(1).pc;
+  record.allocations = {block};
+  json j = json::parse(format_json(run, sym));
+  const json& bug = j.at("bugs")[0];
+  EXPECT_EQ(bug.at("thread_names"), json::parse(R"([{"thread": 1, "name": "adder"}])"));
+  ASSERT_EQ(bug.at("heap_objects").size(), 1u);
+  const json& heap = bug.at("heap_objects")[0];
+  EXPECT_EQ(heap.at("name"), "heap#1");
+  EXPECT_EQ(heap.at("address"), "0x4ff0");
+  EXPECT_EQ(heap.at("size"), 32);
+  EXPECT_EQ(heap.at("thread"), 0);
+  EXPECT_EQ(heap.at("step"), 1);
+  expect_location_object(heap.at("location"));
+  EXPECT_EQ(heap.at("location").at("function"), "weft_test::named_site(int)");
+  EXPECT_EQ(heap.at("location").at("line"), weft_test::named_site(1).line);
+  EXPECT_EQ(bug.at("trace")[2].at("object"), "0x5000");
+  EXPECT_EQ(bug.at("trace")[2].at("object_name"), "heap#1+16");
 }
 
 TEST(JsonReport, DeadlockErrorAndUnknowns) {
@@ -123,6 +156,7 @@ TEST(JsonReport, DeadlockErrorAndUnknowns) {
   EXPECT_EQ(blocked.at("thread"), 0);
   EXPECT_EQ(blocked.at("op"), "mutex-lock");
   EXPECT_EQ(blocked.at("object"), "0xb000");
+  EXPECT_EQ(blocked.at("object_name"), "0xb000");
   expect_location_object(blocked.at("location"));
   EXPECT_EQ(blocked.at("location").at("function"), "weft_test::named_site(int)");
   EXPECT_EQ(blocked.at("location").at("line"), a.line);

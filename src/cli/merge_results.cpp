@@ -126,9 +126,12 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
   std::set<std::string> warnings_seen;
   ojson warnings = ojson::array();
   std::string error;
+  std::string nondeterminism;  // the first shard's that saw its program diverge
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const json& r = inputs[i].json;
     const json c = r.value("coverage", json::object());
+    if (nondeterminism.empty() && !c.value("nondeterminism", "").empty())
+      nondeterminism = "shard " + std::to_string(parts[i].index) + ": " + c.value("nondeterminism", "");
     executions += r.value("executions", std::uint64_t{0});
     elapsed = std::max(elapsed, r.value("elapsed_s", 0.0));
     instrumented |= r.value("instrumented", false);
@@ -156,8 +159,8 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
   complete &= same_space;
   const std::string kind = first.value("coverage", json::object()).value("kind", "none");
   // A portfolio member that exhausted a full space on one shard covers it for all.
-  const bool covered =
-      kind == "portfolio" ? any_complete && out.missing.empty() && same_space : complete;
+  const bool covered = nondeterminism.empty() &&
+      (kind == "portfolio" ? any_complete && out.missing.empty() && same_space : complete);
   m["executions"] = executions;
   m["elapsed_s"] = elapsed;
   m["complete"] = covered;
@@ -176,7 +179,9 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
     for (std::size_t i = 0; i < inputs.size(); ++i)
       summary += " [shard " + std::to_string(parts[i].index) + ": " +
                  inputs[i].json["coverage"].value("summary", "") + "]";
-  if (!same_space)
+  if (!nondeterminism.empty())
+    summary += "; " + nondeterminism + ": no coverage claim";
+  else if (!same_space)
     summary += "; the shards found different racy accesses (--preempt-on=racy), so their "
                "spaces differ: no coverage claim";
   else if (!out.missing.empty())
@@ -200,7 +205,8 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
                    {"classes", classes},
                    {"nodes_created", nodes},
                    {"peak_nodes", peak},
-                   {"summary", summary}};
+                   {"summary", summary},
+                   {"nondeterminism", nondeterminism}};
   ojson shards = {{"count", count}, {"merged", ojson::array()}, {"missing", out.missing}};
   for (const auto& [index, at] : by_index) shards["merged"].push_back(index);
   m["shards"] = shards;

@@ -28,6 +28,9 @@ struct Coverage {
   std::uint64_t nodes_created = 0;
   std::uint64_t peak_nodes = 0;
   std::uint64_t frontier = 0;  // executions known and not run yet (the tree's fringe)
+  // Systematic strategies: the first sign that the program did not behave the same under
+  // the same schedule ("" none). Then nothing is claimed, and the run is not complete.
+  std::string nondeterminism;
 };
 
 }  // namespace weft

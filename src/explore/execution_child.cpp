@@ -56,6 +56,8 @@ void write_coverage(SharedHeader& h, const Coverage& cov) {
   detect::copy_text(h.coverage_kind, sizeof h.coverage_kind, cov.kind.c_str());
   detect::copy_text(h.coverage_summary, sizeof h.coverage_summary, cov.summary.c_str());
   detect::copy_text(h.coverage_origin, sizeof h.coverage_origin, cov.origin.c_str());
+  detect::copy_text(h.coverage_nondeterminism, sizeof h.coverage_nondeterminism,
+                    cov.nondeterminism.c_str());
 }
 
 void ChildSink::on_bug(const rt::BugReport& bug) {

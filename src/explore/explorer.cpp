@@ -124,8 +124,10 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
       controller.set_strategy(strategy.get());
     }
   }
-  h.complete = complete && replay == nullptr;
-  write_coverage(h, strategy->coverage_with_stats());
+  const Coverage coverage = strategy->coverage_with_stats();
+  // A space exhausted by a program that did not follow its schedules was not covered.
+  h.complete = complete && replay == nullptr && coverage.nondeterminism.empty();
+  write_coverage(h, coverage);
   h.finished.store(1, std::memory_order_release);
   _exit(0);
 }
@@ -212,6 +214,7 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   run.coverage.peak_nodes = h.coverage_peak_nodes;
   run.coverage.summary = h.coverage_summary;
   run.coverage.origin = h.coverage_origin;
+  run.coverage.nondeterminism = h.coverage_nondeterminism;
   if (h.error[0] != '\0') {
     Symbolizer symbolizer;
     run.error = h.error + where_suffix(h.error_pc, symbolizer);

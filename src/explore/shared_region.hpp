@@ -43,6 +43,7 @@ struct SharedHeader {
   char coverage_kind[32] = {};
   char coverage_summary[512] = {};
   char coverage_origin[64] = {};
+  char coverage_nondeterminism[512] = {};
   char error[1024] = {};  // a tool error: bad option, divergent replay
   std::uintptr_t error_pc = 0;  // where in the program, when it says something
   detect::BugSlot bug;

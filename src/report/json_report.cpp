@@ -130,7 +130,8 @@ std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
                    {"classes", run.coverage.classes},
                    {"nodes_created", run.coverage.nodes_created},
                    {"peak_nodes", run.coverage.peak_nodes},
-                   {"summary", run.coverage.summary}};
+                   {"summary", run.coverage.summary},
+                   {"nondeterminism", run.coverage.nondeterminism}};
   if (!run.error.empty()) j["error"] = run.error;
   json bugs = json::array();
   for (const BugRecord& bug : run.bugs) bugs.push_back(bug_object(bug, symbolizer));

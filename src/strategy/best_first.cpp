@@ -182,12 +182,12 @@ Coverage BestFirstStrategy::coverage() const {
   c.kind = "preemption-bound";
   c.executions = tree_.stats().executions;
   const bool faithful = tree_.nondeterminism().empty();
+  c.nondeterminism = tree_.nondeterminism();
   c.complete = exhausted() && faithful;
   const std::string within = "with at most " + std::to_string(bound_) + " preemption" +
                              (bound_ == 1 ? "" : "s");
   if (!faithful) {
-    c.summary = name_ + ": " + std::to_string(c.executions) +
-                " executions, but the program is not deterministic: no coverage claim";
+    c.summary = tree_.no_claim(name_ + ": " + std::to_string(c.executions) + " executions");
   } else if (c.complete) {
     c.bound = static_cast<std::int64_t>(bound_);
     c.summary = name_ + ": all " + std::to_string(c.executions) + " executions " + within +

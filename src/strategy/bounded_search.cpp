@@ -123,8 +123,8 @@ Coverage BoundedSearch::bound_coverage() const {
   const std::string name = std::string(names_.strategy) + ": ";
   if (!tree_.nondeterminism().empty()) {
     c.executions = p.executions;
-    c.summary = name + count(p.executions, "execution") +
-                ", but the program is not deterministic: no coverage claim";
+    c.summary = tree_.no_claim(name + count(p.executions, "execution"));
+    c.nondeterminism = tree_.nondeterminism();
     return c;
   }
   if (unreported_ != 0) {

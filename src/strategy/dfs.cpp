@@ -48,13 +48,13 @@ Coverage DfsStrategy::coverage() const {
   c.executions = tree_.stats().executions;
   if (cache_) c.classes = cache_->distinct_classes();
   const bool faithful = tree_.nondeterminism().empty();
+  c.nondeterminism = tree_.nondeterminism();
   c.complete = exhausted() && faithful;
   if (c.complete && bound_ != kUnbounded) c.bound = static_cast<std::int64_t>(bound_);
   const std::string within =
       bound_ == kUnbounded ? "" : " with at most " + std::to_string(bound_) + " preemptions";
   if (!faithful)
-    c.summary = "dfs: " + std::to_string(c.executions) +
-                " executions, but the program is not deterministic: no coverage claim";
+    c.summary = tree_.no_claim("dfs: " + std::to_string(c.executions) + " executions");
   else if (c.complete)
     c.summary = "dfs: all " + std::to_string(c.executions) + " schedules" + within +
                 " explored" + cache_summary();

@@ -93,9 +93,10 @@ Coverage DporStrategy::coverage() const {
   c.executions = tree_.stats().executions;
   c.classes = c.executions - redundant_executions();
   const bool faithful = tree_.nondeterminism().empty();
+  c.nondeterminism = tree_.nondeterminism();
   c.complete = exhausted() && faithful && unmodelled_ == 0;
   if (!faithful)
-    c.summary = "dpor: " + counts() + ", but the program is not deterministic: no coverage claim";
+    c.summary = tree_.no_claim("dpor: " + counts());
   else if (unmodelled_ != 0)
     c.summary = "dpor: " + counts() + ", but threads wait on file descriptors other threads "
                 "feed outside weft's view: no coverage claim";

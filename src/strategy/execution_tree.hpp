@@ -150,6 +150,10 @@ class ExecutionTree {
   // The first sign that the program is not deterministic under its schedule ("" if none),
   // one line; and how many executions showed one.
   const std::string& nondeterminism() const { return nondeterminism_; }
+  // "<what>, but <nondeterminism>: no coverage claim": the summary when it is not empty.
+  std::string no_claim(const std::string& what) const {
+    return what + ", but " + nondeterminism_ + ": no coverage claim";
+  }
   std::uint64_t nondeterministic_executions() const { return nondeterministic_executions_; }
 
  private:

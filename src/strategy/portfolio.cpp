@@ -45,6 +45,7 @@ Coverage PortfolioStrategy::coverage() const {
     if (m.elsewhere) continue;
     c.executions += m.executions;
     const Coverage mc = m.strategy->coverage();
+    if (c.nondeterminism.empty()) c.nondeterminism = mc.nondeterminism;
     // One member that exhausted a space with a guarantee covers it for the whole run
     // (not its shard's part of one).
     complete |= m.exhausted && !m.split && mc.complete && mc.kind == "full";

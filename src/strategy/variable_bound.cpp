@@ -88,8 +88,8 @@ Coverage VariableBoundStrategy::coverage() const {
   cov.executions = tree_.stats().executions;
   const std::string name = "vb:" + std::to_string(max_v_) + "," + std::to_string(max_c_) + ": ";
   if (!tree_.nondeterminism().empty()) {
-    cov.summary = name + std::to_string(cov.executions) +
-                  " executions, but the program is not deterministic: no coverage claim";
+    cov.summary = tree_.no_claim(name + std::to_string(cov.executions) + " executions");
+    cov.nondeterminism = tree_.nondeterminism();
     return cov;
   }
   // The lowest level still open: the running execution's, or the frontier's.

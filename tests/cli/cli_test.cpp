@@ -123,6 +123,28 @@ TEST_F(Cli, ReportsNameThreadsAndHeapObjects) {
       << bad.out;
 }
 
+// An execution that does not follow its schedule (CHESS 4.2): said precisely, with no
+// coverage claim, and the run not complete even though the tree ran out.
+TEST_F(Cli, AProgramThatDoesNotFollowItsScheduleGetsNoCoverageClaim) {
+  const std::string args = "-s dfs -n 0 -- " + kBin + "/cli_not_reproducible " + in_dir("runs");
+  nlohmann::json j = run_json(args, 0);
+  EXPECT_FALSE(j["complete"].get<bool>()) << j;
+  EXPECT_FALSE(j["coverage"]["complete"].get<bool>()) << j;
+  const std::string what = j["coverage"]["nondeterminism"];
+  EXPECT_EQ(what.rfind("not reproducible: execution ", 0), 0u) << what;
+  EXPECT_NE(what.find(", decision "), std::string::npos) << what;
+  EXPECT_NE(j["coverage"]["summary"].get<std::string>().find(what + ": no coverage claim"),
+            std::string::npos) << j;
+  Output o = sh("cd " + dir_.string() + " && " + weft() + " run " + args);
+  EXPECT_EQ(o.status, 0) << o.out;
+  EXPECT_NE(o.out.find(", budget; dfs: "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("not reproducible: execution "), std::string::npos) << o.out;
+  // A deterministic program: complete, nothing to say.
+  nlohmann::json ok = run_json("-s dfs -n 0 -- " + kBin + "/cli_locked", 0);
+  EXPECT_TRUE(ok["complete"].get<bool>());
+  EXPECT_EQ(ok["coverage"]["nondeterminism"], "");
+}
+
 TEST_F(Cli, JsonResultHasTheContractFields) {
   nlohmann::json j = run_json("-s dfs -n 0 -- " + kBin + "/cli_deadlock", 1);
   for (const char* f : {"version", "program", "args", "strategy", "seed", "executions",

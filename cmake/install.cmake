@@ -16,8 +16,9 @@ if(WEFT_BUILD_MAN)
 endif()
 # README's links into docs/ keep working in the installed copy.
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
-install(FILES docs/tutorial.md docs/choosing-a-strategy.md docs/troubleshooting.md
+install(FILES docs/tutorial.md docs/choosing-a-strategy.md docs/troubleshooting.md docs/json.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
+install(FILES docs/schema/weft-result.schema.json DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs/schema)
 
 configure_package_config_file(cmake/weftConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/weftConfig.cmake INSTALL_DESTINATION ${WEFT_CMAKE_DIR})

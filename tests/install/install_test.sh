@@ -42,7 +42,8 @@ install)
            lib/cmake/weft/weftConfig.cmake lib/cmake/weft/weftConfigVersion.cmake \
            lib/cmake/weft/weftTargets.cmake lib/cmake/weft/weft.cmake lib/pkgconfig/weft.pc \
            share/doc/weft/README.md share/doc/weft/docs/tutorial.md \
-           share/doc/weft/docs/choosing-a-strategy.md share/doc/weft/docs/troubleshooting.md; do
+           share/doc/weft/docs/choosing-a-strategy.md share/doc/weft/docs/troubleshooting.md \
+           share/doc/weft/docs/json.md share/doc/weft/docs/schema/weft-result.schema.json; do
     [ -e "$prefix/$f" ] || fail "$f was not installed under $prefix"
   done
   [ -x "$prefix/bin/weft-c++" ] || fail "bin/weft-c++ is not executable"

@@ -8,9 +8,14 @@
 //      under test), next to a plain access;
 //   3. the cost of data race detection: an execution of two threads doing many plain
 //      accesses with detection on and off (plain accesses not scheduling points), and with
-//      every access a scheduling point for comparison.
+//      every access a scheduling point for comparison;
+//   4. the cost of a heap allocation under test (noted in the allocation log that reports
+//      name heap objects with), next to glibc's own and to an allocation outside a test.
 #include <pthread.h>
 #include <weft/weft.hpp>
+
+extern "C" void* __libc_malloc(std::size_t n);
+extern "C" void __libc_free(void* p);
 
 #include <atomic>
 #include <chrono>
@@ -101,6 +106,19 @@ __attribute__((noinline)) long read_loop(long n) {
   return sum;
 }
 
+// Allocation pairs; `direct` calls glibc's allocator itself, past weft's interposed malloc.
+void* volatile g_block;
+__attribute__((noinline)) void allocate_loop(long n, bool direct) {
+  for (long i = 0; i < n; ++i) {
+    g_block = direct ? __libc_malloc(48) : std::malloc(48);
+    if (direct) {
+      __libc_free(g_block);
+    } else {
+      std::free(g_block);
+    }
+  }
+}
+
 }  // namespace
 
 // The same loop, uninstrumented, lives in bench/plain_loop.cpp.
@@ -150,6 +168,17 @@ int main(int argc, char** argv) {
   const double detect_on_us = plain_execution_us(weft::Races::kFail, weft::PreemptOn::kSync, plain_n);
   const double all_points_us = plain_execution_us(weft::Races::kOff, weft::PreemptOn::kAll, 10);
 
+  const long allocations = 2'000'000;
+  t0 = Clock::now();
+  allocate_loop(allocations, true);
+  const double glibc_ns = seconds_since(t0) * 1e9 / allocations;
+  t0 = Clock::now();
+  allocate_loop(allocations, false);
+  const double outside_ns = seconds_since(t0) * 1e9 / allocations;
+  weft::Result alloc_run = weft::explore([] { allocate_loop(allocations, false); },
+                                         {.strategy = "random", .executions = 1, .seed = 1});
+  const double under_test_ns = alloc_run.elapsed_s() * 1e9 / allocations;
+
   std::printf("weft bench (one run; compare ratios, not absolute numbers)\n\n");
   std::printf("in-process explorer, 2 threads x 10 scheduling points, %llu executions:\n",
               static_cast<unsigned long long>(executions));
@@ -173,5 +202,11 @@ int main(int argc, char** argv) {
               detect_on_us, detect_on_us / detect_off_us);
   std::printf("  every access a scheduling point    %9.1f us/execution  (%.2fx)\n", all_points_us,
               all_points_us / detect_off_us);
+  std::printf("\nheap allocation (malloc + free of 48 bytes):\n");
+  std::printf("  glibc directly                    %10.2f ns/pair\n", glibc_ns);
+  std::printf("  through weft, outside a test      %10.2f ns/pair  (%.2fx)\n", outside_ns,
+              outside_ns / glibc_ns);
+  std::printf("  under test (noted for reports)    %10.2f ns/pair  (%.2fx)\n", under_test_ns,
+              under_test_ns / glibc_ns);
   return 0;
 }

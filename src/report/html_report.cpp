@@ -51,6 +51,9 @@ h1 .kind { color: #b00020; }
 #arrows line.hb { stroke: #2a62c9; stroke-width: 1.5; opacity: .55; }
 #detail { margin-top: 1em; padding: .6em; border: 1px solid #ddd; background: #fafafa; white-space: pre-wrap; font-family: monospace; font-size: 12px; min-height: 2em; }
 .legend { color: #555; font-size: 12px; margin: .4em 0 1em; }
+#heap { border-collapse: collapse; font-size: 13px; }
+#heap td { padding: 2px 10px 2px 0; vertical-align: top; }
+h2 { font-size: 16px; margin: 1.2em 0 .4em; }
 )";
 
 // Draws the happens-before arrows once the lanes are laid out, and shows a step's source
@@ -83,7 +86,7 @@ function select(step) {
   const el = document.getElementById('s' + step.i);
   el.classList.add('selected');
   document.getElementById('detail').textContent =
-      'step ' + (step.i + 1) + ', T' + step.t + ': ' + step.op + (step.obj ? ' ' + step.obj : '') +
+      'step ' + (step.i + 1) + ', ' + step.tn + ': ' + step.op + (step.obj ? ' ' + step.obj : '') +
       (step.loc ? '\n' + step.loc + (step.fn ? '  (' + step.fn + ')' : '') : '') +
       (step.src ? '\n    ' + step.src : '');
 }
@@ -115,6 +118,20 @@ std::string format_html(const BugRecord& bug, Symbolizer& symbolizer, const std:
           std::to_string(bug.execution) + "<br>replay: <code>weft replay SCHEDULE -- " +
           escape(program) + "</code> with the schedule <code>" + escape(bug.schedule) +
           "</code></p>\n";
+  if (bug.has_race) {
+    // The two accesses that race: the later (the one that found it) first.
+    const DataRace& r = bug.race;
+    html += "<p class=\"race\">race on <code>" + escape(names.address(r.address)) + "</code>:";
+    for (const RaceAccess* a : {&r.later, &r.earlier}) {
+      const Frame where = choose_location(a->pc, symbolizer);
+      const std::string src = where.file.empty() ? "" : symbolizer.source_line(where.file, where.line);
+      html += "<br>" + escape(names.thread(a->thread)) + " " + (a == &r.earlier ? "earlier " : "") +
+              (a->write ? "write" : "read") + " of " + std::to_string(a->size) + " bytes at " +
+              escape(where.file.empty() ? "?" : where.file + ":" + std::to_string(where.line)) +
+              (src.empty() ? "" : " <code>" + escape(src) + "</code>");
+    }
+    html += "</p>\n";
+  }
   html += "<p class=\"legend\">One lane per thread, one box per step in schedule order. An "
           "orange edge marks a preemption (the thread before could have gone on); the red box "
           "is the failing step; blue arrows are happens-before edges between threads. Hover "
@@ -151,10 +168,26 @@ std::string format_html(const BugRecord& bug, Symbolizer& symbolizer, const std:
             (preemption ? "<span class=\"badge\">preemption</span>" : "") +
             (failing ? "<span id=\"bug-marker\">&#10006; " + escape(kind) + "</span>" : "") +
             (loc.empty() ? "" : "<span class=\"loc\">" + escape(loc) + "</span>") + "</div>\n";
-    steps.push_back({{"i", i}, {"t", e.thread}, {"op", op}, {"obj", obj}, {"loc", loc},
+    steps.push_back({{"i", i}, {"t", e.thread}, {"tn", names.thread(e.thread)}, {"op", op}, {"obj", obj}, {"loc", loc},
                      {"fn", where.function}, {"src", src}});
   }
   html += "</div></div>\n<div id=\"detail\">Click a step to see its source line.</div>\n";
+  // Heap objects by where they were allocated (their steps name them heap#1, heap#2...).
+  if (!names.heap_blocks().empty()) {
+    html += "<h2>Heap objects</h2>\n<table id=\"heap\">\n";
+    for (std::size_t i = 0; i < names.heap_blocks().size(); ++i) {
+      const Allocation& a = names.heap_blocks()[i];
+      const std::uintptr_t frames[] = {a.pc, a.callers[0], a.callers[1], a.callers[2]};
+      const Frame where = choose_location(frames, symbolizer);
+      const std::string loc = where.file.empty() ? "" : where.file + ":" + std::to_string(where.line);
+      const std::string src = where.file.empty() ? "" : symbolizer.source_line(where.file, where.line);
+      html += "<tr><td><code>" + ObjectNames::heap_block_name(i) + "</code></td><td>" +
+              std::to_string(a.size) + " bytes</td><td>allocated by " + escape(names.thread(a.thread)) +
+              " before step " + std::to_string(a.step + 1) + "</td><td>" + escape(loc) +
+              "</td><td><code>" + escape(src) + "</code></td></tr>\n";
+    }
+    html += "</table>\n";
+  }
 
   nlohmann::json arrows = nlohmann::json::array();
   for (const auto& [from, to] : happens_before_arrows(bug.events)) arrows.push_back({from, to});

@@ -11,6 +11,7 @@
 #include <map>
 #include <regex>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "support/shell.hpp"
@@ -100,6 +101,24 @@ TEST_F(Cli, ReportsNameThreadsAndHeapObjects) {
   EXPECT_EQ(bug["heap_objects"][0]["size"], 16);
   EXPECT_EQ(bug["heap_objects"][0]["location"]["line"], new_line);
   EXPECT_EQ(bug["race"]["object_name"], "heap#1+8");
+
+  // The page and the trace events name them too.
+  const std::string page = in_dir("named.html"), trace = in_dir("named.json");
+  Output pictured = sh("cd " + dir_.string() + " && " + run + " --html " + page + " --trace-out " +
+                       trace + program);
+  EXPECT_EQ(pictured.status, 1) << pictured.out;
+  std::ifstream page_in(page), trace_in(trace);
+  const std::string html(std::istreambuf_iterator<char>(page_in), {});
+  EXPECT_NE(html.find("data-thread=\"1\">T1 (adder-a)</div>"), std::string::npos) << html;
+  EXPECT_NE(html.find("race on <code>heap#1+8</code>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<h2>Heap objects</h2>"), std::string::npos) << html;
+  EXPECT_NE(html.find("named_heap.cpp:" + std::to_string(new_line)), std::string::npos) << html;
+  const nlohmann::json events = nlohmann::json::parse(trace_in, nullptr, false);
+  ASSERT_FALSE(events.is_discarded());
+  std::set<std::string> tracks;
+  for (const auto& e : events["traceEvents"])
+    if (e.value("name", "") == "thread_name") tracks.insert(e["args"]["name"].get<std::string>());
+  EXPECT_EQ(tracks, (std::set<std::string>{"T0", "T1 (adder-a)", "T2 (adder-b)"})) << events;
 
   Output coloured = sh("cd " + dir_.string() + " && " + run + " --color always" + program);
   EXPECT_EQ(coloured.status, 1);

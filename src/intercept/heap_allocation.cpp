@@ -2,12 +2,15 @@
 // it was allocated, so that a report names a heap object ("heap#2, 48 bytes allocated at
 // queue.cpp:31") instead of an address. The blocks themselves come from glibc's allocator
 // (__libc_*: no dlsym, which itself allocates). operator new is replaced too (a
-// replaceable function): otherwise every C++ allocation would seem to come from inside
-// libstdc++.
+// replaceable function), so that a C++ allocation is noted where the program called new,
+// not inside libstdc++; it allocates through whichever malloc the process uses, so that a
+// program with an allocator of its own still frees with the one that allocated.
+#include <dlfcn.h>
 #include <malloc.h>
 
 #include <cerrno>
 #include <cstddef>
+#include <cstdlib>
 #include <new>
 
 #include "intercept/real.hpp"
@@ -27,13 +30,30 @@ inline void* noted(void* p, std::size_t n, std::uintptr_t pc) {
   return p;
 }
 
+extern "C" void* weft_malloc(std::size_t n) noexcept;
+
+// Whether the process's malloc is weft's (glibc's underneath), rather than an allocator
+// of the program's own that its free expects every block to come from. Settled at load,
+// before any execution.
+bool g_malloc_is_weft = true;
+__attribute__((constructor(101))) void settle_malloc() {
+  g_malloc_is_weft = dlsym(RTLD_DEFAULT, "malloc") == reinterpret_cast<void*>(&weft_malloc);
+}
+
 // operator new's contract: retry through the new-handler, else throw.
 void* new_block(std::size_t n, std::size_t alignment, std::uintptr_t pc) {
   if (n == 0) n = 1;
+  // aligned_alloc wants a multiple of the alignment.
+  if (alignment > alignof(std::max_align_t)) n = (n + alignment - 1) / alignment * alignment;
   for (;;) {
-    void* p = alignment <= alignof(std::max_align_t) ? __libc_malloc(n)
-                                                     : __libc_memalign(alignment, n);
-    if (p != nullptr) return noted(p, n, pc);
+    void* p;
+    if (g_malloc_is_weft)
+      p = noted(alignment <= alignof(std::max_align_t) ? __libc_malloc(n)
+                                                       : __libc_memalign(alignment, n),
+                n, pc);
+    else
+      p = alignment <= alignof(std::max_align_t) ? std::malloc(n) : std::aligned_alloc(alignment, n);
+    if (p != nullptr) return p;
     std::new_handler handler = std::get_new_handler();
     if (handler == nullptr) throw std::bad_alloc();
     handler();
@@ -52,7 +72,8 @@ void* new_block_nothrow(std::size_t n, std::size_t alignment, std::uintptr_t pc)
 
 extern "C" {
 
-void* malloc(std::size_t n) noexcept { return noted(__libc_malloc(n), n, WEFT_RAW_PC); }
+void* weft_malloc(std::size_t n) noexcept { return noted(__libc_malloc(n), n, WEFT_RAW_PC); }
+void* malloc(std::size_t n) noexcept __attribute__((alias("weft_malloc")));
 
 void* calloc(std::size_t count, std::size_t n) noexcept {
   return noted(__libc_calloc(count, n), count * n, WEFT_RAW_PC);

@@ -518,9 +518,10 @@ int launch(const Run& r, Mode mode) {
     fs::create_directories(in.results, ec);
     std::vector<std::string> e = env;
     e.push_back("WEFT_RESULT_DIR=" + in.results.string());
+    // Always set: a WEFT_SHARD of the caller's (meant for WEFT_TEST binaries) must not
+    // reach the fork server, which would shard a search weft run believes whole.
     const weft::Shard part{shard.index + shard.count * j, shard.count * jobs};
-    if (part.sharded())
-      e.push_back("WEFT_SHARD=" + std::to_string(part.index) + "/" + std::to_string(part.count));
+    e.push_back("WEFT_SHARD=" + std::to_string(part.index) + "/" + std::to_string(part.count));
     if (jobs > 1) {
       e.push_back("WEFT_JOBS_CONTROL=" + control.string());
       e.push_back("WEFT_JOBS_WORKER=" + std::to_string(j));

@@ -258,8 +258,11 @@ inline void run_test(void (*body)(), const char* test, Options options, const ch
     char elapsed[32];
     std::snprintf(elapsed, sizeof elapsed, "%.2f", result.elapsed_s());
     std::cout << "[   weft   ] " << test << ": "
-              << (options.shard.empty() ? ""
-                                        : "shard " + options.shard + " (" + sharding.source + "): ")
+              << (options.shard.empty()
+                      ? ""
+                      : "shard " + options.shard + " (" +
+                            (sharding.source.empty() ? "the test's options" : sharding.source) +
+                            "): ")
               << "no bug in " << result.executions() << " executions (strategy "
               << result.strategy() << ", seed " << result.seed() << ", " << elapsed << " s); "
               << result.coverage() << "\n";

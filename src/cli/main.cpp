@@ -353,7 +353,8 @@ std::string merged_report(const std::string& report, const nlohmann::ordered_jso
 // The execution runs in a child of the fork server: gdb follows it and lets the server go
 // on, so that the server still waits for it and writes the replay's result. A breakpoint
 // where the runtime records a bug (every kind passes there) stops gdb in the failing thread.
-bool write_gdb_script(const fs::path& script, const std::vector<std::string>& preload_env) {
+bool write_gdb_script(const fs::path& script, const std::vector<std::string>& preload_env,
+                      bool interactive) {
   std::ofstream out(script);
   out << "set startup-with-shell off\n";
   for (const std::string& e : preload_env) out << "set environment " << e << "\n";
@@ -374,6 +375,9 @@ bool write_gdb_script(const fs::path& script, const std::vector<std::string>& pr
          "detach\n"
          "end\n"
          "end\n";
+  if (interactive)
+    out << "echo weft: type 'run' to replay the execution; gdb stops where weft's runtime "
+           "records its bug (breakpoint 1)\\n\n";
   return static_cast<bool>(out);
 }
 
@@ -477,7 +481,7 @@ int launch(const Run& r, Mode mode) {
   const bool gdb = r.gdb || r.gdb_batch;
   if (gdb) {
     const fs::path script = results / "replay.gdb";
-    if (!write_gdb_script(script, preload_env)) {
+    if (!write_gdb_script(script, preload_env, !r.gdb_batch)) {
       std::error_code ec;
       fs::remove_all(results, ec);
       return fail("cannot write " + script.string());

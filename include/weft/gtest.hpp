@@ -28,6 +28,17 @@
 // WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME and WEFT_SEED override the options (see
 // weft/environment.hpp); a bad value fails the test naming the variable.
 //
+// Sharding (docs/sharding.md): run as shard I of N (GTEST_SHARD_INDEX=I,
+// GTEST_TOTAL_SHARDS=N, or WEFT_SHARD=I/N, which wins), every WEFT_TEST explores shard I/N
+// of its own search, so that the N processes together run each search once. gtest would
+// instead hand out whole tests to the shards; the first WEFT_TEST to register (before
+// main) takes the two GTEST_ variables away from it, so that every test, plain TESTs
+// too, runs in every shard. It touches TEST_SHARD_STATUS_FILE and GTEST_SHARD_STATUS_FILE
+// when set (Bazel's sign that the test shards). A passing test says which shard it ran
+// and what that covered, and records weft_executions, weft_complete, weft_shard,
+// weft_strategy, weft_seed and weft_coverage as test properties (--gtest_output=json or
+// xml).
+//
 // Options::name defaults to "Suite.Name" (schedules name the test they were found on).
 // The body is a plain function: no fixture (TEST_F) members.
 #include <gtest/gtest-spi.h>
@@ -35,6 +46,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -113,6 +125,76 @@ inline std::string replay_schedule(const std::string& value, std::string* error)
   return line;
 }
 
+// Which shard of their searches this binary's WEFT_TESTs explore.
+struct Sharding {
+  std::string shard;   // "I/N", or "" for the whole search
+  std::string source;  // the variables it came from, for the test's output
+  std::string error;   // a bad value: every WEFT_TEST fails with it
+};
+
+// GTEST_ or WEFT_SHARD's index and count; "" or one line naming what is wrong.
+inline std::string shard_numbers(const char* index_name, const std::string& index,
+                                 const char* count_name, const std::string& count,
+                                 std::uint64_t* i, std::uint64_t* n) {
+  using ::weft::detail::env_error;
+  if (!::weft::detail::parse_whole(count, n) || *n == 0 || *n > 0xffffffffu)
+    return env_error(count_name, count, "give the number of shards, a whole number >= 1");
+  if (!::weft::detail::parse_whole(index, i) || *i >= *n)
+    return env_error(index_name, index, "give this shard's number, a whole number from 0 to " +
+                                            std::to_string(*n - 1) + " (" + count_name + "=" +
+                                            count + ")");
+  return "";
+}
+
+// Reads and removes GoogleTest's sharding variables (see the top of this file).
+inline Sharding take_sharding() {
+  Sharding s;
+  auto get = [](const char* name) -> std::optional<std::string> {
+    const char* v = std::getenv(name);
+    return v == nullptr ? std::nullopt : std::optional<std::string>(v);
+  };
+  const auto index = get("GTEST_SHARD_INDEX"), total = get("GTEST_TOTAL_SHARDS");
+  const auto weft = get("WEFT_SHARD");
+  // gtest must not hand out whole tests: each WEFT_TEST splits its own search.
+  unsetenv("GTEST_SHARD_INDEX");
+  unsetenv("GTEST_TOTAL_SHARDS");
+  std::uint64_t i = 0, n = 1;
+  if (weft) {
+    const std::size_t slash = weft->find('/');
+    if (slash == std::string::npos ||
+        !shard_numbers("WEFT_SHARD", weft->substr(0, slash), "WEFT_SHARD", weft->substr(slash + 1),
+                       &i, &n).empty()) {
+      s.error = ::weft::detail::env_error(
+          "WEFT_SHARD", *weft, "give I/N, shard I of N with 0 <= I < N (such as 0/4), or unset it");
+      return s;
+    }
+    s.source = "WEFT_SHARD";
+    if (index || total) s.source += "; GTEST_SHARD_INDEX and GTEST_TOTAL_SHARDS ignored";
+  } else if (index || total) {
+    if (!index || !total) {
+      s.error = std::string(index ? "GTEST_SHARD_INDEX" : "GTEST_TOTAL_SHARDS") + " is set but " +
+                (index ? "GTEST_TOTAL_SHARDS" : "GTEST_SHARD_INDEX") +
+                " is not: set both, GTEST_SHARD_INDEX=I and GTEST_TOTAL_SHARDS=N with 0 <= I < N";
+      return s;
+    }
+    s.error = shard_numbers("GTEST_SHARD_INDEX", *index, "GTEST_TOTAL_SHARDS", *total, &i, &n);
+    if (!s.error.empty()) return s;
+    s.source = "GTEST_SHARD_INDEX=" + *index + ", GTEST_TOTAL_SHARDS=" + *total;
+  }
+  if (n > 1) {
+    s.shard = std::to_string(i) + "/" + std::to_string(n);
+    for (const char* file : {"TEST_SHARD_STATUS_FILE", "GTEST_SHARD_STATUS_FILE"})
+      if (const auto path = get(file); path && !path->empty()) std::ofstream(*path, std::ios::app);
+  }
+  return s;
+}
+
+// Taken once, when the first WEFT_TEST registers: before main, so before gtest reads them.
+inline const Sharding& sharding() {
+  static const Sharding s = take_sharding();
+  return s;
+}
+
 // The report, its replay line made the command that replays the bug in this binary.
 inline std::string with_replay_command(std::string report, const std::string& test,
                                        const std::string& schedule) {
@@ -135,6 +217,12 @@ inline void run_test(void (*body)(), const char* test, Options options, const ch
     ADD_FAILURE_AT(file, line) << "weft: " << e;
     return;
   }
+  const detail::Sharding& sharding = detail::sharding();
+  if (!sharding.error.empty()) {
+    ADD_FAILURE_AT(file, line) << "weft: " << sharding.error;
+    return;
+  }
+  if (!sharding.shard.empty()) options.shard = sharding.shard;
   std::string schedule;
   if (const char* value = std::getenv("WEFT_REPLAY"); value != nullptr && *value != '\0') {
     std::string error;
@@ -169,9 +257,24 @@ inline void run_test(void (*body)(), const char* test, Options options, const ch
   } else {
     char elapsed[32];
     std::snprintf(elapsed, sizeof elapsed, "%.2f", result.elapsed_s());
-    std::cout << "[   weft   ] " << test << ": no bug in " << result.executions()
-              << " executions (strategy " << result.strategy() << ", seed " << result.seed()
-              << ", " << elapsed << " s); " << result.coverage() << "\n";
+    std::cout << "[   weft   ] " << test << ": "
+              << (options.shard.empty()
+                      ? ""
+                      : "shard " + options.shard + " (" +
+                            (sharding.source.empty() ? "the test's options" : sharding.source) +
+                            "): ")
+              << "no bug in " << result.executions() << " executions (strategy "
+              << result.strategy() << ", seed " << result.seed() << ", " << elapsed << " s); "
+              << result.coverage() << "\n";
+  }
+  // For machines (--gtest_output): what this search, or this shard of it, ran.
+  if (schedule.empty() && result.error().empty()) {
+    ::testing::Test::RecordProperty("weft_executions", std::to_string(result.executions()));
+    ::testing::Test::RecordProperty("weft_complete", result.complete() ? "true" : "false");
+    ::testing::Test::RecordProperty("weft_shard", options.shard.empty() ? "0/1" : options.shard);
+    ::testing::Test::RecordProperty("weft_strategy", result.strategy());
+    ::testing::Test::RecordProperty("weft_seed", std::to_string(result.seed()));
+    ::testing::Test::RecordProperty("weft_coverage", result.coverage());
   }
 }
 
@@ -183,6 +286,8 @@ inline void run_test(void (*body)(), const char* test, Options options, const ch
 // (g++ 12's -Wextra would warn that a designated list leaves members out: that is its use).
 #define WEFT_TEST_OPTIONS(Suite, Name, ...)                                               \
   static void WEFT_TEST_BODY_(Suite, Name)();                                             \
+  [[maybe_unused]] static const ::weft::gtest::detail::Sharding& WEFT_TEST_SHARDING_(     \
+      Suite, Name) = ::weft::gtest::detail::sharding();                                   \
   TEST(Suite, Name) {                                                                     \
     _Pragma("GCC diagnostic push")                                                        \
     _Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")                    \
@@ -194,3 +299,4 @@ inline void run_test(void (*body)(), const char* test, Options options, const ch
   static void WEFT_TEST_BODY_(Suite, Name)()
 
 #define WEFT_TEST_BODY_(Suite, Name) weft_test_body_##Suite##_##Name
+#define WEFT_TEST_SHARDING_(Suite, Name) weft_test_sharding_##Suite##_##Name

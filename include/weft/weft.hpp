@@ -59,6 +59,11 @@ struct Options {
   bool state_cache = true;
   // "pb:<c>": dfs and bf explore only executions with at most c preemptions ("": none).
   std::string bound;
+  // "I/N": explore only shard I of N of the search (0 <= I < N; docs/sharding.md), so that
+  // N processes together run it once: samplers the executions numbered I, I+N, ... below
+  // `executions`, systematic strategies disjoint subtrees (without state caching). "": the
+  // whole search. WEFT_TEST sets it from GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS or WEFT_SHARD.
+  std::string shard;
 };
 
 // One step of a bug's interleaving, symbolized.

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -94,6 +95,18 @@ std::string resolve_program(const std::string& name, std::string* why) {
   return "";
 }
 
+// `name` as the shell would find it in PATH; "" when it is not there.
+std::string find_in_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::stringstream ss(path == nullptr ? "" : path);
+  for (std::string dir; std::getline(ss, dir, ':');) {
+    const fs::path p = fs::path(dir.empty() ? "." : dir) / name;
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec) && access(p.c_str(), X_OK) == 0) return p.string();
+  }
+  return "";
+}
+
 struct Run {
   std::string strategy = kDefaultStrategy;
   std::uint64_t executions = 1000;
@@ -108,6 +121,7 @@ struct Run {
   bool quiet = false;
   std::string color = "auto";  // --color auto|always|never
   bool gdb = false;
+  bool gdb_batch = false;  // --gdb-batch: gdb runs the replay, prints the stack, quits
   bool real_time = false;
   bool no_fair = false;
   bool keep_going = false;
@@ -192,6 +206,7 @@ struct Instance {
   pid_t pid = -1;
   int status = 0;
   bool reaped = false;
+  bool group = true;  // the program leads a process group of its own (not under --gdb)
   fs::path results;
   // What the fork server wrote.
   std::string json, report, output, found, trace, page;
@@ -199,19 +214,24 @@ struct Instance {
 
 std::vector<pid_t> g_children;
 void forward_signal(int sig) {
-  for (pid_t c : g_children) kill(-c, SIGKILL);  // the programs and every execution they forked
+  // The programs and every execution they forked; gdb (no group of its own) alone.
+  for (pid_t c : g_children)
+    if (kill(-c, SIGKILL) != 0) kill(c, SIGKILL);
   signal(sig, SIG_DFL);
   raise(sig);
 }
 
-pid_t spawn(const std::vector<std::string>& env, const std::vector<std::string>& argv) {
+// A process group of its own (own_group), which weft kills when the program ends; else
+// weft's, so that a debugger stays in the terminal's foreground group.
+pid_t spawn(const std::vector<std::string>& env, const std::vector<std::string>& argv,
+            bool own_group = true) {
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid != 0) {
-    if (pid > 0) setpgid(pid, pid);
+    if (pid > 0 && own_group) setpgid(pid, pid);
     return pid;
   }
-  setpgid(0, 0);
+  if (own_group) setpgid(0, 0);
   for (const std::string& e : env) putenv(strdup(e.c_str()));
   std::vector<char*> cargv;
   for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
@@ -229,7 +249,7 @@ bool reap(Instance& in, bool block) {
   while ((r = waitpid(in.pid, &in.status, block ? 0 : WNOHANG)) < 0 && errno == EINTR) {
   }
   if (r != in.pid) return false;
-  kill(-in.pid, SIGKILL);
+  if (in.group) kill(-in.pid, SIGKILL);
   in.reaped = true;
   return true;
 }
@@ -335,6 +355,51 @@ std::string merged_report(const std::string& report, const nlohmann::ordered_jso
   return out;
 }
 
+// --gdb: gdb's commands, written to `script`. weft's runtime is preloaded into the
+// program only: in gdb it would turn gdb into the fork server. So LD_PRELOAD (and the
+// LD_BIND_NOW weft adds) reach the program through gdb's `set environment`, with no shell
+// in between; the WEFT_* variables stay in gdb's environment, which the program inherits.
+// The execution runs in a child of the fork server: gdb follows it and lets the server go
+// on, so that the server still waits for it and writes the replay's result. A breakpoint
+// where the runtime records a bug (every kind passes there) stops gdb in the failing thread.
+bool write_gdb_script(const fs::path& script, const std::vector<std::string>& preload_env,
+                      bool interactive) {
+  std::ofstream out(script);
+  out << "set startup-with-shell off\n";
+  for (const std::string& e : preload_env) out << "set environment " << e << "\n";
+  out << "set follow-fork-mode child\n"
+         "set detach-on-fork on\n"
+         "set breakpoint pending on\n"
+         "set $weft_at_bug = 0\n"
+         "break weft::explorer::ChildSink::on_bug\n"
+         "commands\n"
+         "set $weft_at_bug = 1\n"
+         "echo weft: the replayed execution shows its bug here: 'bt' for the stack ('up' to the "
+         "program's frames), 'continue' for weft's report\\n\n"
+         "end\n"
+         // Quitting at the bug lets the execution go on to record it (gdb would kill it, and
+         // the report would show a killed process instead).
+         "define hook-quit\n"
+         "if $weft_at_bug && $_thread != 0\n"
+         "detach\n"
+         "end\n"
+         "end\n";
+  if (interactive)
+    out << "echo weft: type 'run' to replay the execution; gdb stops where weft's runtime "
+           "records its bug (breakpoint 1)\\n\n";
+  return static_cast<bool>(out);
+}
+
+// After gdb: what is left of the replay (the fork server, writing its result once the
+// execution gdb followed has ended) was adopted by weft, its subreaper. Waited for.
+void wait_for_orphans() {
+  for (;;) {
+    const pid_t r = waitpid(-1, nullptr, 0);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return;
+  }
+}
+
 int launch(const Run& r, Mode mode) {
   const bool replay = mode == Mode::kReplay;
   if (r.command.empty()) return fail("no program given (usage: weft run [options] -- PROGRAM [ARGS...])");
@@ -347,6 +412,10 @@ int launch(const Run& r, Mode mode) {
     if (std::string why = unwritable(option, path); !why.empty()) return fail(why);
   const std::string runtime = runtime_path();
   if (runtime.empty()) return fail("cannot find weft's runtime (libweft.so) next to this weft");
+  const std::string gdb_path = r.gdb || r.gdb_batch ? find_in_path("gdb") : "";
+  if ((r.gdb || r.gdb_batch) && gdb_path.empty())
+    return fail(std::string(r.gdb_batch ? "--gdb-batch" : "--gdb") +
+                " needs gdb, which is not in PATH (install it: apt-get install gdb)");
   std::string schedule;
   weft::cli::ShardChoice sharding;
   std::uint32_t jobs = 1;
@@ -408,20 +477,38 @@ int launch(const Run& r, Mode mode) {
       std::string("WEFT_STDOUT_TO_STDERR=") + (replay && r.json == "-" ? "1" : "0"),
   };
   const char* preload = std::getenv("LD_PRELOAD");
-  env.push_back("LD_PRELOAD=" + runtime + (preload ? ":" + std::string(preload) : ""));
+  std::vector<std::string> preload_env = {"LD_PRELOAD=" + runtime +
+                                          (preload ? ":" + std::string(preload) : "")};
   // Every symbol bound once, in the fork server, rather than lazily again in each
   // execution's child (make bench: about a tenth of an execution's cost).
   if (std::getenv("LD_BIND_NOW") == nullptr) {
-    env.push_back("LD_BIND_NOW=1");
+    preload_env.push_back("LD_BIND_NOW=1");
     env.push_back("WEFT_BIND_NOW_ADDED=1");
   }
 
   std::vector<std::string> argv = r.command;
   argv[0] = program;
-  if (r.gdb) {
-    // The execution runs in a child of the fork server: follow it.
-    std::vector<std::string> g = {"gdb", "-q", "-ex", "set follow-fork-mode child", "--args"};
+  const bool gdb = r.gdb || r.gdb_batch;
+  if (gdb) {
+    const fs::path script = results / "replay.gdb";
+    if (!write_gdb_script(script, preload_env, !r.gdb_batch)) {
+      std::error_code ec;
+      fs::remove_all(results, ec);
+      return fail("cannot write " + script.string());
+    }
+    std::vector<std::string> g = {gdb_path, "-q", "-x", script.string()};
+    // Batch: run, show where it stopped, then let the execution end so that weft reports it.
+    if (r.gdb_batch)
+      g.insert(g.end(), {"-batch", "-ex", "run", "-ex", "bt", "-ex", "continue"});
+    g.push_back("--args");
     argv.insert(argv.begin(), g.begin(), g.end());
+    // The fork server outlives gdb, which lets it go: weft adopts it, to wait for it.
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    // Ctrl-C is gdb's, to interrupt the program.
+    signal(SIGINT, SIG_IGN);
+    signal(SIGQUIT, SIG_IGN);
+  } else {
+    env.insert(env.end(), preload_env.begin(), preload_env.end());
   }
 
   // --jobs: worker j runs shard index + count * j of count * jobs: together exactly this
@@ -436,7 +523,7 @@ int launch(const Run& r, Mode mode) {
         .write(reinterpret_cast<const char*>(words.data()),
                static_cast<std::streamsize>(words.size() * sizeof(std::uint64_t)));
   }
-  signal(SIGINT, forward_signal);
+  if (!gdb) signal(SIGINT, forward_signal);
   signal(SIGTERM, forward_signal);
   for (std::uint32_t j = 0; j < jobs; ++j) {
     Instance& in = instances[j];
@@ -445,14 +532,16 @@ int launch(const Run& r, Mode mode) {
     fs::create_directories(in.results, ec);
     std::vector<std::string> e = env;
     e.push_back("WEFT_RESULT_DIR=" + in.results.string());
+    // Always set: a WEFT_SHARD of the caller's (meant for WEFT_TEST binaries) must not
+    // reach the fork server, which would shard a search weft run believes whole.
     const weft::Shard part{shard.index + shard.count * j, shard.count * jobs};
-    if (part.sharded())
-      e.push_back("WEFT_SHARD=" + std::to_string(part.index) + "/" + std::to_string(part.count));
+    e.push_back("WEFT_SHARD=" + std::to_string(part.index) + "/" + std::to_string(part.count));
     if (jobs > 1) {
       e.push_back("WEFT_JOBS_CONTROL=" + control.string());
       e.push_back("WEFT_JOBS_WORKER=" + std::to_string(j));
     }
-    in.pid = spawn(e, argv);
+    in.group = !gdb;
+    in.pid = spawn(e, argv, in.group);
     if (in.pid < 0) {
       for (pid_t c : g_children) kill(-c, SIGKILL);
       return fail(std::string("fork failed: ") + std::strerror(errno));
@@ -462,9 +551,13 @@ int launch(const Run& r, Mode mode) {
   if (jobs > 1 && !r.quiet && isatty(STDERR_FILENO))
     wait_with_progress(instances, control);
   for (Instance& in : instances) reap(in, true);
+  if (gdb) wait_for_orphans();
   std::string problem;
   for (Instance& in : instances)
     if (problem.empty()) problem = collect(in);
+  if (gdb && !problem.empty() && problem != "-")
+    problem = "gdb ended before the replay did, so there is no report (in gdb: 'run', and "
+              "'continue' at the bug)";
   std::error_code ec;
   fs::remove_all(results, ec);
   if (problem == "-") return kError;
@@ -512,6 +605,9 @@ int launch(const Run& r, Mode mode) {
 
   const bool has_bug = !found.empty();
   const bool has_error = json.find("\"error\"") != std::string::npos;
+  // gdb kills the execution it follows when it quits while that runs (not at the bug).
+  if (gdb && json.find("the process was killed by signal 9") != std::string::npos)
+    std::cerr << "weft: gdb killed the execution when it quit; the report shows how far it got\n";
   if (!r.json.empty()) {
     if (r.json == "-") {
       std::cout << json << "\n";
@@ -812,8 +908,18 @@ int main(int argc, char** argv) {
                          "the schedule file that weft run wrote\n"
                          "(NAME.weft-schedule, or its --schedule-out)")->option_text("FILE")->required();
   replay_cmd->add_flag("--gdb", replay.gdb,
-                       "run the replay under gdb, which follows the\n"
-                       "execution's process (set follow-fork-mode child)");
+                       "run the replay under gdb, at its prompt: type\n"
+                       "'run'. gdb follows the execution's process and\n"
+                       "stops where weft's runtime records the bug, in the\n"
+                       "failing thread ('bt', 'up' to the program's\n"
+                       "frames); 'continue' ends the execution and weft\n"
+                       "prints its report when gdb quits. No hang timeout\n"
+                       "unless --hang-timeout is given (time at gdb's\n"
+                       "prompt would count)");
+  replay_cmd->add_flag("--gdb-batch", replay.gdb_batch,
+                       "like --gdb, without a prompt: gdb runs the\n"
+                       "replay, prints the stack where it stops (bt),\n"
+                       "continues and quits; then weft's report");
   add_run_options(replay_cmd, replay);
   replay_cmd->footer(
       "Give replay the same --real-time, --no-fair, --no-preempt-in, --races,\n"
@@ -915,5 +1021,8 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("merge")) return merge_command(merge);
   if (app.got_subcommand("run")) return launch(run, Mode::kRun);
   if (app.got_subcommand("minimize")) return launch(minimize, Mode::kMinimize);
+  // Under gdb, time at its prompt would look like a hang to the fork server's watchdog.
+  if ((replay.gdb || replay.gdb_batch) && replay_cmd->count("--hang-timeout") == 0)
+    replay.hang_timeout_s = 86400;
   return launch(replay, Mode::kReplay);
 }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "core/shard.hpp"
 #include "explore/execution_child.hpp"
 #include "explore/replay_strategy.hpp"
 #include "explore/shared_region.hpp"
@@ -23,6 +24,13 @@
 namespace weft::explorer {
 namespace {
 
+// Options::shard, checked by validate(): the whole search when empty.
+Shard shard_of(const Options& options) {
+  Shard s;
+  if (!options.shard.empty()) Shard::parse(options.shard, &s);
+  return s;
+}
+
 // The test's strategy; bf's method= and var= names are looked up in this process's
 // symbols (the test binary and its libraries).
 std::unique_ptr<Strategy> make_api_strategy(const Options& options, std::string* error) {
@@ -32,7 +40,12 @@ std::unique_ptr<Strategy> make_api_strategy(const Options& options, std::string*
   static Symbolizer symbolizer;
   static SymbolizerSymbols symbols(symbolizer);
   so.symbols = &symbols;
-  return make_strategy(options.strategy, options.seed, error, so);
+  auto strategy = make_strategy(options.strategy, options.seed, error, so);
+  if (strategy && !strategy->set_shard(shard_of(options))) {
+    *error = "strategy " + options.strategy + " cannot be sharded";
+    return nullptr;
+  }
+  return strategy;
 }
 
 
@@ -94,16 +107,28 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
 
   const std::uint64_t start = os::monotonic_ns();
   const auto budget_ns = static_cast<std::uint64_t>(options.time_limit_s * 1e9);
-  const std::uint64_t max_executions = replay != nullptr ? 1 : options.executions;
+  std::uint64_t max_executions = replay != nullptr ? 1 : options.executions;
+  // A shard runs its share of the budget: its executions numbered below it (as the fork
+  // server does). None when the budget is smaller than the shard's index.
+  const Shard shard = replay != nullptr ? Shard{} : shard_of(options);
+  const bool no_share = shard.sharded() && max_executions != 0 && max_executions <= shard.index;
+  if (shard.sharded() && max_executions != 0)
+    max_executions = (max_executions - shard.index + shard.count - 1) / shard.count;
   bool complete = false;
-  for (std::uint64_t i = 0;; ++i) {
-    if (max_executions != 0 && i >= max_executions) break;
+  std::uint64_t counted = 0;  // this shard's own executions (probes excluded)
+  for (;;) {
+    if (no_share || (max_executions != 0 && counted >= max_executions)) break;
     if (budget_ns != 0 && os::monotonic_ns() - start >= budget_ns) break;
     if (!strategy->next_execution()) {
       complete = true;
       break;
     }
-    h.executions.store(i + 1, std::memory_order_relaxed);
+    // A probe (a sharded search learning where its tree splits) is another shard's
+    // execution: not counted. A bug in it still ends this exploration (the child cannot
+    // go on past a bug), so a bug in a shared execution fails every shard that runs it.
+    const bool probe = strategy->probing();
+    if (!probe) ++counted;
+    h.executions.store(counted + (probe ? 1 : 0), std::memory_order_relaxed);
     controller.run_execution(body);
     strategy->execution_done(controller.trace());
     // Races found in this execution: their locations become scheduling points (kRacy),
@@ -124,6 +149,7 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
       controller.set_strategy(strategy.get());
     }
   }
+  h.executions.store(counted, std::memory_order_relaxed);
   const Coverage coverage = strategy->coverage_with_stats();
   // A space exhausted by a program that did not follow its schedules was not covered.
   h.complete = complete && replay == nullptr && coverage.nondeterminism.empty();
@@ -148,6 +174,8 @@ std::string validate(const Options& o) {
   if (!(o.hang_timeout_s > 0) || o.hang_timeout_s > 86400)
     return "hang_timeout_s must be > 0 and at most 86400, not " +
            std::to_string(o.hang_timeout_s);
+  if (Shard s; !o.shard.empty() && (!Shard::parse(o.shard, &s) || !s.valid()))
+    return "shard must be I/N, shard I of N with 0 <= I < N (such as 0/4), not '" + o.shard + "'";
   return "";
 }
 
@@ -160,6 +188,7 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
     run.error = e;
     return run;
   }
+  if (replay == nullptr) run.shard = shard_of(options);
   if (rt::t_self != nullptr || rt::Controller::active() != nullptr) {
     run.error = "weft::explore cannot run inside another exploration";
     return run;

@@ -164,6 +164,34 @@ TEST_F(Cli, AProgramThatDoesNotFollowItsScheduleGetsNoCoverageClaim) {
   EXPECT_EQ(ok["coverage"]["nondeterminism"], "");
 }
 
+// weft replay --gdb-batch: gdb (not weft's runtime in gdb) runs the replay, follows the
+// execution into the fork server's child, stops where the bug is recorded with the
+// program's frames on the stack, and weft still prints the replay's report.
+TEST_F(Cli, ReplayUnderGdbStopsAtTheBugAndStillReports) {
+  if (sh("command -v gdb").status != 0) GTEST_SKIP() << "gdb is not installed";
+  const std::string program = kBin + "/cli_assert_order";
+  const std::string schedule = in_dir("assert.weft-schedule");
+  Output o = sh(weft() + " run -q -s dfs -n 0 --schedule-out " + schedule + " -- " + program);
+  ASSERT_EQ(o.status, 1) << o.out;
+  Output g = sh(weft() + " replay --gdb-batch " + schedule + " -- " + program + " </dev/null");
+  EXPECT_EQ(g.status, 1) << "the replayed bug's status\n" << g.out;
+  EXPECT_FALSE(g.has("recorded for another program")) << "the runtime was loaded into gdb\n" << g.out;
+  EXPECT_TRUE(g.has("hit Breakpoint 1, weft::explorer::ChildSink::on_bug")) << g.out;
+  EXPECT_TRUE(g.has("weft: the replayed execution shows its bug here")) << g.out;
+  // gdb's backtrace, in the failing thread: the assertion inside the program's functions.
+  EXPECT_TRUE(g.has(" in check_value (v=v@entry=0) at ") || g.has(" in check_value (v=0) at ")) << g.out;
+  EXPECT_TRUE(g.has("assert_order.c:14")) << g.out;
+  EXPECT_TRUE(g.has(" in reader (")) << g.out;
+  EXPECT_TRUE(g.has("[Inferior 2 (process ")) << "gdb followed the execution's process\n" << g.out;
+  EXPECT_TRUE(g.has("bug: assertion: assert(v == 42) failed")) << "the replay's report\n" << g.out;
+  EXPECT_TRUE(g.has("found in execution 1 of 1")) << g.out;
+
+  // Without gdb: one line, exit status 2.
+  Output none = sh("env PATH=/nonexistent " + weft() + " replay --gdb " + schedule + " -- " + program);
+  EXPECT_EQ(none.status, 2) << none.out;
+  EXPECT_EQ(none.out, "weft: --gdb needs gdb, which is not in PATH (install it: apt-get install gdb)\n");
+}
+
 TEST_F(Cli, JsonResultHasTheContractFields) {
   nlohmann::json j = run_json("-s dfs -n 0 -- " + kBin + "/cli_deadlock", 1);
   for (const char* f : {"version", "program", "args", "strategy", "seed", "executions",

@@ -33,7 +33,7 @@ using weft::test::sh;
 const std::string kClean =
     "env -u TEST_SHARD_INDEX -u TEST_TOTAL_SHARDS -u TEST_SHARD_STATUS_FILE -u GTEST_SHARD_INDEX "
     "-u GTEST_TOTAL_SHARDS -u SLURM_ARRAY_TASK_ID -u SLURM_ARRAY_TASK_COUNT -u "
-    "SLURM_ARRAY_TASK_MIN -u JOB_COMPLETION_INDEX -u WEFT_SHARDS -u WEFT_JOBS ";
+    "SLURM_ARRAY_TASK_MIN -u JOB_COMPLETION_INDEX -u WEFT_SHARDS -u WEFT_JOBS -u WEFT_SHARD ";
 
 class Shards : public ::testing::Test {
  protected:
@@ -258,6 +258,16 @@ TEST_F(Shards, BadShardInputIsRefusedAndConflictsAreNamed) {
   EXPECT_EQ(j["shard"]["index"], 1);
   EXPECT_EQ(j["shard"]["count"], 3);
   EXPECT_EQ(j["shard"]["source"], "--shard");
+}
+
+// WEFT_SHARD is WEFT_TEST's (weft/gtest.hpp) and weft run's word to its fork server: a
+// caller's must not make weft run explore a part of a search it reports as whole.
+TEST_F(Shards, TheCallersWeftShardDoesNotReachTheForkServer) {
+  const std::string args = "-s dfs --no-state-cache -n 0 -- " + kSuite + "/pass/lock_order_inversion";
+  const json whole = run("WEFT_JOBS=1", args, 0, "whole.json");
+  const json leaked = run("WEFT_JOBS=1 WEFT_SHARD=1/3", args, 0, "leaked.json");
+  EXPECT_EQ(leaked["executions"], whole["executions"]);
+  EXPECT_FALSE(leaked.contains("shard")) << leaked.dump();
 }
 
 }  // namespace

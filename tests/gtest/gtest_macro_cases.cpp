@@ -5,7 +5,9 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <fstream>
 #include <mutex>
+#include <string>
 #include <thread>
 
 namespace {
@@ -13,6 +15,24 @@ namespace {
 // The lost update's assertion, loosened by the driver to stand for a fix that keeps every
 // scheduling point (replaying the bug's schedule then shows it gone).
 const int kExpected = std::getenv("CASES_EXPECTED") != nullptr ? std::atoi(std::getenv("CASES_EXPECTED")) : 2;
+
+// `threads` threads each append their letter `each` times under a lock; the order they
+// did it in is appended to the file CASES_LOG names (when set), one line per execution
+// with `tag`: the driver compares the shards' executions with the unsharded search's.
+void appends(const char* tag, int threads, int each) {
+  std::mutex m;
+  std::string order;
+  std::thread t[3];
+  for (int i = 0; i < threads; ++i)
+    t[i] = std::thread([&, letter = static_cast<char>('a' + i)] {
+      for (int k = 0; k < each; ++k) {
+        std::lock_guard<std::mutex> g(m);
+        order += letter;
+      }
+    });
+  for (int i = 0; i < threads; ++i) t[i].join();
+  if (const char* log = std::getenv("CASES_LOG")) std::ofstream(log, std::ios::app) << tag << " " << order << "\n";
+}
 
 }  // namespace
 
@@ -104,4 +124,32 @@ TEST(Plain, ChecksAroundExplore) {
     EXPECT_EQ(counter, 2) << "inside the body";
   });
   EXPECT_TRUE(r.ok()) << "the test's own check, after the exploration:\n" << r.report();
+}
+
+// Sharding (GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS, WEFT_SHARD): each explores its shard of
+// its search; the plain TEST runs in every shard.
+WEFT_TEST_OPTIONS(Shard, Systematic,
+                  {.strategy = "dfs", .executions = 0, .preempt_on = weft::PreemptOn::kSync,
+                   .state_cache = false}) {
+  appends("dfs", 2, 2);
+}
+
+WEFT_TEST_OPTIONS(Shard, Sampled,
+                  {.strategy = "random", .executions = 40, .seed = 5,
+                   .preempt_on = weft::PreemptOn::kSync}) {
+  appends("random", 3, 3);
+}
+
+TEST(Shard, Plain) { SUCCEED(); }
+
+// Options::shard in a plain TEST that explores by itself: its part of the search, or an
+// error naming what is accepted.
+TEST(ShardOption, InAPlainTest) {
+  const weft::Result half = weft::explore([] { appends("plain", 2, 1); },
+                                          {.strategy = "random", .executions = 40, .shard = "1/2"});
+  EXPECT_TRUE(half.ok()) << half.report();
+  EXPECT_EQ(half.executions(), 20u);
+  const weft::Result bad = weft::explore([] {}, {.shard = "2/2"});
+  EXPECT_EQ(bad.error(), "shard must be I/N, shard I of N with 0 <= I < N (such as 0/4), not '2/2'");
+  EXPECT_EQ(bad.executions(), 0u);
 }

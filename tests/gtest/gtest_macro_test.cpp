@@ -8,7 +8,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
+#include <map>
+#include <set>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "support/shell.hpp"
 
@@ -24,7 +29,9 @@ using weft::test::Output;
 // variables, so that a CI setting them cannot change the expectations.
 Output run(const std::string& command) {
   return weft::test::sh("env -u WEFT_STRATEGY -u WEFT_EXECUTIONS -u WEFT_TIME -u WEFT_SEED "
-                        "-u WEFT_REPLAY -u CASES_EXPECTED " + command);
+                        "-u WEFT_REPLAY -u CASES_EXPECTED -u CASES_LOG -u WEFT_SHARD "
+                        "-u GTEST_SHARD_INDEX -u GTEST_TOTAL_SHARDS -u TEST_SHARD_STATUS_FILE "
+                        "-u GTEST_SHARD_STATUS_FILE " + command);
 }
 
 // The cases binary with `env` and a gtest filter.
@@ -137,6 +144,150 @@ TEST(WeftTest, ABadValueFailsNamingTheVariable) {
   // An unknown strategy's error lists what is accepted.
   Output o = cases("WEFT_STRATEGY=fastest", "Options.Budget");
   EXPECT_TRUE(o.has("random")) << o.out;
+}
+
+// Sharding: the cases binary run as N separate processes, shard i of N each, as a CI
+// engine would. Each run's log of executions (CASES_LOG: one line per execution, the
+// order the body's threads took their lock in) and its tests' properties
+// (--gtest_output=json: weft_executions, weft_shard, ...).
+class Sharding : public ::testing::Test {
+ protected:
+  struct Run {
+    Output output;
+    std::map<std::string, nlohmann::json> tests;  // "Shard.Systematic": its JSON object
+    std::multiset<std::string> log;               // "dfs aabb", one per execution
+  };
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("weft-gtest-shard-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  Run shard(const std::string& env, const std::string& tag) {
+    const fs::path log = dir_ / (tag + ".log"), json = dir_ / (tag + ".json");
+    Run r;
+    r.output = cases("CASES_LOG=" + log.string() + " " + env,
+                     "Shard.* --gtest_output=json:" + json.string());
+    std::ifstream in(json);
+    const auto j = nlohmann::json::parse(in, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << r.output.out;
+    if (!j.is_discarded())
+      for (const auto& suite : j["testsuites"])
+        for (const auto& test : suite["testsuite"])
+          r.tests[suite["name"].get<std::string>() + "." + test["name"].get<std::string>()] = test;
+    std::ifstream lines(log);
+    for (std::string line; std::getline(lines, line);) r.log.insert(line);
+    return r;
+  }
+  static std::uint64_t executions(const Run& r, const std::string& test) {
+    const auto it = r.tests.find(test);
+    if (it == r.tests.end() || !it->second.contains("weft_executions")) {
+      ADD_FAILURE() << test << " recorded no weft_executions\n" << r.output.out;
+      return 0;
+    }
+    return std::stoull(it->second["weft_executions"].get<std::string>());
+  }
+  static std::multiset<std::string> lines_of(const Run& r, const std::string& tag) {
+    std::multiset<std::string> out;
+    for (const std::string& l : r.log)
+      if (l.rfind(tag + " ", 0) == 0) out.insert(l);
+    return out;
+  }
+  fs::path dir_;
+};
+
+TEST_F(Sharding, GtestShardsSplitEachSearchAndRunEveryTest) {
+  const Run whole = shard("", "whole");
+  ASSERT_EQ(whole.output.status, 0) << whole.output.out;
+  EXPECT_EQ(whole.tests.at("Shard.Systematic")["weft_shard"], "0/1");
+  EXPECT_EQ(whole.tests.at("Shard.Systematic")["weft_complete"], "true");
+  const std::uint64_t dfs_whole = executions(whole, "Shard.Systematic");
+  EXPECT_EQ(executions(whole, "Shard.Sampled"), 40u);
+  EXPECT_EQ(lines_of(whole, "dfs").size(), dfs_whole) << "an unsharded search runs no probe";
+
+  const int n = 3;
+  std::uint64_t dfs_sum = 0, random_sum = 0;
+  std::multiset<std::string> dfs_lines, random_lines;
+  for (int i = 0; i < n; ++i) {
+    const std::string I = std::to_string(i), N = std::to_string(n);
+    const fs::path status = dir_ / ("status" + I);
+    const Run part = shard("GTEST_SHARD_INDEX=" + I + " GTEST_TOTAL_SHARDS=" + N +
+                               " GTEST_SHARD_STATUS_FILE=" + status.string(),
+                           "shard" + I);
+    ASSERT_EQ(part.output.status, 0) << part.output.out;
+    // gtest did not hand out the tests: every one ran in every shard, plain TESTs too.
+    EXPECT_TRUE(part.output.has("[  PASSED  ] 3 tests.")) << part.output.out;
+    EXPECT_TRUE(part.output.has("[       OK ] Shard.Plain")) << part.output.out;
+    EXPECT_TRUE(fs::exists(status)) << "Bazel's sign that the test shards";
+    for (const char* test : {"Shard.Systematic", "Shard.Sampled"}) {
+      EXPECT_EQ(part.tests.at(test)["weft_shard"], I + "/" + N) << test;
+      const std::string said = "[   weft   ] " + std::string(test) + ": shard " + I + "/" + N +
+                               " (GTEST_SHARD_INDEX=" + I + ", GTEST_TOTAL_SHARDS=" + N +
+                               "): no bug in " + std::to_string(executions(part, test)) +
+                               " executions";
+      EXPECT_TRUE(part.output.has(said)) << said << "\n" << part.output.out;
+    }
+    EXPECT_EQ(part.tests.at("Shard.Systematic")["weft_complete"], "true");
+    dfs_sum += executions(part, "Shard.Systematic");
+    random_sum += executions(part, "Shard.Sampled");
+    for (const std::string& l : lines_of(part, "dfs")) dfs_lines.insert(l);
+    for (const std::string& l : lines_of(part, "random")) random_lines.insert(l);
+  }
+  // dfs: the subtrees are disjoint and together the tree. The body also ran for the
+  // shared executions near the root in every shard (probes, not counted), so its lines
+  // hold the unsharded ones and some more.
+  EXPECT_EQ(dfs_sum, dfs_whole);
+  const std::multiset<std::string> dfs_whole_lines = lines_of(whole, "dfs");
+  EXPECT_TRUE(std::includes(dfs_lines.begin(), dfs_lines.end(), dfs_whole_lines.begin(),
+                            dfs_whole_lines.end()));
+  // random: the shards drew exactly the unsharded seeds, the budget split among them.
+  EXPECT_EQ(random_sum, 40u);
+  EXPECT_EQ(random_lines, lines_of(whole, "random"));
+}
+
+TEST_F(Sharding, WeftShardWinsAndSaysSo) {
+  const Run r = shard("WEFT_SHARD=1/2 GTEST_SHARD_INDEX=0 GTEST_TOTAL_SHARDS=3", "weft");
+  ASSERT_EQ(r.output.status, 0) << r.output.out;
+  EXPECT_TRUE(r.output.has("[   weft   ] Shard.Sampled: shard 1/2 (WEFT_SHARD; GTEST_SHARD_INDEX "
+                           "and GTEST_TOTAL_SHARDS ignored): no bug in 20 executions"))
+      << r.output.out;
+  EXPECT_EQ(r.tests.at("Shard.Sampled")["weft_shard"], "1/2");
+  EXPECT_TRUE(r.output.has("[  PASSED  ] 3 tests.")) << r.output.out;
+}
+
+TEST_F(Sharding, BadValuesFailTheWeftTestsNamingTheVariable) {
+  struct Case {
+    std::string env, expect;
+  };
+  for (const Case& c : {
+           Case{"GTEST_SHARD_INDEX=3 GTEST_TOTAL_SHARDS=3",
+                "weft: GTEST_SHARD_INDEX='3' is not valid: give this shard's number, a whole "
+                "number from 0 to 2 (GTEST_TOTAL_SHARDS=3)"},
+           Case{"GTEST_SHARD_INDEX=one GTEST_TOTAL_SHARDS=3", "weft: GTEST_SHARD_INDEX='one' is not valid"},
+           Case{"GTEST_SHARD_INDEX=0 GTEST_TOTAL_SHARDS=0",
+                "weft: GTEST_TOTAL_SHARDS='0' is not valid: give the number of shards, a whole "
+                "number >= 1"},
+           Case{"GTEST_SHARD_INDEX=1",
+                "weft: GTEST_SHARD_INDEX is set but GTEST_TOTAL_SHARDS is not: set both"},
+           Case{"WEFT_SHARD=2/2", "weft: WEFT_SHARD='2/2' is not valid: give I/N, shard I of N "
+                                  "with 0 <= I < N (such as 0/4), or unset it"},
+           Case{"WEFT_SHARD=", "weft: WEFT_SHARD='' is not valid"},
+       }) {
+    const Run r = shard(c.env, "bad");
+    EXPECT_EQ(r.output.status, 1) << c.env << "\n" << r.output.out;
+    EXPECT_TRUE(r.output.has(c.expect)) << c.env << "\n" << r.output.out;
+    EXPECT_TRUE(r.output.has("[  FAILED  ] Shard.Systematic")) << c.env << "\n" << r.output.out;
+    EXPECT_TRUE(r.output.has("[  FAILED  ] Shard.Sampled")) << c.env << "\n" << r.output.out;
+    EXPECT_TRUE(r.output.has("[       OK ] Shard.Plain")) << c.env << "\n" << r.output.out;
+    EXPECT_FALSE(r.output.has("no bug in")) << "nothing explored: " << c.env << "\n" << r.output.out;
+  }
+}
+
+TEST_F(Sharding, OptionsShardInAPlainTest) {
+  const Output o = cases("", "ShardOption.*");
+  EXPECT_EQ(o.status, 0) << o.out;
+  EXPECT_TRUE(o.has("[       OK ] ShardOption.InAPlainTest")) << o.out;
 }
 
 class Replay : public ::testing::Test {

@@ -33,4 +33,9 @@ struct Coverage {
   std::string nondeterminism;
 };
 
+// Whether a search that ran out of executions to run covered its space: a systematic
+// strategy says so in its coverage (not when the program did not follow its schedules, or
+// did what its analysis does not follow); a sampler claims nothing either way.
+inline bool covered(const Coverage& c) { return c.complete || c.kind == "none"; }
+
 }  // namespace weft

@@ -151,8 +151,7 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
   }
   h.executions.store(counted, std::memory_order_relaxed);
   const Coverage coverage = strategy->coverage_with_stats();
-  // A space exhausted by a program that did not follow its schedules was not covered.
-  h.complete = complete && replay == nullptr && coverage.nondeterminism.empty();
+  h.complete = complete && replay == nullptr && covered(coverage);
   write_coverage(h, coverage);
   h.finished.store(1, std::memory_order_release);
   _exit(0);

@@ -676,8 +676,7 @@ void serve(ServerState& s) {
   run.racy_points = s.points;  // the space the coverage is about
   run.coverage = s.strategy->coverage_with_stats();
   if (replaying) run.coverage = Coverage{};
-  // A space exhausted by a program that did not follow its schedules was not covered.
-  if (!run.coverage.nondeterminism.empty()) run.complete = false;
+  run.complete = run.complete && covered(run.coverage);
   if (cfg.minimize_only && run.bugs.empty() && run.error.empty())
     run.error = "the schedule shows no bug in this program: there is nothing to minimise";
 

@@ -40,9 +40,20 @@ int wait(ThreadState* self, pthread_cond_t* cv, pthread_mutex_t* m, std::uintptr
   Op wake_op = make_op(OpKind::CondWake, ca, pc);
   set_cond_mutex(wake_op, ma);
   const bool timed_out = c.schedule_wait(self, wake_op, deadline);
-  if (timed_out) c.waits.remove(ca, self);
+  // Timed out, or cancelled before anyone woke it: no longer waiting.
+  if (timed_out || !self->woken) c.waits.remove(ca, self);
   for (unsigned i = 0; i < depth; ++i) c.mutexes.lock(ma, self->id);
   return timed_out ? ETIMEDOUT : 0;
+}
+
+// The waits are cancellation points, on entry and while waiting (then with the mutex
+// reacquired, as POSIX says, for the cleanup handlers).
+int cancellable_wait(ThreadState* self, pthread_cond_t* cv, pthread_mutex_t* m,
+                     std::uintptr_t pc, const Deadline& deadline) {
+  cancellation_point(self);
+  const int r = wait(self, cv, m, pc, deadline);
+  cancellation_point(self);
+  return r;
 }
 
 int signal(ThreadState* self, pthread_cond_t* cv, std::uintptr_t pc, bool all) {
@@ -64,21 +75,21 @@ extern "C" {
 
 int pthread_cond_wait(pthread_cond_t* cv, pthread_mutex_t* m) {
   if (ThreadState* self = rt::controlled_thread())
-    return wait(self, cv, m, WEFT_PC, Deadline::never());
+    return cancellable_wait(self, cv, m, WEFT_PC, Deadline::never());
   return real_pthread_cond_wait()(cv, m);
 }
 
 int pthread_cond_timedwait(pthread_cond_t* cv, pthread_mutex_t* m,
                            const struct timespec* abstime) {
   if (ThreadState* self = rt::controlled_thread())
-    return wait(self, cv, m, WEFT_PC, Deadline::at(clock_of(cv), abstime));
+    return cancellable_wait(self, cv, m, WEFT_PC, Deadline::at(clock_of(cv), abstime));
   return real_pthread_cond_timedwait()(cv, m, abstime);
 }
 
 int pthread_cond_clockwait(pthread_cond_t* cv, pthread_mutex_t* m, clockid_t clock,
                            const struct timespec* abstime) {
   if (ThreadState* self = rt::controlled_thread())
-    return wait(self, cv, m, WEFT_PC, Deadline::at(clock, abstime));
+    return cancellable_wait(self, cv, m, WEFT_PC, Deadline::at(clock, abstime));
   return real_pthread_cond_clockwait()(cv, m, clock, abstime);
 }
 

@@ -16,6 +16,9 @@ WEFT_DEFINE_REAL(pthread_tryjoin_np)
 WEFT_DEFINE_REAL(pthread_timedjoin_np)
 WEFT_DEFINE_REAL(pthread_detach)
 WEFT_DEFINE_REAL(pthread_setname_np)
+WEFT_DEFINE_REAL(pthread_cancel)
+WEFT_DEFINE_REAL(pthread_setcancelstate)
+WEFT_DEFINE_REAL(pthread_testcancel)
 WEFT_DEFINE_REAL(pthread_exit)
 WEFT_DEFINE_REAL(sched_yield)
 WEFT_DEFINE_REAL(sleep)
@@ -40,6 +43,7 @@ int join(ThreadState* self, pthread_t t, void** ret, std::uintptr_t pc, bool try
     }
   } else {
     c.schedule(self, make_op(OpKind::ThreadJoin, 0, pc, 0, target->id));
+    if (self->cancelling()) return ECANCELED;  // cancelled: the caller exits, joining nothing
   }
   target->joined = true;
   if (ret != nullptr) *ret = target->retval;
@@ -51,6 +55,21 @@ void yield(ThreadState* self, OpKind kind, std::uintptr_t pc, std::uint64_t slee
   RuntimeScope scope(self);
   ctl().schedule(self, make_op(kind, 0, pc));
   ctl().sleep_for(sleep_ns);
+}
+
+// Sleeps are cancellation points.
+void sleep_point(ThreadState* self, std::uintptr_t pc, std::uint64_t ns) {
+  cancellation_point(self);
+  yield(self, OpKind::Sleep, pc, ns);
+  cancellation_point(self);
+}
+
+// So are joins (not tryjoin).
+int cancellable_join(ThreadState* self, pthread_t t, void** ret, std::uintptr_t pc) {
+  cancellation_point(self);
+  const int r = join(self, t, ret, pc, false);
+  cancellation_point(self);
+  return r;
 }
 
 std::uint64_t to_ns(const struct timespec* ts) {
@@ -73,7 +92,7 @@ int pthread_create(pthread_t* t, const pthread_attr_t* attr, void* (*start)(void
 }
 
 int pthread_join(pthread_t t, void** ret) {
-  if (ThreadState* self = rt::controlled_thread()) return join(self, t, ret, WEFT_PC, false);
+  if (ThreadState* self = rt::controlled_thread()) return cancellable_join(self, t, ret, WEFT_PC);
   return real_pthread_join()(t, ret);
 }
 
@@ -84,7 +103,7 @@ int pthread_tryjoin_np(pthread_t t, void** ret) noexcept {
 
 int pthread_timedjoin_np(pthread_t t, void** ret, const struct timespec* abstime) {
   // A timed join that would time out only when nothing else can run is a join.
-  if (ThreadState* self = rt::controlled_thread()) return join(self, t, ret, WEFT_PC, false);
+  if (ThreadState* self = rt::controlled_thread()) return cancellable_join(self, t, ret, WEFT_PC);
   return real_pthread_timedjoin_np()(t, ret, abstime);
 }
 
@@ -99,6 +118,47 @@ int pthread_detach(pthread_t t) noexcept {
     return 0;
   }
   return real_pthread_detach()(t);
+}
+
+// Deferred cancellation, modelled: the request is a step (dependent with every step of its
+// target), and the target acts on it at its next cancellation point weft models (condition
+// and semaphore waits, joins, sleeps, pthread_testcancel), waking from such a wait to do
+// so. The real pthread_cancel is never called on a controlled thread: its signal would
+// reach whatever carrier runs it. Asynchronous cancellation is taken as deferred.
+int pthread_cancel(pthread_t t) {
+  if (ThreadState* self = rt::controlled_thread()) {
+    RuntimeScope scope(self);
+    Controller& c = ctl();
+    ThreadState* target = c.find_thread(t);
+    if (target == nullptr) return ESRCH;
+    c.schedule(self, make_op(OpKind::ThreadCancel, 0, WEFT_PC, 0, target->id));
+    if (!target->finished) target->cancel_pending = true;
+    return 0;
+  }
+  return real_pthread_cancel()(t);
+}
+
+int pthread_setcancelstate(int state, int* old) {
+  if (ThreadState* self = rt::controlled_thread()) {
+    if (state != PTHREAD_CANCEL_ENABLE && state != PTHREAD_CANCEL_DISABLE) return EINVAL;
+    if (old != nullptr) *old = self->cancel_disabled ? PTHREAD_CANCEL_DISABLE : PTHREAD_CANCEL_ENABLE;
+    self->cancel_disabled = state == PTHREAD_CANCEL_DISABLE;
+    return 0;
+  }
+  return real_pthread_setcancelstate()(state, old);
+}
+
+void pthread_testcancel() {
+  if (ThreadState* self = rt::controlled_thread()) {
+    // A step only when there is something to act on: otherwise a loop that tests for
+    // cancellation would gain a scheduling point per round for nothing.
+    if (self->cancelling()) {
+      yield(self, OpKind::Yield, WEFT_PC);
+      cancellation_point(self);
+    }
+    return;
+  }
+  real_pthread_testcancel()();
 }
 
 // Not a scheduling point: the name labels the thread in reports.
@@ -133,7 +193,7 @@ int sched_yield() noexcept {
 // Sleeping threads yield instead of sleeping: time under weft is the schedule's.
 unsigned int sleep(unsigned int seconds) {
   if (ThreadState* self = rt::controlled_thread()) {
-    yield(self, OpKind::Sleep, WEFT_PC, seconds * 1000000000ull);
+    sleep_point(self, WEFT_PC, seconds * 1000000000ull);
     return 0;
   }
   return real_sleep()(seconds);
@@ -141,7 +201,7 @@ unsigned int sleep(unsigned int seconds) {
 
 int usleep(useconds_t usec) {
   if (ThreadState* self = rt::controlled_thread()) {
-    yield(self, OpKind::Sleep, WEFT_PC, usec * 1000ull);
+    sleep_point(self, WEFT_PC, usec * 1000ull);
     return 0;
   }
   return real_usleep()(usec);
@@ -149,7 +209,7 @@ int usleep(useconds_t usec) {
 
 int nanosleep(const struct timespec* req, struct timespec* rem) {
   if (ThreadState* self = rt::controlled_thread()) {
-    yield(self, OpKind::Sleep, WEFT_PC, to_ns(req));
+    sleep_point(self, WEFT_PC, to_ns(req));
     if (rem != nullptr) *rem = timespec{0, 0};
     return 0;
   }
@@ -165,7 +225,7 @@ int clock_nanosleep(clockid_t clock, int flags, const struct timespec* req,
       const std::uint64_t at = rt::VirtualClock::read(clock, ctl().virtual_ns(), &now) ? to_ns(&now) : ns;
       ns = ns > at ? ns - at : 0;
     }
-    yield(self, OpKind::Sleep, WEFT_PC, ns);
+    sleep_point(self, WEFT_PC, ns);
     if (rem != nullptr) *rem = timespec{0, 0};
     return 0;
   }

@@ -3,6 +3,7 @@
 // dlsym(RTLD_NEXT): weft's symbols come first in the lookup order (link order or
 // LD_PRELOAD), so calls from libstdc++.so reach weft too; -Wl,--wrap would miss those.
 #include <dlfcn.h>
+#include <pthread.h>
 
 #include <atomic>
 #include <cstdint>
@@ -38,6 +39,15 @@ using rt::RuntimeScope;
 using rt::ThreadState;
 
 inline std::uintptr_t addr(const volatile void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+
+// A cancellation point: a thread pthread_cancel asked to end (deferred cancellation) exits
+// here with PTHREAD_CANCELED, its cleanup handlers run. Outside any RuntimeScope: the
+// handlers are the program's code.
+inline void cancellation_point(ThreadState* self) {
+  if (!self->cancelling()) return;
+  self->cancel_pending = false;
+  pthread_exit(PTHREAD_CANCELED);
+}
 inline Controller& ctl() { return *Controller::active(); }
 
 }  // namespace weft::intercept

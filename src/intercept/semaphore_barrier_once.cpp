@@ -43,8 +43,17 @@ int sem_wait_impl(ThreadState* self, sem_t* s, std::uintptr_t pc, const Deadline
     errno = ETIMEDOUT;
     return -1;
   }
+  if (self->cancelling()) return -1;  // cancelled: the caller exits, taking nothing
   c.semaphores.wait(addr(s));
   return 0;
+}
+
+// sem_wait and its timed forms are cancellation points.
+int cancellable_sem_wait(ThreadState* self, sem_t* s, std::uintptr_t pc, const Deadline& deadline) {
+  cancellation_point(self);
+  const int r = sem_wait_impl(self, s, pc, deadline);
+  cancellation_point(self);
+  return r;
 }
 
 // Barrier layout in glibc: {in, current_round, count, shared, out}; count is read when a
@@ -70,19 +79,19 @@ int sem_init(sem_t* s, int pshared, unsigned int value) noexcept {
 
 int sem_wait(sem_t* s) {
   if (ThreadState* self = rt::controlled_thread())
-    return sem_wait_impl(self, s, WEFT_PC, Deadline::never());
+    return cancellable_sem_wait(self, s, WEFT_PC, Deadline::never());
   return real_sem_wait()(s);
 }
 
 int sem_timedwait(sem_t* s, const struct timespec* t) {
   if (ThreadState* self = rt::controlled_thread())
-    return sem_wait_impl(self, s, WEFT_PC, Deadline::at(CLOCK_REALTIME, t));
+    return cancellable_sem_wait(self, s, WEFT_PC, Deadline::at(CLOCK_REALTIME, t));
   return real_sem_timedwait()(s, t);
 }
 
 int sem_clockwait(sem_t* s, clockid_t clock, const struct timespec* t) {
   if (ThreadState* self = rt::controlled_thread())
-    return sem_wait_impl(self, s, WEFT_PC, Deadline::at(clock, t));
+    return cancellable_sem_wait(self, s, WEFT_PC, Deadline::at(clock, t));
   return real_sem_clockwait()(s, clock, t);
 }
 

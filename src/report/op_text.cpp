@@ -6,7 +6,7 @@ namespace weft {
 
 bool targets_thread(OpKind kind) {
   return kind == OpKind::ThreadCreate || kind == OpKind::ThreadJoin ||
-         kind == OpKind::ThreadDetach;
+         kind == OpKind::ThreadDetach || kind == OpKind::ThreadCancel;
 }
 
 std::string hex_address(std::uintptr_t address) {

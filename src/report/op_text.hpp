@@ -8,7 +8,7 @@
 namespace weft {
 
 // Memory accesses (core/op.hpp is_memory_access): their object is an address with a size.
-// thread-create/join/detach: `aux` names the thread acted on.
+// thread-create/join/detach/cancel: `aux` names the thread acted on.
 bool targets_thread(OpKind kind);
 
 std::string hex_address(std::uintptr_t address);  // "0x7ffd5c2a1b30"

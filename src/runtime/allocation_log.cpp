@@ -11,6 +11,7 @@ bool addresses_memory(const Op& op) {
     case OpKind::ThreadCreate:
     case OpKind::ThreadJoin:
     case OpKind::ThreadDetach:
+    case OpKind::ThreadCancel:
     case OpKind::FdWait:
       return false;
     default:

@@ -242,7 +242,8 @@ bool Controller::enabled(const ThreadState& t) const {
   const Op& op = t.pending;
   switch (op.kind) {
     case OpKind::ThreadJoin: {
-      return op.aux < nthreads_ && threads_[op.aux]->finished;
+      // A cancellation point: a cancelled joiner goes on, to exit.
+      return (op.aux < nthreads_ && threads_[op.aux]->finished) || t.cancelling();
     }
     case OpKind::MutexLock:
       return mutexes.can_lock(op.object, t.id);
@@ -251,9 +252,10 @@ bool Controller::enabled(const ThreadState& t) const {
     case OpKind::RwWriteLock:
       return rwlocks.can_write(op.object);
     case OpKind::CondWake:
-      return t.woken && mutexes.can_lock(t.wait_mutex, t.id);
+      // Cancelled while waiting: it reacquires the mutex, then exits.
+      return (t.woken || t.cancelling()) && mutexes.can_lock(t.wait_mutex, t.id);
     case OpKind::SemWait:
-      return semaphores.can_wait(op.object);
+      return semaphores.can_wait(op.object) || t.cancelling();
     case OpKind::BarrierPass:
       return barriers.passed(op.object, t.wait_generation);
     case OpKind::OnceEnter:

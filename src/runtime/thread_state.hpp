@@ -28,6 +28,12 @@ struct ThreadState {
   bool timed = false;          // the pending wait may complete by timing out
   bool timed_out = false;      // ...and it did
   bool woken = false;          // a blocking wait (cond, futex, barrier) was satisfied
+  // pthread_cancel: requested, and whether the thread disabled cancellation (deferred
+  // cancellation only: acted on at the cancellation points weft models).
+  bool cancel_pending = false;
+  bool cancel_disabled = false;
+  // A cancellation request it must act on at its next cancellation point.
+  bool cancelling() const { return cancel_pending && !cancel_disabled; }
   std::uintptr_t wait_mutex = 0;  // condition variable waits: the mutex to reacquire
   std::uint64_t wait_generation = 0;  // barrier waits
 

@@ -51,6 +51,9 @@ inline std::size_t object_accesses(ThreadId t, const Op& op, ObjectAccess out[2]
 inline bool dependent(ThreadId ta, const Op& a, ThreadId tb, const Op& b) {
   if (ta == tb) return true;
   if (a.kind == OpKind::ProcessExit || b.kind == OpKind::ProcessExit) return true;
+  // A cancellation changes what its target does at any of its steps.
+  if ((a.kind == OpKind::ThreadCancel && a.aux == tb) || (b.kind == OpKind::ThreadCancel && b.aux == ta))
+    return true;
   ObjectAccess x[2], y[2];
   const std::size_t nx = object_accesses(ta, a, x), ny = object_accesses(tb, b, y);
   for (std::size_t i = 0; i < nx; ++i)

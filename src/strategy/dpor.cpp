@@ -35,9 +35,13 @@ void DporStrategy::execution_done(const Trace& trace) {
 void DporStrategy::expand(const Trace& trace) {
   const auto records = tree_.decisions();
   const std::size_t first = tree_.first_new_decision();
+  // Steps whose dependences the race analysis does not model: no claim of full coverage.
   for (const Event& e : trace.events())
     if (e.op.kind == OpKind::FdWait) {
       ++unmodelled_;
+      break;
+    } else if (e.op.kind == OpKind::ThreadCancel) {
+      ++cancels_;
       break;
     }
   // Races first: their branches may hang from ancestors. The step taken at the node's own
@@ -94,12 +98,16 @@ Coverage DporStrategy::coverage() const {
   c.classes = c.executions - redundant_executions();
   const bool faithful = tree_.nondeterminism().empty();
   c.nondeterminism = tree_.nondeterminism();
-  c.complete = exhausted() && faithful && unmodelled_ == 0;
+  c.complete = exhausted() && faithful && unmodelled_ == 0 && cancels_ == 0;
   if (!faithful)
     c.summary = tree_.no_claim("dpor: " + counts());
   else if (unmodelled_ != 0)
     c.summary = "dpor: " + counts() + ", but threads wait on file descriptors other threads "
                 "feed outside weft's view: no coverage claim";
+  else if (cancels_ != 0)
+    c.summary = "dpor: " + counts() + ", but the program cancels threads (pthread_cancel), "
+                "whose timing the race analysis does not follow: no coverage claim (dfs or "
+                "pb cover it)";
   else if (c.complete)
     c.summary = "dpor: every happens-before class explored: " + counts();
   else

@@ -264,6 +264,8 @@ bool Controller::enabled(const ThreadState& t) const {
       return t.woken;
     case OpKind::FdWait: {
       // A pipe or socket another controlled thread may feed: ready now, or not yet.
+      if (!t.poll_set.empty())
+        return poll(t.poll_set.data(), t.poll_set.size(), 0) != 0;
       pollfd p{static_cast<int>(op.object - 1), static_cast<short>(op.aux), 0};
       return poll(&p, 1, 0) != 0;
     }

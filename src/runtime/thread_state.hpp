@@ -1,5 +1,6 @@
 #pragma once
 // Everything the runtime knows about one controlled thread of the current execution.
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 
@@ -30,6 +31,9 @@ struct ThreadState {
   bool woken = false;          // a blocking wait (cond, futex, barrier) was satisfied
   // pthread_cancel: requested, and whether the thread disabled cancellation (deferred
   // cancellation only: acted on at the cancellation points weft models).
+  // An FdWait for any of several descriptors (poll, select, epoll): the set (empty: the
+  // op's one descriptor). Mutable: checking readiness writes revents.
+  mutable std::vector<pollfd> poll_set;
   bool cancel_pending = false;
   bool cancel_disabled = false;
   // A cancellation request it must act on at its next cancellation point.

@@ -496,6 +496,13 @@ TEST_F(Cli, AReadFromAPipeWaitsForTheThreadThatWritesIt) {
   EXPECT_TRUE(waited) << bug.dump();
 }
 
+TEST_F(Cli, PollSelectAndEpollWaitForTheThreadThatWrites) {
+  nlohmann::json j = run_json("-s dfs -n 0 --hang-timeout 5 -- " + kBin + "/cli_poll_threads", 0);
+  EXPECT_TRUE(j["complete"].get<bool>()) << j;
+  EXPECT_TRUE(j["bugs"].empty()) << j;
+  EXPECT_GT(j["executions"].get<int>(), 1) << "the writer interleaves with the waits";
+}
+
 TEST_F(Cli, ASignalIsHandledByTheThreadItWasSentToWhenThatThreadRuns) {
   nlohmann::json j = run_json("--hang-timeout 2 -s dfs -n 0 -- " + kBin + "/cli_signals_thread", 0);
   EXPECT_TRUE(j["bugs"].empty()) << j.dump();

@@ -148,6 +148,8 @@ void note_instrumented_module(std::uintptr_t pc) {
 }
 
 std::uintptr_t program_pc(std::uintptr_t pc) {
+  // A wrapper of weft's own (C11 threads) said where the program called it.
+  if (const ThreadState* self = t_self; self != nullptr && self->call_pc != 0) return self->call_pc;
   if (g_count.load(std::memory_order_acquire) == 0 || in_ranges(pc)) return pc;
   void* frames[24];
   // The unwinder locks mutexes and copies memory: not the program's operations.

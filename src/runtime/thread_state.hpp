@@ -34,6 +34,9 @@ struct ThreadState {
   // An FdWait for any of several descriptors (poll, select, epoll): the set (empty: the
   // op's one descriptor). Mutable: checking readiness writes revents.
   mutable std::vector<pollfd> poll_set;
+  // Set by an interposed call that calls another (thrd_create calls pthread_create): where
+  // the program called the first, for program_pc.
+  std::uintptr_t call_pc = 0;
   bool cancel_pending = false;
   bool cancel_disabled = false;
   // A cancellation request it must act on at its next cancellation point.

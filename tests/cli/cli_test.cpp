@@ -496,6 +496,26 @@ TEST_F(Cli, AReadFromAPipeWaitsForTheThreadThatWritesIt) {
   EXPECT_TRUE(waited) << bug.dump();
 }
 
+// C11 threads are glibc's internal pthread calls: weft maps each onto its own, so the
+// threads are controlled and the steps are placed in the program's lines.
+TEST_F(Cli, C11ThreadsAreUnderControl) {
+  const std::string program = kBin + "/cli_c11_threads";
+  nlohmann::json ok = run_json("-s dfs -n 0 -- " + program, 0);
+  EXPECT_TRUE(ok["complete"].get<bool>()) << ok;
+  EXPECT_GT(ok["executions"].get<int>(), 10) << ok;
+  nlohmann::json bug = run_json("-s dfs -n 0 -- " + program + " unlocked", 1);
+  ASSERT_EQ(bug["bugs"].size(), 1u) << bug;
+  EXPECT_EQ(bug["bugs"][0]["kind"], "data-race") << bug;
+  bool create_located = false;
+  for (const auto& step : bug["bugs"][0]["trace"])
+    if (step["op"] == "thread-create")
+      create_located = step["location"].get<std::string>().find("c11_threads.c:") != std::string::npos;
+  EXPECT_TRUE(create_located) << "thrd_create's step at the program's line\n" << bug;
+  nlohmann::json lost = run_json("-s dfs -n 0 --races off --preempt-on all -- " + program + " unlocked", 1);
+  ASSERT_EQ(lost["bugs"].size(), 1u) << lost;
+  EXPECT_EQ(lost["bugs"][0]["kind"], "exit-code") << lost;
+}
+
 TEST_F(Cli, PollSelectAndEpollWaitForTheThreadThatWrites) {
   nlohmann::json j = run_json("-s dfs -n 0 --hang-timeout 5 -- " + kBin + "/cli_poll_threads", 0);
   EXPECT_TRUE(j["complete"].get<bool>()) << j;

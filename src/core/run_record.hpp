@@ -44,6 +44,12 @@ struct Allocation {
   std::uintptr_t callers[kCallerFrames] = {};  // as Event::callers
 };
 
+// The memory a thread's stack occupies, [lo, hi): an object there is one of its locals.
+struct ThreadStack {
+  std::uintptr_t lo = 0, hi = 0;
+  bool contains(std::uintptr_t a) const { return a >= lo && a < hi; }
+};
+
 struct BugRecord {
   BugKind kind = BugKind::kAssertion;
   std::string message;          // one line: what failed ("counter == 2", "SIGSEGV at 0x0")
@@ -69,6 +75,8 @@ struct BugRecord {
   // Names the program gave its threads (pthread_setname_np), indexed by thread id; "" or
   // missing: unnamed.
   std::vector<std::string> thread_names;
+  // Each thread's stack, indexed by thread id (empty ranges: unknown).
+  std::vector<ThreadStack> thread_stacks;
   // The heap blocks the trace's operations touched, in allocation order (those the
   // execution allocated and the allocation log still held).
   std::vector<Allocation> allocations;

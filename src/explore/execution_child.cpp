@@ -154,7 +154,8 @@ BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerpr
   bug.execution = h.executions.load();
   bug.events.assign(region.events(), region.events() + steps);
   bug.schedule = region_schedule(region, fingerprint, strategy, seed, points);
-  bug.thread_names = h.thread_names.read();
+  bug.thread_names = h.thread_notes.names();
+  bug.thread_stacks = h.thread_notes.stacks();
   bug.allocations = h.allocations.touched_by(bug);
   return bug;
 }

@@ -224,7 +224,7 @@ void become_execution(ServerState& s) {
   cfg.decision_capacity = s.region->max_decisions();
   cfg.steps_out = &h.steps;
   cfg.decisions_out = &h.decisions;
-  cfg.thread_names = &h.thread_names;
+  cfg.thread_notes = &h.thread_notes;
   cfg.allocations = &h.allocations;
   cfg.holder_out = &h.holder;
   cfg.preempt_on = s.config.preempt_on;
@@ -426,6 +426,10 @@ pid_t fork_execution(ServerState& s, std::uint64_t index) {
 // Never returns in the server; returns in each execution's child.
 void serve(ServerState& s) {
   const Config& cfg = s.config;
+  // The main thread's stack is found by reading /proc/self/maps: once, here, for every
+  // execution's child (reports name objects on it).
+  std::uintptr_t stack_lo, stack_hi;
+  os::thread_stack(&stack_lo, &stack_hi);
   RunRecord run;
   std::vector<std::string> args = own_args();
   const std::string program = args.empty() ? "" : args[0];

@@ -13,7 +13,7 @@
 #include "core/schedule.hpp"
 #include "detect/bug_slot.hpp"
 #include "runtime/allocation_log.hpp"
-#include "runtime/thread_names.hpp"
+#include "runtime/thread_notes.hpp"
 
 namespace weft::explorer {
 
@@ -54,7 +54,7 @@ struct SharedHeader {
   // The in-process explorer's extra scheduling points (Schedule::points), comma-joined.
   char points[8192] = {};
   // The current execution's thread names and heap blocks (reports name them).
-  rt::ThreadNames thread_names;
+  rt::ThreadNotes thread_notes;
   rt::AllocationLog allocations;
 };
 

@@ -5,7 +5,22 @@
 namespace weft {
 
 ObjectNames::ObjectNames(const BugRecord& bug, Symbolizer& symbolizer)
-    : bug_(bug), sym_(symbolizer) {}
+    : bug_(bug), sym_(symbolizer) {
+  // Locals, numbered per thread in the order the steps first touch them.
+  std::vector<int> count(bug.thread_stacks.size(), 0);
+  auto note = [&](const Op& op) {
+    if (targets_thread(op.kind) || op.kind == OpKind::FdWait || op.object == 0) return;
+    for (ThreadId t = 0; t < bug.thread_stacks.size(); ++t)
+      if (bug.thread_stacks[t].contains(op.object)) {
+        if (!locals_.contains(op.object))
+          locals_[op.object] = "stack#" + std::to_string(++count[t]) + " (" + thread_name(t) + ")";
+        return;
+      }
+  };
+  for (const Event& e : bug.events) note(e.op);
+  for (const BlockedThread& b : bug.blocked) note(b.op);
+  if (bug.has_race) note(make_op(OpKind::Read, bug.race.address, 0));
+}
 
 std::string ObjectNames::thread_given_name(ThreadId thread) const {
   return thread < bug_.thread_names.size() ? bug_.thread_names[thread] : std::string();
@@ -32,6 +47,7 @@ std::string ObjectNames::address(std::uintptr_t address) const {
       return heap_block_name(i) + (offset == 0 ? "" : "+" + std::to_string(offset));
     }
   }
+  if (auto local = locals_.find(address); local != locals_.end()) return local->second;
   auto [it, fresh] = globals_.try_emplace(address);
   if (fresh) {
     it->second = sym_.variable(address);

@@ -2,8 +2,9 @@
 // What reports call the threads and objects of one bug's execution: threads by the names
 // the program gave them (pthread_setname_np), globals by their symbol ("counter",
 // "table+8"), heap blocks by the order they were allocated in ("heap#2", "heap#2+16"),
-// each block described once with where it was allocated. An address only when nothing
-// better is known.
+// each block described once with where it was allocated, a thread's locals by the order
+// the steps first touch them ("stack#1 (T0)": one of T0's locals, shared by reference).
+// An address only when nothing better is known.
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -25,7 +26,7 @@ class ObjectNames {
   // An operation's object: a thread for create/join/detach, "fd N" for a descriptor wait,
   // else the memory it names (address()); "" when it has none.
   std::string object(const Op& op) const;
-  // "counter", "table+8", "heap#2+16", else "0x7f..".
+  // "counter", "table+8", "heap#2+16", "stack#1 (T0)", else "0x7f..".
   std::string address(std::uintptr_t address) const;
 
   // The heap blocks the execution's steps touched, in allocation order: heap_block_name(i)
@@ -39,6 +40,7 @@ class ObjectNames {
   const BugRecord& bug_;
   Symbolizer& sym_;
   mutable std::unordered_map<std::uintptr_t, std::string> globals_;  // looked up once each
+  std::unordered_map<std::uintptr_t, std::string> locals_;  // addresses on a thread's stack
 };
 
 }  // namespace weft

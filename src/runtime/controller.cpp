@@ -66,6 +66,7 @@ void* Controller::carrier_main(void* arg) {
     ThreadState* self = carrier->assigned;
     self->tid = os::gettid();
     Controller* c = active();
+    c->note_stack(*self);
     try {
       c->run_thread(self);
     } catch (abi::__forced_unwind&) {  // pthread_exit: this OS thread ends
@@ -226,6 +227,7 @@ void Controller::adopt_main_thread() {
   if (races_ != nullptr) races_->reset();
   clear_notes();
   t_self = main;
+  note_stack(*main);
   holder_.store(main, std::memory_order_release);
   if (config_.holder_out != nullptr)
     config_.holder_out->store(static_cast<std::uint32_t>(main->tid), std::memory_order_relaxed);
@@ -233,8 +235,15 @@ void Controller::adopt_main_thread() {
   (void)first;
 }
 
+void Controller::note_stack(const ThreadState& t) {
+  if (config_.thread_notes == nullptr) return;
+  ThreadStack s;
+  os::thread_stack(&s.lo, &s.hi);
+  config_.thread_notes->set_stack(t.id, s);
+}
+
 void Controller::clear_notes() {
-  if (config_.thread_names != nullptr) config_.thread_names->clear();
+  if (config_.thread_notes != nullptr) config_.thread_notes->clear();
   if (config_.allocations != nullptr) config_.allocations->clear();
 }
 

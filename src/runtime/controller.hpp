@@ -29,7 +29,7 @@
 #include "runtime/mutex_model.hpp"
 #include "runtime/racy_points.hpp"
 #include "runtime/rwlock_model.hpp"
-#include "runtime/thread_names.hpp"
+#include "runtime/thread_notes.hpp"
 #include "runtime/thread_state.hpp"
 #include "runtime/virtual_clock.hpp"
 #include "runtime/wait_queue_model.hpp"
@@ -65,7 +65,7 @@ struct ControllerConfig {
   bool explore_timeouts = false;
   // What reports name threads and heap objects with (null: not recorded). Cleared at the
   // start of each execution.
-  ThreadNames* thread_names = nullptr;
+  ThreadNotes* thread_notes = nullptr;
   AllocationLog* allocations = nullptr;
 };
 
@@ -135,7 +135,7 @@ class Controller {
   }
   // The program named thread `t` (pthread_setname_np).
   void thread_named(const ThreadState& t, const char* name) {
-    if (config_.thread_names != nullptr) config_.thread_names->set(t.id, name);
+    if (config_.thread_notes != nullptr) config_.thread_notes->set_name(t.id, name);
   }
   // Data nondeterminism: a value in [0, n) chosen by the strategy and recorded.
   std::size_t choose_value(std::size_t n);
@@ -177,6 +177,8 @@ class Controller {
   ThreadState* new_thread();
   // A new execution: no thread names, no allocations yet.
   void clear_notes();
+  // The calling thread, about to run `t`: where its stack is.
+  void note_stack(const ThreadState& t);
   bool enabled(const ThreadState& t) const;
   bool can_time_out(const ThreadState& t) const;
   // A blocked condition variable or futex wait that may wake spuriously (when enabled).

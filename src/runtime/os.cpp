@@ -81,6 +81,24 @@ std::uint64_t monotonic_ns() {
 
 pid_t gettid() { return static_cast<pid_t>(raw_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0)); }
 
+void thread_stack(std::uintptr_t* lo, std::uintptr_t* hi) {
+  static thread_local std::uintptr_t cached_lo = 0, cached_hi = 0;
+  if (cached_hi == 0) {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      void* base = nullptr;
+      std::size_t size = 0;
+      if (pthread_attr_getstack(&attr, &base, &size) == 0 && base != nullptr) {
+        cached_lo = reinterpret_cast<std::uintptr_t>(base);
+        cached_hi = cached_lo + size;
+      }
+      pthread_attr_destroy(&attr);
+    }
+  }
+  *lo = cached_lo;
+  *hi = cached_hi;
+}
+
 void signal_mask(int how, const sigset_t* set, sigset_t* old) {
   raw_syscall6(SYS_rt_sigprocmask, how, reinterpret_cast<long>(set), reinterpret_cast<long>(old),
                _NSIG / 8, 0, 0);

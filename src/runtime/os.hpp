@@ -22,5 +22,9 @@ pid_t gettid();
 // The calling thread's signal mask, set straight through the kernel: never the program's
 // interposed pthread_sigmask (which records the program's own mask).
 void signal_mask(int how, const sigset_t* set, sigset_t* old);
+// The calling thread's stack, [*lo, *hi) (0, 0: unknown). The main thread's is found by
+// reading /proc/self/maps: a fork server asks once, before it forks, and its children
+// find the answer cached.
+void thread_stack(std::uintptr_t* lo, std::uintptr_t* hi);
 
 }  // namespace weft::os

@@ -101,6 +101,13 @@ TEST_F(Cli, ReportsNameThreadsAndHeapObjects) {
   EXPECT_EQ(bug["heap_objects"][0]["size"], 16);
   EXPECT_EQ(bug["heap_objects"][0]["location"]["line"], new_line);
   EXPECT_EQ(bug["race"]["object_name"], "heap#1+8");
+  // Every access a step: main's std::thread objects are its locals, named as such.
+  nlohmann::json lost = run_json("-s pb --races off --preempt-on all -- " + kBin + "/cli_named_heap", 1);
+  std::set<std::string> locals;
+  for (const auto& step : lost["bugs"][0]["trace"])
+    if (step["object_name"].get<std::string>().starts_with("stack#"))
+      locals.insert(step["object_name"].get<std::string>());
+  EXPECT_TRUE(locals.contains("stack#1 (T0)")) << lost;
 
   // The page and the trace events name them too.
   const std::string page = in_dir("named.html"), trace = in_dir("named.json");

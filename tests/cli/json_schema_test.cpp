@@ -33,12 +33,8 @@ const std::string kCheck = kSource + "/tests/cli/json_schema_check.py";
 using weft::test::Output;
 using weft::test::sh;
 
-// No sharding variable of the machine running the tests leaks in; one worker unless a
-// test says --jobs.
-const std::string kClean =
-    "env -u TEST_SHARD_INDEX -u TEST_TOTAL_SHARDS -u TEST_SHARD_STATUS_FILE -u GTEST_SHARD_INDEX "
-    "-u GTEST_TOTAL_SHARDS -u SLURM_ARRAY_TASK_ID -u SLURM_ARRAY_TASK_COUNT -u "
-    "SLURM_ARRAY_TASK_MIN -u JOB_COMPLETION_INDEX -u WEFT_SHARDS WEFT_JOBS=1 ";
+// One worker unless a test says --jobs.
+const std::string kClean = weft::test::kNoSharding + "WEFT_JOBS=1 ";
 
 // Every result the tests below produced, kept for the last test (every field shows).
 const fs::path kKept = fs::temp_directory_path() / ("weft-json-schema-" + std::to_string(getpid()));

@@ -28,12 +28,8 @@ const std::string kSuite = WEFT_SUITE_DIR;  // the suite's programs: pass/ and f
 using weft::test::Output;
 using weft::test::sh;
 
-// No sharding variable of the machine running the tests leaks in; WEFT_JOBS is the
-// test's to set.
-const std::string kClean =
-    "env -u TEST_SHARD_INDEX -u TEST_TOTAL_SHARDS -u TEST_SHARD_STATUS_FILE -u GTEST_SHARD_INDEX "
-    "-u GTEST_TOTAL_SHARDS -u SLURM_ARRAY_TASK_ID -u SLURM_ARRAY_TASK_COUNT -u "
-    "SLURM_ARRAY_TASK_MIN -u JOB_COMPLETION_INDEX -u WEFT_SHARDS -u WEFT_JOBS -u WEFT_SHARD ";
+// WEFT_JOBS is the test's to set.
+const std::string kClean = weft::test::kNoSharding + "-u WEFT_JOBS ";
 
 class Shards : public ::testing::Test {
  protected:

@@ -98,7 +98,7 @@ TEST(JsonReport, EveryContractFieldWithItsType) {
   EXPECT_EQ(bug.at("heap_objects"), json::array());
 }
 
-TEST(JsonReport, ThreadNamesAndHeapObjects) {
+TEST(JsonReport, ThreadNotesAndHeapObjects) {
   Symbolizer sym;
   RunRecord run = weft_test::lost_update_run();
   BugRecord& record = run.bugs[0];

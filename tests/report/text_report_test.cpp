@@ -312,6 +312,24 @@ TEST(TextReport, ThreadsByTheirNamesHeapObjectsByTheirAllocation) {
   EXPECT_TRUE(contains(heap[1], "sites.cpp:" + std::to_string(site.line))) << heap[1];
 }
 
+TEST(TextReport, LocalsAreNamedByTheirThreadInTheOrderFirstTouched) {
+  Symbolizer sym;
+  RunRecord run = weft_test::lost_update_run();
+  BugRecord& bug = run.bugs[0];
+  const std::uintptr_t pc = weft_test::other_site().pc;
+  bug.events = {weft_test::event(1, OpKind::Read, 0x7100, pc, 0, 4),
+                weft_test::event(1, OpKind::MutexLock, 0x7000, pc),
+                weft_test::event(2, OpKind::Write, 0x7100, pc, kPreemption, 4),
+                weft_test::event(2, OpKind::Read, 0x9008, pc, 0, 4)};
+  bug.thread_stacks = {ThreadStack{0x6000, 0x8000}, ThreadStack{}, ThreadStack{0x9000, 0xa000}};
+  const std::string text = format_text(run, sym);
+  SCOPED_TRACE(text);
+  EXPECT_TRUE(contains(step_line(text, 1), "read stack#1 (T0)  ")) << step_line(text, 1);
+  EXPECT_TRUE(contains(step_line(text, 2), "mutex-lock stack#2 (T0)  "));
+  EXPECT_TRUE(contains(step_line(text, 3), "* write stack#1 (T0)  "));
+  EXPECT_TRUE(contains(step_line(text, 4), "read stack#1 (T2)  "));
+}
+
 TEST(TextReport, ManyThreadsGetAThreadColumnInstead) {
   Symbolizer sym;
   RunRecord run = weft_test::lost_update_run();

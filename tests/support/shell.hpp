@@ -26,4 +26,11 @@ inline Output sh(const std::string& command, const std::string& stderr_to = "2>&
   return o;
 }
 
+// A command prefix: no sharding variable of the machine running the tests leaks into the
+// command (Bazel's, GoogleTest's, Slurm's, Kubernetes', weft's own).
+inline const std::string kNoSharding =
+    "env -u TEST_SHARD_INDEX -u TEST_TOTAL_SHARDS -u TEST_SHARD_STATUS_FILE -u GTEST_SHARD_INDEX "
+    "-u GTEST_TOTAL_SHARDS -u SLURM_ARRAY_TASK_ID -u SLURM_ARRAY_TASK_COUNT -u "
+    "SLURM_ARRAY_TASK_MIN -u JOB_COMPLETION_INDEX -u WEFT_SHARDS -u WEFT_SHARD ";
+
 }  // namespace weft::test

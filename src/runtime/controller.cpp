@@ -467,6 +467,12 @@ std::size_t Controller::choose_value(std::size_t n) {
 
 void Controller::pass_baton(ThreadState* next) {
   holder_.store(next, std::memory_order_release);
+  // Said here too, for a watchdog in another process: on a loaded machine `next` may take
+  // long to wake and say it itself (a thread not started yet has no kernel id to give).
+  if (config_.holder_out != nullptr && next->tid != 0)
+    config_.holder_out->store(static_cast<std::uint64_t>(next->id) << 32 |
+                                  static_cast<std::uint32_t>(next->tid),
+                              std::memory_order_relaxed);
   next->baton.store(1, std::memory_order_release);
   os::futex_wake(reinterpret_cast<const std::uint32_t*>(&next->baton), 1);
 }

@@ -339,9 +339,12 @@ ThreadState* Controller::pick() {
   alternates_.clear();
   bool unfinished = false;
   for (std::size_t i = 0; i < nthreads_; ++i) {
-    const ThreadState& t = *threads_[i];
+    ThreadState& t = *threads_[i];
     if (t.finished) continue;
     unfinished = true;
+    // A create names the thread it makes: the next id, whoever creates first (two pending
+    // creates name the same one, and so depend on each other, as they do).
+    if (t.pending.kind == OpKind::ThreadCreate) t.pending.aux = static_cast<std::uint32_t>(nthreads_);
     if (enabled(t)) {
       enabled_.push_back(t.id);
       next_ops_.push_back(t.pending);

@@ -525,6 +525,26 @@ TEST_F(Cli, C11ThreadsAreUnderControl) {
   EXPECT_EQ(lost["bugs"][0]["kind"], "exit-code") << lost;
 }
 
+// Two threads about to create at once: whichever goes first makes the next id, and each
+// step names the thread it really made (it once named the id it saw when it got there,
+// and the race detector then took two threads for one and reported a locked counter).
+TEST_F(Cli, ConcurrentCreatesEachNameTheirOwnChild) {
+  const std::string program = kBin + "/cli_nested_create";
+  nlohmann::json ok = run_json("-s pos -n 3000 --seed 0 -- " + program, 0);
+  EXPECT_TRUE(ok["bugs"].empty()) << ok;
+  nlohmann::json race = run_json("-s pos -n 3000 --seed 0 -- " + program + " unlocked", 1);
+  ASSERT_EQ(race["bugs"].size(), 1u) << race;
+  EXPECT_EQ(race["bugs"][0]["kind"], "data-race");
+  std::set<int> children;
+  int creates = 0;
+  for (const auto& step : race["bugs"][0]["trace"])
+    if (step["op"] == "thread-create") {
+      ++creates;
+      children.insert(step["target"].get<int>());
+    }
+  EXPECT_EQ(static_cast<int>(children.size()), creates) << race;
+}
+
 TEST_F(Cli, PollSelectAndEpollWaitForTheThreadThatWrites) {
   nlohmann::json j = run_json("-s dfs -n 0 --hang-timeout 5 -- " + kBin + "/cli_poll_threads", 0);
   EXPECT_TRUE(j["complete"].get<bool>()) << j;

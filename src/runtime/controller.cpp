@@ -273,10 +273,9 @@ bool Controller::enabled(const ThreadState& t) const {
       return t.woken;
     case OpKind::FdWait: {
       // A pipe or socket another controlled thread may feed: ready now, or not yet.
-      if (!t.poll_set.empty())
-        return poll(t.poll_set.data(), t.poll_set.size(), 0) != 0;
+      if (!t.poll_set.empty()) return os::any_ready(t.poll_set.data(), t.poll_set.size());
       pollfd p{static_cast<int>(op.object - 1), static_cast<short>(op.aux), 0};
-      return poll(&p, 1, 0) != 0;
+      return os::any_ready(&p, 1);
     }
     default:
       return true;

@@ -81,6 +81,10 @@ std::uint64_t monotonic_ns() {
 
 pid_t gettid() { return static_cast<pid_t>(raw_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0)); }
 
+bool any_ready(struct pollfd* fds, std::size_t n) {
+  return raw_syscall6(SYS_poll, reinterpret_cast<long>(fds), static_cast<long>(n), 0, 0, 0, 0) > 0;
+}
+
 void thread_stack(std::uintptr_t* lo, std::uintptr_t* hi) {
   static thread_local std::uintptr_t cached_lo = 0, cached_hi = 0;
   if (cached_hi == 0) {

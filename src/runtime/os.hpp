@@ -1,9 +1,11 @@
 #pragma once
 // The few OS services the runtime itself needs, reached without going through weft's
 // own interposed symbols (which would schedule the runtime against itself).
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace weft::os {
@@ -26,5 +28,7 @@ void signal_mask(int how, const sigset_t* set, sigset_t* old);
 // reading /proc/self/maps: a fork server asks once, before it forks, and its children
 // find the answer cached.
 void thread_stack(std::uintptr_t* lo, std::uintptr_t* hi);
+// Whether any of `fds` is ready now (poll with no timeout), past weft's interposed poll.
+bool any_ready(struct pollfd* fds, std::size_t n);
 
 }  // namespace weft::os

@@ -592,8 +592,14 @@ void Controller::livelock() {
     Op last;
   };
   std::vector<Runner> runners;
+  std::uint64_t writes = 0;  // steps that changed memory: a long run rather than a spin?
   for (std::uint64_t i = step_ - window; i < step_; ++i) {
     const Event& e = events_[i];
+    switch (e.op.kind) {
+      case OpKind::AtomicRmw: case OpKind::AtomicStore: case OpKind::Write: ++writes; break;
+      case OpKind::AtomicCas: writes += (e.flags & kFailed) == 0; break;
+      default: break;
+    }
     auto it = std::find_if(runners.begin(), runners.end(),
                            [&](const Runner& r) { return r.thread == e.thread; });
     if (it == runners.end()) it = runners.insert(runners.end(), Runner{e.thread, 0, false, Op{}});
@@ -620,7 +626,13 @@ void Controller::livelock() {
           steps + " without ever yielding, so a spin loop starves the thread it waits for";
   } else {
     msg = "livelock: the execution exceeded " + steps + " steps under fair scheduling; " +
-          who + " kept running and yielding in " + last + " without anyone making progress";
+          who + " kept running and yielding in " + last;
+    // A spin waits and reads; a long computation keeps writing. Say which this looks like.
+    msg += writes * 2 > window
+               ? ", most of them writing memory (" + std::to_string(writes) +
+                     " writes): perhaps a long execution rather than a livelock; if it ends, "
+                     "raise the bound (--steps)"
+               : " without changing memory";
   }
   bug.message = msg;
   config_.sink->on_bug(bug);

@@ -1,0 +1,22 @@
+// Two threads each add 60,000 times to an atomic counter: 120,000 steps, past the default
+// bound of 100,000, though nothing spins. The livelock report must say the steps kept
+// writing memory and point at --steps; with a larger bound the program passes.
+#include <pthread.h>
+#include <stdatomic.h>
+
+static atomic_int counter;
+
+static void* add(void* arg) {
+  (void)arg;
+  for (int i = 0; i < 60000; ++i) atomic_fetch_add(&counter, 1);
+  return NULL;
+}
+
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, NULL, add, NULL);
+  pthread_create(&b, NULL, add, NULL);
+  pthread_join(a, NULL);
+  pthread_join(b, NULL);
+  return atomic_load(&counter) == 120000 ? 0 : 1;
+}

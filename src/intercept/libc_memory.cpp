@@ -31,10 +31,10 @@ __attribute__((noinline)) void range(ThreadState* self, const void* src, void* d
   c.memory_access(self, make_op(OpKind::Write, addr(dst), pc, size), n);
 }
 
-// Whether freeing `p` is news for the race detector (only then is its size asked of the
-// allocator).
+// Whether freeing `p` is news for the race detector or the once model (only then is its
+// size asked of the allocator).
 bool tracked(const void* p) {
-  return p != nullptr && rt::controlled_thread() != nullptr && ctl().tracks_memory();
+  return p != nullptr && rt::controlled_thread() != nullptr && ctl().tracks_frees();
 }
 
 }  // namespace

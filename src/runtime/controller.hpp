@@ -120,11 +120,17 @@ class Controller {
     if (access_is_point(op)) schedule(self, op);
     if (tracks_memory()) detect_race(self, op, size);
   }
-  // Whether the race detector keeps a history of memory now (memory_freed has work).
+  // Whether the race detector keeps a history of memory now.
   bool tracks_memory() const { return races_ != nullptr && nthreads_ > 1; }
-  // Memory given back to the allocator: a new object there starts with no history.
-  // Call only when tracks_memory().
-  void memory_freed(std::uintptr_t address, std::size_t size) { races_->forget(address, size); }
+  // Whether freeing memory is news (memory_freed has work): a race history, or once flags
+  // that a new object in the same memory must not inherit.
+  bool tracks_frees() const { return tracks_memory() || !onces.empty(); }
+  // Memory given back to the allocator: a new object there starts afresh. Call only when
+  // tracks_frees().
+  void memory_freed(std::uintptr_t address, std::size_t size) {
+    if (tracks_memory()) races_->forget(address, size);
+    onces.forget(address, size);
+  }
   // A heap block `self` allocated (the report names heap objects by their allocation).
   void allocated(ThreadState* self, std::uintptr_t address, std::size_t size, std::uintptr_t pc) {
     if (config_.allocations == nullptr || address == 0) return;

@@ -66,6 +66,9 @@ class OnceModel {
     return p == nullptr ? Phase::kNotRun : *p;
   }
   void set(std::uintptr_t o, Phase p) { onces_.at(o) = p; }
+  bool empty() const { return onces_.empty(); }
+  // Memory freed: a once flag made there later is a new one, not yet run.
+  void forget(std::uintptr_t begin, std::size_t size) { onces_.erase_range(begin, begin + size); }
 
  private:
   ObjectMap<Phase> onces_;

@@ -559,6 +559,12 @@ TEST_F(Cli, ALongExecutionPastTheBoundSaysSo) {
   EXPECT_TRUE(ok["bugs"].empty()) << ok;
 }
 
+// Freed memory holds no once flag: a new object there runs its call_once again.
+TEST_F(Cli, AOnceFlagInReusedMemoryIsANewOne) {
+  nlohmann::json j = run_json("-s pos -n 300 --seed 0 -- " + kBin + "/cli_once_reuse", 0);
+  EXPECT_TRUE(j["bugs"].empty()) << j;
+}
+
 TEST_F(Cli, PollSelectAndEpollWaitForTheThreadThatWrites) {
   nlohmann::json j = run_json("-s dfs -n 0 --hang-timeout 5 -- " + kBin + "/cli_poll_threads", 0);
   EXPECT_TRUE(j["complete"].get<bool>()) << j;

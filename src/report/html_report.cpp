@@ -153,7 +153,7 @@ std::string format_html(const BugRecord& bug, Symbolizer& symbolizer, const std:
     const std::string loc = where.file.empty() ? "" : where.file + ":" + std::to_string(where.line);
     const std::string src = where.file.empty() ? "" : symbolizer.source_line(where.file, where.line);
     const std::string op(op_name(e.op.kind));
-    const std::string obj = names.object(e.op);
+    const std::string obj = names.object(e.op, i);
     const bool preemption = (e.flags & kPreemption) != 0;
     const bool failing = i == last;
     const std::string row = std::to_string(i + 2);

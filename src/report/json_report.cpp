@@ -72,7 +72,7 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
                  {"thread", e.thread},
                  {"op", std::string(op_name(e.op.kind))},
                  {"object", object_string(e.op)},
-                 {"object_name", names.object(e.op)},
+                 {"object_name", names.object(e.op, i)},
                  {"size", is_memory_access(e.op.kind) ? e.op.size : 0},
                  {"preemption", (e.flags & kPreemption) != 0},
                  {"location", where.file.empty()

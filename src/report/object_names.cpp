@@ -31,18 +31,18 @@ std::string ObjectNames::thread(ThreadId thread) const {
   return given.empty() ? thread_name(thread) : thread_name(thread) + " (" + given + ")";
 }
 
-std::string ObjectNames::object(const Op& op) const {
+std::string ObjectNames::object(const Op& op, std::size_t step) const {
   if (targets_thread(op.kind)) return thread(op.aux);
   if (op.object == 0) return {};
   if (op.kind == OpKind::FdWait) return "fd " + std::to_string(op.object - 1);
-  return address(op.object);
+  return address(op.object, step);
 }
 
-std::string ObjectNames::address(std::uintptr_t address) const {
-  // The newest block holding it (touched_by keeps, per address, the block it was in).
+std::string ObjectNames::address(std::uintptr_t address, std::size_t step) const {
+  // The newest block holding it that was allocated by then.
   for (std::size_t i = bug_.allocations.size(); i-- > 0;) {
     const Allocation& a = bug_.allocations[i];
-    if (address >= a.address && address - a.address < a.size) {
+    if (address >= a.address && address - a.address < a.size && a.step <= step) {
       const std::uintptr_t offset = address - a.address;
       return heap_block_name(i) + (offset == 0 ? "" : "+" + std::to_string(offset));
     }

@@ -23,11 +23,14 @@ class ObjectNames {
   std::string thread(ThreadId thread) const;
   // The program's name for the thread, "" when unnamed.
   std::string thread_given_name(ThreadId thread) const;
-  // An operation's object: a thread for create/join/detach, "fd N" for a descriptor wait,
-  // else the memory it names (address()); "" when it has none.
-  std::string object(const Op& op) const;
-  // "counter", "table+8", "heap#2+16", "stack#1 (T0)", else "0x7f..".
-  std::string address(std::uintptr_t address) const;
+  // An operation's object at step `step` (0-based; the default: after the last), as
+  // address() names memory; a thread for create/join/detach, "fd N" for a descriptor wait;
+  // "" when it has none.
+  std::string object(const Op& op, std::size_t step = kEnd) const;
+  // "counter", "table+8", "heap#2+16" (the block that held it at `step`: memory freed and
+  // allocated again is another block), "stack#1 (T0)", else "0x7f..".
+  std::string address(std::uintptr_t address, std::size_t step = kEnd) const;
+  static constexpr std::size_t kEnd = ~std::size_t{0};
 
   // The heap blocks the execution's steps touched, in allocation order: heap_block_name(i)
   // names bug.allocations[i].

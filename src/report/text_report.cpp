@@ -301,7 +301,7 @@ class TextWriter {
       char number[32];
       std::snprintf(number, sizeof number, "%s%*zu", last ? ">" : " ", digits, i + 1);
       std::string what = op_text(e);
-      const std::string object = names.object(e.op);
+      const std::string object = names.object(e.op, i);
       if (!object.empty()) what += " " + object;
       what = paint_.thread(what, e.thread, last);
       if (e.flags & kPreemption) what = paint_.mark("*") + " " + what;

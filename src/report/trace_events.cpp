@@ -53,7 +53,7 @@ std::string format_trace_events(const BugRecord& bug, Symbolizer& symbolizer) {
     x["name"] = op_text(e);
     x["cat"] = std::string(op_name(e.op.kind));
     x["args"] = {{"step", i + 1},
-                 {"object", names.object(e.op)},
+                 {"object", names.object(e.op, i)},
                  {"location", where.file.empty() ? "" : where.file + ":" + std::to_string(where.line)},
                  {"function", where.function}};
     events.push_back(std::move(x));

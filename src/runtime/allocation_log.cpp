@@ -21,7 +21,7 @@ bool addresses_memory(const Op& op) {
 
 struct Touch {
   std::uintptr_t address;
-  std::uint64_t step;  // the last step that touched it
+  std::uint64_t step;  // a step that touched it
   bool claimed = false;
 };
 
@@ -37,16 +37,19 @@ std::vector<Allocation> AllocationLog::touched_by(const BugRecord& bug) const {
   if (bug.has_race) touches.push_back({bug.race.address, end});
   if (touches.empty()) return {};
   std::sort(touches.begin(), touches.end(), [](const Touch& a, const Touch& b) {
-    return a.address != b.address ? a.address < b.address : a.step > b.step;
+    return a.address != b.address ? a.address < b.address : a.step < b.step;
   });
   touches.erase(std::unique(touches.begin(), touches.end(),
-                            [](const Touch& a, const Touch& b) { return a.address == b.address; }),
+                            [](const Touch& a, const Touch& b) {
+                              return a.address == b.address && a.step == b.step;
+                            }),
                 touches.end());
 
   const std::uint64_t n = std::min(count.load(std::memory_order_acquire), kCapacity);
   const std::uint64_t first = count.load(std::memory_order_acquire) - n;
   std::vector<Allocation> used;
-  // Newest first: a block freed and allocated again names the later one.
+  // Newest first: each touch belongs to the newest block allocated before it that holds
+  // its address (memory freed and allocated again is another block).
   for (std::uint64_t k = first + n; k-- > first;) {
     const Allocation& a = entries[k % kCapacity];
     if (a.size == 0) continue;

@@ -26,7 +26,7 @@ struct AllocationLog {
   }
 
   // The blocks `bug`'s steps, blocked threads and race touched, in allocation order: for
-  // each object address, the newest block that held it when it was last touched.
+  // each step, the newest block allocated before it that holds its address.
   std::vector<Allocation> touched_by(const BugRecord& bug) const;
 };
 

@@ -312,6 +312,28 @@ TEST(TextReport, ThreadsByTheirNamesHeapObjectsByTheirAllocation) {
   EXPECT_TRUE(contains(heap[1], "sites.cpp:" + std::to_string(site.line))) << heap[1];
 }
 
+TEST(TextReport, MemoryAllocatedAgainIsAnotherHeapObject) {
+  Symbolizer sym;
+  RunRecord run = weft_test::lost_update_run();
+  BugRecord& bug = run.bugs[0];
+  const std::uintptr_t pc = weft_test::other_site().pc;
+  bug.events = {weft_test::event(1, OpKind::Write, 0x5008, pc, 0, 4),
+                weft_test::event(1, OpKind::Read, 0x5008, pc, 0, 4),
+                weft_test::event(2, OpKind::Read, 0x5008, pc, kPreemption, 4)};
+  Allocation first, second;
+  first.address = second.address = 0x5000;
+  first.size = second.size = 16;
+  first.thread = second.thread = 1;
+  first.step = 0;
+  second.step = 2;  // freed after step 2, then allocated again before step 3
+  bug.allocations = {first, second};
+  const std::string text = format_text(run, sym);
+  SCOPED_TRACE(text);
+  EXPECT_TRUE(contains(step_line(text, 1), "write heap#1+8  "));
+  EXPECT_TRUE(contains(step_line(text, 2), "read heap#1+8  "));
+  EXPECT_TRUE(contains(step_line(text, 3), "* read heap#2+8  "));
+}
+
 TEST(TextReport, LocalsAreNamedByTheirThreadInTheOrderFirstTouched) {
   Symbolizer sym;
   RunRecord run = weft_test::lost_update_run();

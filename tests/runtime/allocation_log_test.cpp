@@ -51,6 +51,18 @@ TEST(AllocationLog, AReusedAddressNamesTheBlockItWasInWhenLastTouched) {
   EXPECT_EQ(used[0].size, 32u);
 }
 
+TEST(AllocationLog, MemoryFreedAndAllocatedAgainIsTwoBlocks) {
+  auto log = std::make_unique<AllocationLog>();
+  log->add(block(0x1000, 16, 0));
+  log->add(block(0x1000, 16, 2));  // the same memory, after a free
+  BugRecord bug;
+  bug.events = {touch(0x1008), touch(0x9000), touch(0x9000), touch(0x1008)};  // steps 0 and 3
+  const std::vector<Allocation> used = log->touched_by(bug);
+  ASSERT_EQ(used.size(), 2u);
+  EXPECT_EQ(used[0].step, 0u);
+  EXPECT_EQ(used[1].step, 2u);
+}
+
 TEST(AllocationLog, ThreadsDescriptorsAndBlockedThreadsAndRaces) {
   auto log = std::make_unique<AllocationLog>();
   log->add(block(0x10, 8, 0));  // addresses that are also small thread ids / descriptors

@@ -39,13 +39,19 @@ std::string ObjectNames::object(const Op& op, std::size_t step) const {
 }
 
 std::string ObjectNames::address(std::uintptr_t address, std::size_t step) const {
-  // The newest block holding it that was allocated by then.
-  for (std::size_t i = bug_.allocations.size(); i-- > 0;) {
-    const Allocation& a = bug_.allocations[i];
-    if (address >= a.address && address - a.address < a.size && a.step <= step) {
-      const std::uintptr_t offset = address - a.address;
-      return heap_block_name(i) + (offset == 0 ? "" : "+" + std::to_string(offset));
+  // The newest block holding it that was allocated by then. The blocks holding an address
+  // are found once per address: a long trace asks again at every step.
+  auto [blocks, fresh_address] = blocks_.try_emplace(address);
+  if (fresh_address)
+    for (std::size_t i = 0; i < bug_.allocations.size(); ++i) {
+      const Allocation& a = bug_.allocations[i];
+      if (address >= a.address && address - a.address < a.size) blocks->second.push_back(i);
     }
+  for (auto i = blocks->second.rbegin(); i != blocks->second.rend(); ++i) {
+    const Allocation& a = bug_.allocations[*i];
+    if (a.step > step) continue;
+    const std::uintptr_t offset = address - a.address;
+    return heap_block_name(*i) + (offset == 0 ? "" : "+" + std::to_string(offset));
   }
   if (auto local = locals_.find(address); local != locals_.end()) return local->second;
   auto [it, fresh] = globals_.try_emplace(address);

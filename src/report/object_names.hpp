@@ -44,6 +44,8 @@ class ObjectNames {
   Symbolizer& sym_;
   mutable std::unordered_map<std::uintptr_t, std::string> globals_;  // looked up once each
   std::unordered_map<std::uintptr_t, std::string> locals_;  // addresses on a thread's stack
+  // Per address asked about: the heap blocks holding it, in allocation order.
+  mutable std::unordered_map<std::uintptr_t, std::vector<std::size_t>> blocks_;
 };
 
 }  // namespace weft

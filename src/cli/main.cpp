@@ -64,8 +64,9 @@ std::string runtime_path() {
   return "";
 }
 
-// The program as execvp would find it; "" with *why when it cannot be run.
-std::string resolve_program(const std::string& name, std::string* why) {
+// Where execvp would look for `name`, in order: itself when it names a path, else each
+// directory of PATH.
+std::vector<fs::path> path_candidates(const std::string& name) {
   std::vector<fs::path> candidates;
   if (name.find('/') != std::string::npos) {
     candidates.emplace_back(name);
@@ -74,7 +75,12 @@ std::string resolve_program(const std::string& name, std::string* why) {
     std::string dir;
     while (std::getline(ss, dir, ':')) candidates.push_back(fs::path(dir.empty() ? "." : dir) / name);
   }
-  for (const fs::path& p : candidates) {
+  return candidates;
+}
+
+// The program as execvp would find it; "" with *why when it cannot be run.
+std::string resolve_program(const std::string& name, std::string* why) {
+  for (const fs::path& p : path_candidates(name)) {
     std::error_code ec;
     if (!fs::exists(p, ec) || fs::is_directory(p, ec)) continue;
     if (access(p.c_str(), X_OK) != 0) {
@@ -97,10 +103,7 @@ std::string resolve_program(const std::string& name, std::string* why) {
 
 // `name` as the shell would find it in PATH; "" when it is not there.
 std::string find_in_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::stringstream ss(path == nullptr ? "" : path);
-  for (std::string dir; std::getline(ss, dir, ':');) {
-    const fs::path p = fs::path(dir.empty() ? "." : dir) / name;
+  for (const fs::path& p : path_candidates(name)) {
     std::error_code ec;
     if (fs::is_regular_file(p, ec) && access(p.c_str(), X_OK) == 0) return p.string();
   }

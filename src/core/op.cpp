@@ -25,6 +25,15 @@ bool is_memory_access(OpKind kind) {
   }
 }
 
+bool targets_thread(OpKind kind) {
+  return kind == OpKind::ThreadCreate || kind == OpKind::ThreadJoin ||
+         kind == OpKind::ThreadDetach || kind == OpKind::ThreadCancel;
+}
+
+bool addresses_memory(const Op& op) {
+  return op.object != 0 && !targets_thread(op.kind) && op.kind != OpKind::FdWait;
+}
+
 std::string_view op_name(OpKind kind) {
   auto i = static_cast<std::size_t>(kind);
   return i < kNames.size() ? kNames[i] : std::string_view("?");

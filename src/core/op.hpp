@@ -29,6 +29,8 @@ inline constexpr std::size_t kOpKindCount = static_cast<std::size_t>(OpKind::Cou
 std::string_view op_name(OpKind kind);
 // Loads, stores and read-modify-writes, plain or atomic.
 bool is_memory_access(OpKind kind);
+// thread-create/join/detach/cancel: `aux` names the thread acted on, not `object`.
+bool targets_thread(OpKind kind);
 
 // Inline: every instrumented access makes an Op.
 inline constexpr std::uint8_t kOpDefaultFlags[kOpKindCount] = {
@@ -57,6 +59,9 @@ struct Op {
   bool releases() const { return flags & kRelease; }
   bool acquires() const { return flags & kAcquire; }
 };
+
+// Whether `op.object` is an address in memory (not none, a thread, or a descriptor).
+bool addresses_memory(const Op& op);
 
 inline Op make_op(OpKind kind, std::uintptr_t object = 0, std::uintptr_t pc = 0,
                   std::uint16_t size = 0, std::uint32_t aux = 0) {

@@ -18,6 +18,11 @@ struct Shard {
   // the unsharded seeds.
   std::uint64_t global(std::uint64_t k) const { return index + count * k; }
   bool valid() const { return count > 0 && index < count; }
+  // How many of the unsharded search's first `executions` (> 0) are this shard's: those
+  // numbered global(k) below it. 0 when the budget ends before this shard's first.
+  std::uint64_t share(std::uint64_t executions) const {
+    return executions <= index ? 0 : (executions - index + count - 1) / count;
+  }
   // "I/N" (as --shard and WEFT_SHARD spell it): false unless two decimal numbers around
   // one '/'; whether they make a shard is valid()'s to say.
   static bool parse(std::string_view text, Shard* out) {

@@ -111,9 +111,11 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
   // A shard runs its share of the budget: its executions numbered below it (as the fork
   // server does). None when the budget is smaller than the shard's index.
   const Shard shard = replay != nullptr ? Shard{} : shard_of(options);
-  const bool no_share = shard.sharded() && max_executions != 0 && max_executions <= shard.index;
-  if (shard.sharded() && max_executions != 0)
-    max_executions = (max_executions - shard.index + shard.count - 1) / shard.count;
+  bool no_share = false;
+  if (shard.sharded() && max_executions != 0) {
+    max_executions = shard.share(max_executions);
+    no_share = max_executions == 0;
+  }
   bool complete = false;
   std::uint64_t counted = 0;  // this shard's own executions (probes excluded)
   for (;;) {

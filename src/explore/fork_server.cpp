@@ -535,8 +535,8 @@ void serve(ServerState& s) {
   const std::string kind = s.strategy->coverage().kind;
   const bool shared_budget = !replaying && jobs.active() && kind != "none" && kind != "portfolio";
   if (!replaying && cfg.executions != 0 && cfg.shard.sharded() && !shared_budget) {
-    no_share = cfg.executions <= cfg.shard.index;
-    max_executions = (cfg.executions - cfg.shard.index + cfg.shard.count - 1) / cfg.shard.count;
+    max_executions = cfg.shard.share(cfg.executions);
+    no_share = max_executions == 0;
   }
   std::uint64_t counted = 0;  // executions of this shard's own (probes excluded)
   std::string note;

@@ -1,5 +1,5 @@
 // Allocation functions: each heap block a controlled thread allocates is noted with where
-// it was allocated, so that a report names a heap object ("heap#2, 48 bytes allocated at
+// it was allocated, and each freed one forgotten by the models that remember memory, so that a report names a heap object ("heap#2, 48 bytes allocated at
 // queue.cpp:31") instead of an address. The blocks themselves come from glibc's allocator
 // (__libc_*: no dlsym, which itself allocates). operator new is replaced too (a
 // replaceable function), so that a C++ allocation is noted where the program called new,
@@ -21,6 +21,8 @@ using namespace weft::intercept;
 extern "C" void* __libc_malloc(std::size_t n);
 extern "C" void* __libc_calloc(std::size_t count, std::size_t n);
 extern "C" void* __libc_memalign(std::size_t alignment, std::size_t n);
+extern "C" void* __libc_realloc(void* p, std::size_t n);
+extern "C" void __libc_free(void* p);
 
 namespace {
 
@@ -28,6 +30,12 @@ inline void* noted(void* p, std::size_t n, std::uintptr_t pc) {
   if (p != nullptr)
     if (ThreadState* self = rt::controlled_thread()) ctl().allocated(self, addr(p), n, pc);
   return p;
+}
+
+// Whether freeing `p` is news for the race detector or the once model (only then is its
+// size asked of the allocator).
+bool tracked(const void* p) {
+  return p != nullptr && rt::controlled_thread() != nullptr && ctl().tracks_frees();
 }
 
 extern "C" void* weft_malloc(std::size_t n) noexcept;
@@ -85,6 +93,21 @@ void* aligned_alloc(std::size_t alignment, std::size_t n) noexcept {
 
 void* memalign(std::size_t alignment, std::size_t n) noexcept {
   return noted(__libc_memalign(alignment, n), n, WEFT_RAW_PC);
+}
+
+// Freed memory is forgotten by the race detector: the allocator's own locking is not
+// visible to weft, so a block reused by another thread would otherwise seem to race with
+// its previous life.
+void free(void* p) noexcept {
+  if (tracked(p)) ctl().memory_freed(addr(p), malloc_usable_size(p));
+  __libc_free(p);
+}
+
+void* realloc(void* p, std::size_t n) noexcept {
+  const std::size_t old = tracked(p) ? malloc_usable_size(p) : 0;
+  void* q = __libc_realloc(p, n);
+  if (old != 0 && q != nullptr && q != p) ctl().memory_freed(addr(p), old);
+  return q != p ? noted(q, n, WEFT_RAW_PC) : q;
 }
 
 int posix_memalign(void** out, std::size_t alignment, std::size_t n) noexcept {

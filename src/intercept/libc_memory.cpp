@@ -2,8 +2,6 @@
 // instrumented code, and libstdc++ uses them; each is a read and/or a write of a range.
 // The real ones are reached through glibc's checked variants, which need no dlsym (these
 // run before any constructor, and dlsym itself copies memory).
-#include <malloc.h>
-
 #include <cstddef>
 #include <cstring>
 
@@ -16,8 +14,6 @@ using namespace weft::intercept;
 extern "C" void* __memcpy_chk(void* dst, const void* src, std::size_t n, std::size_t dstlen);
 extern "C" void* __memmove_chk(void* dst, const void* src, std::size_t n, std::size_t dstlen);
 extern "C" void* __memset_chk(void* dst, int c, std::size_t n, std::size_t dstlen);
-extern "C" void __libc_free(void* p);
-extern "C" void* __libc_realloc(void* p, std::size_t n);
 
 namespace {
 
@@ -29,12 +25,6 @@ __attribute__((noinline)) void range(ThreadState* self, const void* src, void* d
   const auto size = static_cast<std::uint16_t>(n > 0xffff ? 0xffff : n);
   if (src != nullptr) c.memory_access(self, make_op(OpKind::Read, addr(src), pc, size), n);
   c.memory_access(self, make_op(OpKind::Write, addr(dst), pc, size), n);
-}
-
-// Whether freeing `p` is news for the race detector or the once model (only then is its
-// size asked of the allocator).
-bool tracked(const void* p) {
-  return p != nullptr && rt::controlled_thread() != nullptr && ctl().tracks_frees();
 }
 
 }  // namespace
@@ -54,23 +44,6 @@ void* memmove(void* dst, const void* src, std::size_t n) noexcept {
 void* memset(void* dst, int c, std::size_t n) noexcept {
   if (ThreadState* self = rt::controlled_thread()) range(self, nullptr, dst, n, WEFT_RAW_PC);
   return __memset_chk(dst, c, n, static_cast<std::size_t>(-1));
-}
-
-// Freed memory is forgotten by the race detector: the allocator's own locking is not
-// visible to weft, so a block reused by another thread would otherwise seem to race with
-// its previous life.
-void free(void* p) noexcept {
-  if (tracked(p)) ctl().memory_freed(addr(p), malloc_usable_size(p));
-  __libc_free(p);
-}
-
-void* realloc(void* p, std::size_t n) noexcept {
-  const std::size_t old = tracked(p) ? malloc_usable_size(p) : 0;
-  void* q = __libc_realloc(p, n);
-  if (old != 0 && q != nullptr && q != p) ctl().memory_freed(addr(p), old);
-  if (q != nullptr && q != p)
-    if (ThreadState* self = rt::controlled_thread()) ctl().allocated(self, addr(q), n, WEFT_RAW_PC);
-  return q;
 }
 
 // Newer compilers call these directly from instrumented code.

@@ -177,8 +177,7 @@ std::string format_html(const BugRecord& bug, Symbolizer& symbolizer, const std:
     html += "<h2>Heap objects</h2>\n<table id=\"heap\">\n";
     for (std::size_t i = 0; i < names.heap_blocks().size(); ++i) {
       const Allocation& a = names.heap_blocks()[i];
-      const std::uintptr_t frames[] = {a.pc, a.callers[0], a.callers[1], a.callers[2]};
-      const Frame where = choose_location(frames, symbolizer);
+      const Frame where = choose_location(a, symbolizer);
       const std::string loc = where.file.empty() ? "" : where.file + ":" + std::to_string(where.line);
       const std::string src = where.file.empty() ? "" : symbolizer.source_line(where.file, where.line);
       html += "<tr><td><code>" + ObjectNames::heap_block_name(i) + "</code></td><td>" +

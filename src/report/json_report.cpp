@@ -91,13 +91,12 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
   json heap = json::array();
   for (std::size_t i = 0; i < names.heap_blocks().size(); ++i) {
     const Allocation& a = names.heap_blocks()[i];
-    const std::uintptr_t frames[] = {a.pc, a.callers[0], a.callers[1], a.callers[2]};
     heap.push_back({{"name", ObjectNames::heap_block_name(i)},
                     {"address", hex_address(a.address)},
                     {"size", a.size},
                     {"thread", a.thread},
                     {"step", a.step},
-                    {"location", location_object(choose_location(frames, symbolizer))}});
+                    {"location", location_object(choose_location(a, symbolizer))}});
   }
   b["heap_objects"] = std::move(heap);
   return b;

@@ -49,11 +49,24 @@ Frame choose_location(std::span<const std::uintptr_t> return_addresses,
   return fallback != nullptr ? *fallback : Frame{};
 }
 
-Frame choose_location(const Event& event, Symbolizer& symbolizer) {
+namespace {
+
+Frame choose_location(std::uintptr_t pc, const std::uintptr_t (&callers)[kCallerFrames],
+                      Symbolizer& symbolizer) {
   std::array<std::uintptr_t, 1 + kCallerFrames> pcs{};
-  pcs[0] = event.op.pc;
-  for (std::size_t i = 0; i < kCallerFrames; ++i) pcs[1 + i] = event.callers[i];
+  pcs[0] = pc;
+  for (std::size_t i = 0; i < kCallerFrames; ++i) pcs[1 + i] = callers[i];
   return choose_location(pcs, symbolizer);
+}
+
+}  // namespace
+
+Frame choose_location(const Event& event, Symbolizer& symbolizer) {
+  return choose_location(event.op.pc, event.callers, symbolizer);
+}
+
+Frame choose_location(const Allocation& block, Symbolizer& symbolizer) {
+  return choose_location(block.pc, block.callers, symbolizer);
 }
 
 Frame choose_location(std::uintptr_t return_address, Symbolizer& symbolizer) {

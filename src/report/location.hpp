@@ -23,6 +23,8 @@ Frame choose_location(std::span<const std::uintptr_t> return_addresses, Symboliz
 
 // For one step: {op.pc, callers[0..2]}.
 Frame choose_location(const Event& event, Symbolizer& symbolizer);
+// Where a heap block was allocated: {pc, callers[0..2]}.
+Frame choose_location(const Allocation& block, Symbolizer& symbolizer);
 // For one return address (no callers known).
 Frame choose_location(std::uintptr_t return_address, Symbolizer& symbolizer);
 // For one pending operation (no callers known).

@@ -9,7 +9,7 @@ ObjectNames::ObjectNames(const BugRecord& bug, Symbolizer& symbolizer)
   // Locals, numbered per thread in the order the steps first touch them.
   std::vector<int> count(bug.thread_stacks.size(), 0);
   auto note = [&](const Op& op) {
-    if (targets_thread(op.kind) || op.kind == OpKind::FdWait || op.object == 0) return;
+    if (!addresses_memory(op)) return;
     for (ThreadId t = 0; t < bug.thread_stacks.size(); ++t)
       if (bug.thread_stacks[t].contains(op.object)) {
         if (!locals_.contains(op.object))

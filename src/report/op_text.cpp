@@ -4,11 +4,6 @@
 
 namespace weft {
 
-bool targets_thread(OpKind kind) {
-  return kind == OpKind::ThreadCreate || kind == OpKind::ThreadJoin ||
-         kind == OpKind::ThreadDetach || kind == OpKind::ThreadCancel;
-}
-
 std::string hex_address(std::uintptr_t address) {
   char buf[2 + 2 * sizeof(address) + 1];
   std::snprintf(buf, sizeof buf, "0x%jx", static_cast<std::uintmax_t>(address));

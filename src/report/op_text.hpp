@@ -7,10 +7,6 @@
 
 namespace weft {
 
-// Memory accesses (core/op.hpp is_memory_access): their object is an address with a size.
-// thread-create/join/detach/cancel: `aux` names the thread acted on.
-bool targets_thread(OpKind kind);
-
 std::string hex_address(std::uintptr_t address);  // "0x7ffd5c2a1b30"
 std::string thread_name(ThreadId thread);          // "T3"; "-" for kNoThread
 // The op's printed name with what the step's flags add: "mutex-trylock (failed)".

@@ -365,8 +365,7 @@ class TextWriter {
     const std::vector<Allocation>& blocks = names.heap_blocks();
     for (std::size_t i = 0; i < blocks.size(); ++i) {
       const Allocation& a = blocks[i];
-      const std::uintptr_t frames[] = {a.pc, a.callers[0], a.callers[1], a.callers[2]};
-      Frame where = choose_location(frames, sym_);
+      Frame where = choose_location(a, sym_);
       table.row({ObjectNames::heap_block_name(i), count(a.size, "byte"),
                  "allocated by " + thread(names, a.thread) + " before step " +
                      std::to_string(a.step + 1),

@@ -5,20 +5,6 @@
 namespace weft::rt {
 namespace {
 
-// Whether an operation's object is a memory address (not a thread id or a descriptor).
-bool addresses_memory(const Op& op) {
-  switch (op.kind) {
-    case OpKind::ThreadCreate:
-    case OpKind::ThreadJoin:
-    case OpKind::ThreadDetach:
-    case OpKind::ThreadCancel:
-    case OpKind::FdWait:
-      return false;
-    default:
-      return op.object != 0;
-  }
-}
-
 struct Touch {
   std::uintptr_t address;
   std::uint64_t step;  // a step that touched it

@@ -229,8 +229,7 @@ void Controller::adopt_main_thread() {
   t_self = main;
   note_stack(*main);
   holder_.store(main, std::memory_order_release);
-  if (config_.holder_out != nullptr)
-    config_.holder_out->store(static_cast<std::uint32_t>(main->tid), std::memory_order_relaxed);
+  publish_holder(*main);
   ThreadState* first = pick();  // thread 0's ThreadStart: the only choice
   (void)first;
 }
@@ -427,10 +426,7 @@ ThreadState* Controller::pick() {
   e.flags = (last_enabled && chosen != last_) ? kPreemption : 0;
   e.enabled = static_cast<std::uint8_t>(enabled_.size() > 255 ? 255 : enabled_.size());
   e.op = next->pending;
-  const std::uint32_t depth =
-      next->shadow_depth < kShadowDepth ? next->shadow_depth : kShadowDepth;
-  for (std::size_t i = 0; i < kCallerFrames; ++i)
-    e.callers[i] = i < depth ? next->shadow[depth - 1 - i] : 0;
+  next->caller_frames(e.callers);
   const bool alternate =
       std::find(alternates_.begin(), alternates_.end(), chosen) != alternates_.end();
   if ((timing_out && next->pending.kind != OpKind::FdWait) || alternate) {
@@ -471,10 +467,7 @@ void Controller::pass_baton(ThreadState* next) {
   holder_.store(next, std::memory_order_release);
   // Said here too, for a watchdog in another process: on a loaded machine `next` may take
   // long to wake and say it itself (a thread not started yet has no kernel id to give).
-  if (config_.holder_out != nullptr && next->tid != 0)
-    config_.holder_out->store(static_cast<std::uint64_t>(next->id) << 32 |
-                                  static_cast<std::uint32_t>(next->tid),
-                              std::memory_order_relaxed);
+  if (next->tid != 0) publish_holder(*next);
   next->baton.store(1, std::memory_order_release);
   os::futex_wake(reinterpret_cast<const std::uint32_t*>(&next->baton), 1);
 }
@@ -492,10 +485,7 @@ void Controller::wait_baton(ThreadState* self) {
   // Pending signals are handled here, by the thread that runs, at its scheduling point.
   if (discipline) os::signal_mask(SIG_SETMASK, &self->program_mask, nullptr);
   // The runner says who it is itself: only it surely knows its kernel thread id by now.
-  if (config_.holder_out != nullptr)
-    config_.holder_out->store(static_cast<std::uint64_t>(self->id) << 32 |
-                                  static_cast<std::uint32_t>(self->tid),
-                              std::memory_order_relaxed);
+  publish_holder(*self);
 }
 
 void Controller::schedule(ThreadState* self, const Op& op) {

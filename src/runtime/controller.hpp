@@ -135,8 +135,7 @@ class Controller {
   void allocated(ThreadState* self, std::uintptr_t address, std::size_t size, std::uintptr_t pc) {
     if (config_.allocations == nullptr || address == 0) return;
     Allocation a{address, size, step_, self->id, pc, {}};
-    const std::uint32_t depth = self->shadow_depth < kShadowDepth ? self->shadow_depth : kShadowDepth;
-    for (std::size_t i = 0; i < kCallerFrames && i < depth; ++i) a.callers[i] = self->shadow[depth - 1 - i];
+    self->caller_frames(a.callers);
     config_.allocations->add(a);
   }
   // The program named thread `t` (pthread_setname_np).
@@ -192,6 +191,12 @@ class Controller {
   // Chooses who takes the next step and records it; nullptr when every thread finished.
   ThreadState* pick();
   void pass_baton(ThreadState* next);
+  // Tells a watchdog in another process (ControllerConfig::holder_out) who holds the baton.
+  void publish_holder(const ThreadState& t) {
+    if (config_.holder_out != nullptr)
+      config_.holder_out->store(static_cast<std::uint64_t>(t.id) << 32 | static_cast<std::uint32_t>(t.tid),
+                                std::memory_order_relaxed);
+  }
   void wait_baton(ThreadState* self);
   std::vector<BlockedThread> blocked_threads() const;
   std::vector<detect::WaitEdge> wait_edges() const;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/event.hpp"
 #include "core/op.hpp"
 
 namespace weft::rt {
@@ -29,14 +30,14 @@ struct ThreadState {
   bool timed = false;          // the pending wait may complete by timing out
   bool timed_out = false;      // ...and it did
   bool woken = false;          // a blocking wait (cond, futex, barrier) was satisfied
-  // pthread_cancel: requested, and whether the thread disabled cancellation (deferred
-  // cancellation only: acted on at the cancellation points weft models).
   // An FdWait for any of several descriptors (poll, select, epoll): the set (empty: the
   // op's one descriptor). Mutable: checking readiness writes revents.
   mutable std::vector<pollfd> poll_set;
   // Set by an interposed call that calls another (thrd_create calls pthread_create): where
   // the program called the first, for program_pc.
   std::uintptr_t call_pc = 0;
+  // pthread_cancel: requested, and whether the thread disabled cancellation (deferred
+  // cancellation only: acted on at the cancellation points weft models).
   bool cancel_pending = false;
   bool cancel_disabled = false;
   // A cancellation request it must act on at its next cancellation point.
@@ -54,6 +55,12 @@ struct ThreadState {
   int runtime_depth = 0;       // > 0 while inside weft: interposed calls pass through
   std::uint32_t shadow_depth = 0;
   std::uintptr_t shadow[kShadowDepth] = {};  // caller pcs from __tsan_func_entry
+  // The innermost kCallerFrames callers on the shadow stack, innermost first (0: none):
+  // what a step or an allocation records of where it came from.
+  void caller_frames(std::uintptr_t out[kCallerFrames]) const {
+    const std::uint32_t depth = shadow_depth < kShadowDepth ? shadow_depth : kShadowDepth;
+    for (std::size_t i = 0; i < kCallerFrames; ++i) out[i] = i < depth ? shadow[depth - 1 - i] : 0;
+  }
 
   std::vector<std::pair<void (*)(void*), void*>> tls_dtors;  // C++ thread_local destructors
   struct Carrier* carrier = nullptr;  // the pooled OS thread running it

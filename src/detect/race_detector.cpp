@@ -47,14 +47,17 @@ void RaceDetector::reset() {
   thread_clock(0).set(0, 1);
   if (table_ != nullptr && used_ == 0) return;
   if (table_ != nullptr && capacity_ == kInitialWords) {
-    // Small: cleared in place (cheaper than faulting fresh pages in again).
-    std::memset(static_cast<void*>(table_), 0, capacity_ * sizeof(Word));
+    // Small: the words used are cleared in place. Touching only them matters in a fork
+    // server's child, where every page of the table written is a page fault and a copy.
+    for (std::uint32_t i : occupied_) table_[i] = Word{};
+    occupied_.clear();
     used_ = 0;
     return;
   }
   if (table_ != nullptr) munmap(table_, capacity_ * sizeof(Word));  // big: given back
   capacity_ = kInitialWords;
   used_ = 0;
+  occupied_.clear();
   table_ = map_zeroed<Word>(capacity_);
 }
 
@@ -210,6 +213,7 @@ RaceDetector::Word& RaceDetector::word(std::uintptr_t w) {
       }
       slot.key = k;
       ++used_;
+      occupied_.push_back(static_cast<std::uint32_t>(i));
       return slot;
     }
   }
@@ -222,11 +226,12 @@ bool RaceDetector::grow() {
   const std::size_t old_capacity = capacity_;
   capacity_ *= 2;
   table_ = bigger;
-  for (std::size_t i = 0; i < old_capacity; ++i) {
-    if (old[i].key == 0) continue;
-    std::size_t j = hash(old[i].key & ~std::uintptr_t{1}, capacity_);
+  for (std::uint32_t& i : occupied_) {
+    const Word& from = old[i];
+    std::size_t j = hash(from.key & ~std::uintptr_t{1}, capacity_);
     while (table_[j].key != 0) j = (j + 1) & (capacity_ - 1);
-    table_[j] = old[i];
+    table_[j] = from;
+    i = static_cast<std::uint32_t>(j);
   }
   munmap(old, old_capacity * sizeof(Word));
   return true;
@@ -307,10 +312,10 @@ void RaceDetector::forget(std::uintptr_t address, std::size_t size) {
       if (cell.size != 0 && w + cell.offset < end && address < w + cell.offset + cell.size)
         cell = Cell{};
   };
-  if ((end - first) / 8 > used_) {  // a big block: walk the table instead
-    for (std::size_t i = 0; i < capacity_; ++i) {
+  if ((end - first) / 8 > used_) {  // a big block (a thread's stack): walk the words used
+    for (std::uint32_t i : occupied_) {
       const std::uintptr_t w = table_[i].key & ~std::uintptr_t{1};
-      if (table_[i].key != 0 && w + 8 > address && w < end) clear(table_[i]);
+      if (w + 8 > address && w < end) clear(table_[i]);
     }
     return;
   }

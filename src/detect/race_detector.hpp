@@ -95,6 +95,7 @@ class RaceDetector {
   Word* table_ = nullptr;
   std::size_t capacity_ = 0;  // power of two
   std::size_t used_ = 0;
+  std::vector<std::uint32_t> occupied_;  // the table's used slots, so that no pass reads it all
   Word scratch_;  // handed out, empty, for words beyond the table's limit
 };
 

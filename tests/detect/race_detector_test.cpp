@@ -258,6 +258,20 @@ TEST_F(Races, ForgottenMemoryHasNoHistory) {
   EXPECT_FALSE(write(1, kX + 4096, 8));
 }
 
+TEST_F(Races, ABigBlockForgottenAfterTheTableGrewKeepsTheRest) {
+  create(0, 1);
+  for (std::uintptr_t i = 0; i < 20000; ++i) ASSERT_FALSE(write(0, kX + 8 * i, 8));
+  d_.forget(kX, 8 * 10000);  // the first half, as a block bigger than the words used
+  EXPECT_FALSE(write(1, kX, 8));
+  EXPECT_FALSE(write(1, kX + 8 * 9999, 8));
+  EXPECT_TRUE(write(1, kX + 8 * 10000, 8));
+  // Reset after growth: nothing remembered, in the words used before or after.
+  d_.reset();
+  create(0, 1);
+  EXPECT_FALSE(write(1, kX + 8 * 15000, 8));
+  EXPECT_TRUE(write(0, kX + 8 * 15000, 8));
+}
+
 TEST_F(Races, ResetForgetsEverything) {
   create(0, 1);
   EXPECT_FALSE(write(1));

@@ -1,5 +1,9 @@
 // `make bench`, whole programs: executions per second of `weft run` (fork server) on a
-// small 2-thread C program, next to starting the same program with posix_spawn, in one run.
+// small 2-thread C program, next to starting the same program with posix_spawn, in one run;
+// and the floor of any fork server here: forking a child that makes two threads and
+// exits, with no weft at all.
+#include <pthread.h>
+#include <sched.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,6 +14,39 @@
 #include <string>
 
 extern char** environ;
+
+namespace {
+
+void* nothing(void*) { return nullptr; }
+
+// fork + 2 threads + exit + wait, n times, on one cpu (as weft's server and its children).
+double fork_floor_s(int n) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(sched_getcpu(), &one);
+    sched_setaffinity(0, sizeof one, &one);
+    for (int i = 0; i < n; ++i) {
+      const pid_t child = fork();
+      if (child == 0) {
+        pthread_t t[2];
+        for (pthread_t& x : t) pthread_create(&x, nullptr, nothing, nullptr);
+        for (pthread_t& x : t) pthread_join(x, nullptr);
+        _exit(0);
+      }
+      int status;
+      waitpid(child, &status, 0);
+    }
+    _exit(0);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  int status;
+  waitpid(pid, &status, 0);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 2000;
@@ -25,6 +62,8 @@ int main(int argc, char** argv) {
     waitpid(pid, &status, 0);
   }
   const double spawn_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  const double floor_s = fork_floor_s(n);
 
   const std::string cmd = bin + "/weft run --quiet --json - -s random -n " + std::to_string(n) +
                           " -- " + program;
@@ -46,5 +85,8 @@ int main(int argc, char** argv) {
   std::printf("  weft run (fork server, random)     %10.0f executions/s  %8.1f us each\n",
               n / weft_s, weft_s * 1e6 / n);
   std::printf("  speed-up over spawning             %10.2fx\n", spawn_s / weft_s);
+  std::printf("  floor: fork + 2 threads + exit     %10.0f executions/s  %8.1f us each (no weft;\n"
+              "         the best any fork server could do here: %.2fx over spawning)\n",
+              n / floor_s, floor_s * 1e6 / n, spawn_s / floor_s);
   return 0;
 }

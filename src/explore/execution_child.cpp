@@ -120,7 +120,8 @@ void pin_to_one_cpu(int nth) {
 
 void install_child_detectors(SharedHeader& h, double hang_timeout_s, bool supervised) {
   detect::install_crash_handlers(&h.bug, &child_finish, &enter_runtime);
-  pin_to_one_cpu();  // before the watchdog: threads made from here on inherit it
+  // Before the watchdog: threads made from here on inherit it. A fork server pinned itself.
+  if (!supervised) pin_to_one_cpu();
   if (supervised)
     detect::Watchdog::install_sampler(&h.sampled_pc);
   else

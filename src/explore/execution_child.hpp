@@ -34,7 +34,7 @@ void write_coverage(SharedHeader& h, const Coverage& coverage);
 
 // Crash handlers, one CPU for all controlled threads, and the hang watchdog: a thread of
 // the execution process, or (`supervised`) the supervising process, which then only
-// needs the execution to answer its sampling signal.
+// needs the execution to answer its sampling signal (and pinned itself before forking).
 void install_child_detectors(SharedHeader& h, double hang_timeout_s, bool supervised = false);
 
 // Only one controlled thread runs at a time: on one CPU, a hand-off is a local context

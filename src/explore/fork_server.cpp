@@ -1,6 +1,7 @@
 #include "explore/fork_server.hpp"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -87,8 +88,10 @@ std::unique_ptr<Strategy> make_server_strategy(const Config& cfg, std::string* e
     *error = cfg.bound_error;
     return nullptr;
   }
-  static Symbolizer symbolizer;
-  static SymbolizerSymbols symbols(symbolizer);
+  // Never destroyed: every execution's child would otherwise tear down libdw's state at
+  // exit, writing (and copying) pages of the server's heap.
+  static auto& symbolizer = *new Symbolizer;
+  static auto& symbols = *new SymbolizerSymbols(symbolizer);
   auto strategy = make_strategy(cfg.strategy, cfg.seed, error,
                                 {.state_cache = cfg.state_cache,
                                  .preemption_bound = cfg.bound,
@@ -163,8 +166,9 @@ struct ServerState {
   std::unique_ptr<PointLog> log;
   std::unique_ptr<Strategy> strategy;
   std::unique_ptr<ChildSink> sink;
-  int stdin_fd = -1;   // memfd holding the program's whole input, fed to every execution
+  int stdin_fd = -1;   // the program's whole input (a memfd, read-only), fed to every execution
   int output_fd = -1;  // memfd capturing each execution's stdout and stderr
+  detect::RaceDetector* races = nullptr;  // unused in the server; each child's own copy
   rt::CodeRanges no_preempt;  // the code --no-preempt-in names, found before any fork
   rt::RacyPoints racy;        // accesses known to race: scheduling points with kRacy
   std::vector<std::string> points;  // racy's code locations, for the schedules
@@ -198,13 +202,10 @@ void become_execution(ServerState& s) {
     dup2(STDERR_FILENO, STDOUT_FILENO);
   }
   if (s.stdin_fd >= 0) {
-    // A description of its own, so that every execution reads the input from the start.
-    std::string path = "/proc/self/fd/" + std::to_string(s.stdin_fd);
-    int in = open(path.c_str(), O_RDONLY);
-    if (in >= 0) {
-      dup2(in, STDIN_FILENO);
-      close(in);
-    }
+    // The server's read-only description of the input, rewound: no other process reads it
+    // while this execution runs.
+    dup2(s.stdin_fd, STDIN_FILENO);
+    lseek(STDIN_FILENO, 0, SEEK_SET);
   }
   if (s.output_fd >= 0) close(s.output_fd);
   if (s.stdin_fd >= 0) close(s.stdin_fd);
@@ -231,11 +232,8 @@ void become_execution(ServerState& s) {
   cfg.explore_timeouts = s.config.explore_timeouts;
   cfg.spurious_wakeups = s.config.spurious_wakeups;
   cfg.racy = &s.racy;
-  if (s.config.races != "off") {
-    cfg.races = new detect::RaceDetector();  // lives as long as the process: exit handlers
-                                             // and destructors still access memory
-    cfg.races_fail = s.config.races == "fail";
-  }
+  cfg.races = s.races;
+  cfg.races_fail = s.config.races == "fail";
   auto* controller = new rt::Controller(cfg);  // lives as long as the process
   std::atexit(&execution_exited);
   controller->adopt_main_thread();
@@ -513,13 +511,21 @@ void serve(ServerState& s) {
 
   // The same input for every execution.
   if (!isatty(STDIN_FILENO)) {
-    s.stdin_fd = memfd_create("weft-stdin", 0);
+    const int input = memfd_create("weft-stdin", 0);
     char buf[65536];
     ssize_t n;
     while ((n = read(STDIN_FILENO, buf, sizeof buf)) > 0)
-      if (write(s.stdin_fd, buf, n) != n) break;
+      if (write(input, buf, n) != n) break;
+    // Read-only, as a redirected file would be: the program cannot change the next
+    // execution's input.
+    const std::string path = "/proc/self/fd/" + std::to_string(input);
+    s.stdin_fd = open(path.c_str(), O_RDONLY);
+    close(input);
   }
   s.output_fd = memfd_create("weft-output", 0);
+  // Made once, fresh in every child: exit handlers and destructors still access memory, so
+  // it lives as long as the process.
+  if (cfg.races != "off") s.races = new detect::RaceDetector();
   // Workers of one weft run --jobs each on a cpu of their own; one alone, where it is.
   pin_to_one_cpu(cfg.jobs_control.empty() ? -1 : static_cast<int>(cfg.jobs_worker));
   sigset_t chld, old_mask;
@@ -805,6 +811,9 @@ void maybe_run_fork_server() {
   // nor inherit the eager binding weft asked for.
   unsetenv("LD_PRELOAD");
   if (take_env("WEFT_BIND_NOW_ADDED") == "1") unsetenv("LD_BIND_NOW");
+  // One malloc arena: threads under weft run one at a time, so more arenas buy nothing,
+  // and each thread's first malloc would map a new one in every execution's child.
+  mallopt(M_ARENA_MAX, 1);
   serve(*s);
 }
 

@@ -141,8 +141,7 @@ int Controller::start_os_thread(ThreadState* t, const pthread_attr_t* attr) {
   t->os = carrier->os;
   busy_.fetch_add(1, std::memory_order_relaxed);
   carrier->assigned = t;
-  carrier->go.store(1, std::memory_order_release);
-  os::futex_wake(reinterpret_cast<const std::uint32_t*>(&carrier->go), 1);
+  t->carrier_asleep = true;  // woken by pass_baton
   return 0;
 }
 
@@ -469,6 +468,13 @@ void Controller::pass_baton(ThreadState* next) {
   // long to wake and say it itself (a thread not started yet has no kernel id to give).
   if (next->tid != 0) publish_holder(*next);
   next->baton.store(1, std::memory_order_release);
+  if (next->carrier_asleep) {  // its first turn: the carrier takes it up and runs on
+    next->carrier_asleep = false;
+    Carrier* carrier = next->carrier;
+    carrier->go.store(1, std::memory_order_release);
+    os::futex_wake(reinterpret_cast<const std::uint32_t*>(&carrier->go), 1);
+    return;
+  }
   os::futex_wake(reinterpret_cast<const std::uint32_t*>(&next->baton), 1);
 }
 

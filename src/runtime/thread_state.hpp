@@ -47,6 +47,9 @@ struct ThreadState {
 
   pthread_t os{};
   int tid = 0;                 // kernel thread id (for a supervisor's signals)
+  // Its carrier has not been woken yet: that happens when it is first chosen, so that a
+  // new thread costs no context switch before then.
+  bool carrier_asleep = false;
   void* (*start)(void*) = nullptr;
   void* arg = nullptr;
   void* retval = nullptr;

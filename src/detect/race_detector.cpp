@@ -3,7 +3,6 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <cstring>
 
 namespace weft::detect {
 namespace {
@@ -45,18 +44,16 @@ void RaceDetector::reset() {
   objects_.clear();
   rw_writers_.clear();
   thread_clock(0).set(0, 1);
-  if (table_ != nullptr && used_ == 0) return;
+  if (table_ != nullptr && occupied_.empty()) return;
   if (table_ != nullptr && capacity_ == kInitialWords) {
     // Small: the words used are cleared in place. Touching only them matters in a fork
     // server's child, where every page of the table written is a page fault and a copy.
     for (std::uint32_t i : occupied_) table_[i] = Word{};
     occupied_.clear();
-    used_ = 0;
     return;
   }
   if (table_ != nullptr) munmap(table_, capacity_ * sizeof(Word));  // big: given back
   capacity_ = kInitialWords;
-  used_ = 0;
   occupied_.clear();
   table_ = map_zeroed<Word>(capacity_);
 }
@@ -206,13 +203,12 @@ RaceDetector::Word& RaceDetector::word(std::uintptr_t w) {
     Word& slot = table_[i];
     if (slot.key == k) return slot;
     if (slot.key == 0) {
-      if (2 * (used_ + 1) > capacity_) {
+      if (2 * (occupied_.size() + 1) > capacity_) {
         if (capacity_ < kMaxWords && grow()) return word(w);
         scratch_ = Word{};  // full: an untracked word, with no history
         return scratch_;
       }
       slot.key = k;
-      ++used_;
       occupied_.push_back(static_cast<std::uint32_t>(i));
       return slot;
     }
@@ -304,7 +300,7 @@ bool RaceDetector::access_word(ThreadId t, std::uintptr_t w, unsigned offset, un
 }
 
 void RaceDetector::forget(std::uintptr_t address, std::size_t size) {
-  if (table_ == nullptr || size == 0 || used_ == 0) return;
+  if (table_ == nullptr || size == 0 || occupied_.empty()) return;
   const std::uintptr_t first = address & ~std::uintptr_t{7}, end = address + size;
   auto clear = [&](Word& wd) {
     const std::uintptr_t w = wd.key & ~std::uintptr_t{1};
@@ -312,7 +308,7 @@ void RaceDetector::forget(std::uintptr_t address, std::size_t size) {
       if (cell.size != 0 && w + cell.offset < end && address < w + cell.offset + cell.size)
         cell = Cell{};
   };
-  if ((end - first) / 8 > used_) {  // a big block (a thread's stack): walk the words used
+  if ((end - first) / 8 > occupied_.size()) {  // a big block (a thread's stack): walk the words used
     for (std::uint32_t i : occupied_) {
       const std::uintptr_t w = table_[i].key & ~std::uintptr_t{1};
       if (w + 8 > address && w < end) clear(table_[i]);

@@ -94,8 +94,8 @@ class RaceDetector {
   std::unordered_map<std::uintptr_t, ThreadId> rw_writers_;  // rwlocks held for writing
   Word* table_ = nullptr;
   std::size_t capacity_ = 0;  // power of two
-  std::size_t used_ = 0;
-  std::vector<std::uint32_t> occupied_;  // the table's used slots, so that no pass reads it all
+  // The table's used slots (their number is its load), so that no pass reads it all.
+  std::vector<std::uint32_t> occupied_;
   Word scratch_;  // handed out, empty, for words beyond the table's limit
 };
 

@@ -120,12 +120,12 @@ void pin_to_one_cpu(int nth) {
 
 void install_child_detectors(SharedHeader& h, double hang_timeout_s, bool supervised) {
   detect::install_crash_handlers(&h.bug, &child_finish, &enter_runtime);
-  // Before the watchdog: threads made from here on inherit it. A fork server pinned itself.
-  if (!supervised) pin_to_one_cpu();
-  if (supervised)
+  if (supervised) {  // the fork server pinned itself before forking
     detect::Watchdog::install_sampler(&h.sampled_pc);
-  else
-    detect::Watchdog::start(&h.steps, &hang_target, hang_timeout_s, &h.bug, &child_finish);
+    return;
+  }
+  pin_to_one_cpu();  // before the watchdog: threads made from here on inherit it
+  detect::Watchdog::start(&h.steps, &hang_target, hang_timeout_s, &h.bug, &child_finish);
 }
 
 BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerprint,

@@ -15,6 +15,7 @@
 #include "explore/shared_region.hpp"
 #include "runtime/access_policy.hpp"
 #include "runtime/controller.hpp"
+#include "runtime/internal_heap.hpp"
 #include "report/location.hpp"
 #include "report/symbolizer.hpp"
 #include "report/program_symbols_from.hpp"
@@ -53,6 +54,8 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
 
 [[noreturn]] void run_child(const std::function<void()>& body, const Options& options,
                             const Schedule* replay, SharedRegion& region) {
+  // This thread drives the executions: its blocks are weft's, apart from the body's heap.
+  rt::InternalHeap::set_weft_thread(true);
   SharedHeader& h = region.header();
   h.instrumented = rt::g_instrumented;
   rt::VirtualClock::enabled = !options.real_time;

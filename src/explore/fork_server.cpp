@@ -27,6 +27,7 @@
 #include "explore/execution_child.hpp"
 #include "explore/point_log.hpp"
 #include "explore/replay_strategy.hpp"
+#include "runtime/internal_heap.hpp"
 #include "explore/shared_region.hpp"
 #include "strategy/preemption_bound.hpp"
 #include "report/html_report.hpp"
@@ -237,6 +238,7 @@ void become_execution(ServerState& s) {
   auto* controller = new rt::Controller(cfg);  // lives as long as the process
   std::atexit(&execution_exited);
   controller->adopt_main_thread();
+  rt::InternalHeap::set_weft_thread(false);  // the program's blocks from here
 }
 
 std::string read_fd(int fd, std::size_t limit = 1 << 20) {
@@ -765,6 +767,9 @@ bool parse_number(const std::string& text, double* out) {
 void maybe_run_fork_server() {
   const std::string mode = take_env("WEFT_MODE");
   if (mode != "run" && mode != "replay" && mode != "minimize") return;
+  // From here until a child returns into the program, every block is weft's own: glibc's
+  // heap stays as the program left it, the same for every execution.
+  rt::InternalHeap::set_weft_thread(true);
   auto* s = new ServerState();  // shared with every child; never freed
   g_server = s;
   Config& c = s->config;

@@ -1,7 +1,9 @@
 // Allocation functions: each heap block a controlled thread allocates is noted with where
 // it was allocated, and each freed one forgotten by the models that remember memory, so that a report names a heap object ("heap#2, 48 bytes allocated at
 // queue.cpp:31") instead of an address. The blocks themselves come from glibc's allocator
-// (__libc_*: no dlsym, which itself allocates). operator new is replaced too (a
+// (__libc_*: no dlsym, which itself allocates), except weft's own, which come from its
+// internal heap (runtime/internal_heap.hpp) so that glibc's heap holds only the program's
+// blocks and is the same in every execution. operator new is replaced too (a
 // replaceable function), so that a C++ allocation is noted where the program called new,
 // not inside libstdc++; it allocates through whichever malloc the process uses, so that a
 // program with an allocator of its own still frees with the one that allocated.
@@ -14,6 +16,7 @@
 #include <new>
 
 #include "intercept/real.hpp"
+#include "runtime/internal_heap.hpp"
 
 using namespace weft;
 using namespace weft::intercept;
@@ -24,7 +27,26 @@ extern "C" void* __libc_memalign(std::size_t alignment, std::size_t n);
 extern "C" void* __libc_realloc(void* p, std::size_t n);
 extern "C" void __libc_free(void* p);
 
+using rt::InternalHeap;
+
+WEFT_DEFINE_REAL(malloc_usable_size)
+
 namespace {
+
+// Whether an allocation is weft's own: all of a weft thread's (the fork server's), and a
+// program thread's inside weft (a RuntimeScope).
+inline bool internal() {
+  if (InternalHeap::weft_thread()) return true;
+  const ThreadState* s = rt::t_self;
+  return s != nullptr && s->runtime_depth != 0;
+}
+
+// glibc's block, or weft's when the allocation is weft's own (and its heap has room).
+inline void* block(std::size_t n, std::size_t alignment = 0, bool zero = false) {
+  if (internal())
+    if (void* p = InternalHeap::allocate(n, alignment, zero)) return p;
+  return alignment != 0 ? __libc_memalign(alignment, n) : zero ? __libc_calloc(n, 1) : __libc_malloc(n);
+}
 
 inline void* noted(void* p, std::size_t n, std::uintptr_t pc) {
   if (p != nullptr)
@@ -56,9 +78,7 @@ void* new_block(std::size_t n, std::size_t alignment, std::uintptr_t pc) {
   for (;;) {
     void* p;
     if (g_malloc_is_weft)
-      p = noted(alignment <= alignof(std::max_align_t) ? __libc_malloc(n)
-                                                       : __libc_memalign(alignment, n),
-                n, pc);
+      p = noted(block(n, alignment <= alignof(std::max_align_t) ? 0 : alignment), n, pc);
     else
       p = alignment <= alignof(std::max_align_t) ? std::malloc(n) : std::aligned_alloc(alignment, n);
     if (p != nullptr) return p;
@@ -80,30 +100,42 @@ void* new_block_nothrow(std::size_t n, std::size_t alignment, std::uintptr_t pc)
 
 extern "C" {
 
-void* weft_malloc(std::size_t n) noexcept { return noted(__libc_malloc(n), n, WEFT_RAW_PC); }
+void* weft_malloc(std::size_t n) noexcept { return noted(block(n), n, WEFT_RAW_PC); }
 void* malloc(std::size_t n) noexcept __attribute__((alias("weft_malloc")));
 
 void* calloc(std::size_t count, std::size_t n) noexcept {
-  return noted(__libc_calloc(count, n), count * n, WEFT_RAW_PC);
+  std::size_t bytes;
+  if (__builtin_mul_overflow(count, n, &bytes)) {
+    errno = ENOMEM;
+    return nullptr;
+  }
+  return noted(block(bytes, 0, true), bytes, WEFT_RAW_PC);
 }
 
 void* aligned_alloc(std::size_t alignment, std::size_t n) noexcept {
-  return noted(__libc_memalign(alignment, n), n, WEFT_RAW_PC);
+  return noted(block(n, alignment), n, WEFT_RAW_PC);
 }
 
 void* memalign(std::size_t alignment, std::size_t n) noexcept {
-  return noted(__libc_memalign(alignment, n), n, WEFT_RAW_PC);
+  return noted(block(n, alignment), n, WEFT_RAW_PC);
 }
 
 // Freed memory is forgotten by the race detector: the allocator's own locking is not
 // visible to weft, so a block reused by another thread would otherwise seem to race with
 // its previous life.
 void free(void* p) noexcept {
+  if (InternalHeap::owns(p)) return InternalHeap::free(p);
   if (tracked(p)) ctl().memory_freed(addr(p), malloc_usable_size(p));
   __libc_free(p);
 }
 
 void* realloc(void* p, std::size_t n) noexcept {
+  if (InternalHeap::owns(p)) {
+    if (n != 0) return InternalHeap::reallocate(p, n);
+    InternalHeap::free(p);  // as glibc's realloc(p, 0)
+    return nullptr;
+  }
+  if (p == nullptr) return noted(block(n), n, WEFT_RAW_PC);
   const std::size_t old = tracked(p) ? malloc_usable_size(p) : 0;
   void* q = __libc_realloc(p, n);
   if (old != 0 && q != nullptr && q != p) ctl().memory_freed(addr(p), old);
@@ -112,10 +144,15 @@ void* realloc(void* p, std::size_t n) noexcept {
 
 int posix_memalign(void** out, std::size_t alignment, std::size_t n) noexcept {
   if (alignment % sizeof(void*) != 0 || (alignment & (alignment - 1)) != 0) return EINVAL;
-  void* p = __libc_memalign(alignment, n);
+  void* p = block(n, alignment);
   if (p == nullptr) return ENOMEM;
   *out = noted(p, n, WEFT_RAW_PC);
   return 0;
+}
+
+std::size_t malloc_usable_size(void* p) noexcept {
+  if (InternalHeap::owns(p)) return InternalHeap::usable_size(p);
+  return real_malloc_usable_size()(p);
 }
 
 }  // extern "C"

@@ -590,6 +590,31 @@ TEST_F(Cli, StateCachingSkipsExploredStatesUnlessTurnedOff) {
             std::string::npos);
 }
 
+// weft keeps its search in the program's process: its blocks must not move the program's
+// heap from one execution to the next, or a state-cached search would count one state as
+// many (and two runs of one seed would differ with the address-space layout).
+TEST_F(Cli, TheProgramsHeapIsTheSameInEveryExecution) {
+  const std::string program = kBin + "/cli_heap_layout";
+  const std::string lines = in_dir("layout.txt");
+  for (const std::string races : {"report", "off"}) {
+    fs::remove(lines);
+    nlohmann::json j = run_json("--races=" + races + " -s dfs -n 0 -- " + program + " " + lines, 0);
+    EXPECT_TRUE(j["complete"].get<bool>()) << j.dump();
+    // 3 threads, 2 critical sections each: 6!/(2!)^3 orders of the lock.
+    EXPECT_EQ(j["coverage"]["classes"], 90) << j.dump();
+    std::ifstream in(lines);
+    std::set<std::string> distinct;
+    int n = 0;
+    for (std::string line; std::getline(in, line); ++n) distinct.insert(line);
+    EXPECT_EQ(n, j["executions"].get<int>());
+    EXPECT_EQ(distinct.size(), 1u) << races << ": " << distinct.size() << " layouts in " << n
+                                   << " executions, e.g. " << *distinct.begin();
+  }
+  fs::remove(lines);
+  nlohmann::json dpor = run_json("-s dpor -n 0 -- " + program + " " + lines, 0);
+  EXPECT_EQ(dpor["executions"], 90) << dpor.dump();
+}
+
 TEST_F(Cli, PctvbNeedsAnInstrumentedProgramAndFindsTheLostUpdate) {
   Output o = sh(weft() + " run -s pctvb:2,1 -- " + kBin + "/cli_locked");
   EXPECT_EQ(o.status, 2) << o.out;

@@ -1,0 +1,136 @@
+#include "runtime/internal_heap.hpp"
+
+#include <sched.h>
+#include <sys/mman.h>
+
+#include <atomic>
+#include <bit>
+#include <cstring>
+
+namespace weft::rt {
+namespace {
+
+// Before each block: its class and how far its payload is from the block's start (16,
+// or more for a block aligned beyond 16 bytes).
+struct Header {
+  std::uint32_t size_class;
+  std::uint32_t offset;
+  std::uint64_t unused;
+};
+static_assert(sizeof(Header) == 16);
+
+// Classes: 16 to 128 bytes in steps of 16, then four per power of two (a block wastes
+// at most a fifth of itself), up to 2^37 bytes.
+constexpr std::size_t kSmall = 8, kClasses = kSmall + (37 - 7) * 4;
+
+std::size_t class_of(std::size_t bytes) {
+  if (bytes <= 128) return bytes <= 16 ? 0 : (bytes + 15) / 16 - 1;
+  const int k = 63 - std::countl_zero(bytes - 1);  // 2^k < bytes <= 2^(k+1)
+  const std::size_t step = std::size_t{1} << (k - 2);
+  const std::size_t q = (bytes - (std::size_t{1} << k) + step - 1) / step;  // 1..4
+  return kSmall + (k - 7) * 4 + (q - 1);
+}
+std::size_t class_size(std::size_t c) {
+  if (c < kSmall) return (c + 1) * 16;
+  const std::size_t k = 7 + (c - kSmall) / 4, q = (c - kSmall) % 4 + 1;
+  return (std::size_t{1} << k) + q * (std::size_t{1} << (k - 2));
+}
+
+// Freed blocks this large give their pages back to the kernel.
+constexpr std::size_t kReleaseAbove = 256 << 10;
+
+struct State {
+  std::atomic<bool> locked{false};
+  bool reserved = false;
+  std::uintptr_t next = 0, end = 0;  // the unused rest of the range
+  void* free[kClasses] = {};
+};
+State g;
+
+class Lock {
+ public:
+  Lock() {
+    // Held only for a few instructions: weft never switches threads inside the heap.
+    while (g.locked.exchange(true, std::memory_order_acquire))
+      while (g.locked.load(std::memory_order_relaxed)) sched_yield();
+  }
+  ~Lock() { g.locked.store(false, std::memory_order_release); }
+};
+
+}  // namespace
+
+void* InternalHeap::allocate(std::size_t n, std::size_t alignment, bool zero) {
+  if (alignment < 16) alignment = 16;
+  if (n > (std::size_t{1} << 36) || alignment > (std::size_t{1} << 30)) return nullptr;
+  const std::size_t bytes = n + sizeof(Header) + (alignment - 16);
+  const std::size_t c = class_of(bytes);
+  if (c >= kClasses) return nullptr;
+  const std::size_t size = class_size(c);
+  std::uintptr_t block = 0;
+  bool fresh = false;
+  {
+    Lock lock;
+    if (!g.reserved) {
+      g.reserved = true;
+      // Address space only (MAP_NORESERVE): pages are used as they are touched.
+      for (std::size_t want = std::size_t{1} << 36; want >= (std::size_t{1} << 30); want >>= 2) {
+        void* p = mmap(nullptr, want, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) continue;
+        begin_ = g.next = reinterpret_cast<std::uintptr_t>(p);
+        g.end = g.next + want;
+        size_ = want;
+        break;
+      }
+    }
+    if (void* f = g.free[c]) {
+      g.free[c] = *static_cast<void**>(f);
+      block = reinterpret_cast<std::uintptr_t>(f);
+    } else if (g.end - g.next >= size) {
+      block = g.next;
+      g.next += size;
+      fresh = true;
+    } else {
+      return nullptr;
+    }
+  }
+  const std::uintptr_t payload = (block + sizeof(Header) + alignment - 1) & ~(alignment - 1);
+  auto* h = reinterpret_cast<Header*>(payload - sizeof(Header));
+  h->size_class = static_cast<std::uint32_t>(c);
+  h->offset = static_cast<std::uint32_t>(payload - block);
+  if (zero && !fresh) std::memset(reinterpret_cast<void*>(payload), 0, n);
+  return reinterpret_cast<void*>(payload);
+}
+
+void InternalHeap::free(void* p) {
+  const auto payload = reinterpret_cast<std::uintptr_t>(p);
+  const auto* h = reinterpret_cast<const Header*>(payload - sizeof(Header));
+  const std::size_t c = h->size_class;
+  const std::uintptr_t block = payload - h->offset;
+  if (const std::size_t size = class_size(c); size > kReleaseAbove) {
+    // Keep the first page (it holds the free-list link).
+    const std::uintptr_t from = (block + 4096) & ~std::uintptr_t{4095};
+    const std::uintptr_t to = (block + size) & ~std::uintptr_t{4095};
+    if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+  }
+  Lock lock;
+  *reinterpret_cast<void**>(block) = g.free[c];
+  g.free[c] = reinterpret_cast<void*>(block);
+}
+
+std::size_t InternalHeap::usable_size(const void* p) {
+  const auto* h = reinterpret_cast<const Header*>(reinterpret_cast<std::uintptr_t>(p) - sizeof(Header));
+  return class_size(h->size_class) - h->offset;
+}
+
+void* InternalHeap::reallocate(void* p, std::size_t n) {
+  const std::size_t have = usable_size(p);
+  if (n <= have && n >= have / 2) return p;
+  void* q = allocate(n);
+  if (q == nullptr) return nullptr;
+  std::memcpy(q, p, n < have ? n : have);
+  free(p);
+  return q;
+}
+
+}  // namespace weft::rt

@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
     for (const json& a : p.config.value("args", json::array())) name += " " + a.get<std::string>();
     std::printf("  %-28s", name.c_str());
     auto run = [&](const std::string& args) {
-      const json r = run_weft("cd /tmp && " + bin + "/weft run --quiet --json - --schedule-out /dev/null " +
+      const json r = run_weft("cd /tmp && " + bin + "/weft run --jobs 1 --quiet --json - --schedule-out /dev/null " +
                               args + " -n " + std::to_string(budget) + " --time " +
                               std::to_string(kSecondsPerRun) + races + cmd);
       Cell c;

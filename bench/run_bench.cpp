@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
 
   const double floor_s = fork_floor_s(n);
 
-  const std::string cmd = bin + "/weft run --quiet --json - -s random -n " + std::to_string(n) +
+  const std::string cmd = bin + "/weft run --jobs 1 --quiet --json - -s random -n " + std::to_string(n) +
                           " -- " + program;
   FILE* p = popen(cmd.c_str(), "r");
   std::string json;

@@ -30,7 +30,7 @@ for p in "${programs[@]}"; do
     found=()
     for seed in $(seq 1 10); do
       status=0
-      out=$(cd /tmp && "$weft" run -q --json - --schedule-out /dev/null -s "$s" -n "$budget" \
+      out=$(cd /tmp && "$weft" run --jobs 1 -q --json - --schedule-out /dev/null -s "$s" -n "$budget" \
               --seed "$seed" ${races:-} -- "$fail/$name" ${arg:-} 2>/dev/null) || status=$?
       [ "$status" -eq 1 ] || continue  # 0: no bug within the budget; 2: a tool error
       # The first bug's execution (the races reported after "bugs" have one too).

@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
     for (const json& a : p.config.value("args", json::array())) name += " " + a.get<std::string>();
     std::printf("  %-30s", name.c_str());
     for (const char* s : strategies) {
-      const json r = run_weft("cd /tmp && " + bin + "/weft run --quiet --json - --schedule-out /dev/null -s " +
+      const json r = run_weft("cd /tmp && " + bin + "/weft run --jobs 1 --quiet --json - --schedule-out /dev/null -s " +
                               s + " -n " + std::to_string(budget) + " --seed 1" + races + cmd);
       char cell[64];
       const double t = r.value("elapsed_s", 0.0);

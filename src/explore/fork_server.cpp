@@ -411,6 +411,9 @@ pid_t fork_execution(ServerState& s, std::uint64_t index) {
   h.finished.store(0);
   h.steps.store(0);
   h.decisions.store(0);
+  // Before the fork: the child publishes who holds the baton from its first step, maybe
+  // before the server runs again (a reset after fork lost it, and a hang had no thread).
+  h.holder.store(0);
   h.error[0] = '\0';
   h.error_pc = 0;
   h.executions.store(index + 1);
@@ -580,7 +583,6 @@ void serve(ServerState& s) {
       become_execution(s);
       return;  // into the program; never reached in the server
     }
-    h.holder.store(0);
     const int status = wait_child(pid, h, cfg.hang_timeout_s);
     run.executions = counted;
     run.instrumented |= h.instrumented;
@@ -720,7 +722,6 @@ void serve(ServerState& s) {
         become_execution(s);
         return;
       }
-      h.holder.store(0);
       const int status = wait_child(pid, h, cfg.hang_timeout_s);
       ++ran;
       if (h.error[0] != '\0') break;

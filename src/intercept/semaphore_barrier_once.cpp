@@ -171,10 +171,16 @@ int pthread_once(pthread_once_t* once, void (*init)()) {
   {
     RuntimeScope scope(self);
     Controller& c = ctl();
-    // Done before the exploration started (glibc's done bit): nothing to model.
-    if ((__atomic_load_n(once, __ATOMIC_ACQUIRE) & 2) != 0 &&
-        c.onces.phase(a) == OnceModel::Phase::kNotRun)
+    // The flag itself says whether it is done: glibc's done bit (2) alone, done before the
+    // exploration started; with an execution's generation above it, weft ran it (in an
+    // earlier execution of the same process, it runs again in this one); not done while the
+    // model says done, a new flag in memory an old one was in (a block's std::once_flag).
+    const int v = __atomic_load_n(once, __ATOMIC_ACQUIRE);
+    const bool done_before = v == 2;
+    if (done_before && c.onces.phase(a) == OnceModel::Phase::kNotRun)
       c.onces.set(a, OnceModel::Phase::kDone);
+    else if ((v & 2) == 0 && c.onces.phase(a) == OnceModel::Phase::kDone)
+      c.onces.set(a, OnceModel::Phase::kNotRun);
     c.schedule(self, make_op(OpKind::OnceEnter, a, pc));
     if (c.onces.phase(a) == OnceModel::Phase::kDone) return 0;
     c.onces.set(a, OnceModel::Phase::kRunning);
@@ -189,6 +195,8 @@ int pthread_once(pthread_once_t* once, void (*init)()) {
   RuntimeScope scope(self);
   ctl().schedule(self, make_op(OpKind::OnceDone, a, pc));
   ctl().onces.set(a, OnceModel::Phase::kDone);
+  // Done, as glibc would leave it, and by which execution.
+  __atomic_store_n(once, static_cast<int>(2 | ctl().onces.generation() << 2), __ATOMIC_RELEASE);
   return 0;
 }
 

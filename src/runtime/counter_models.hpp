@@ -60,7 +60,12 @@ class BarrierModel {
 class OnceModel {
  public:
   enum class Phase : std::uint8_t { kNotRun, kRunning, kDone };
-  void reset() { onces_.clear(); }
+  void reset() {
+    onces_.clear();
+    generation_ = generation_ % (1u << 28) + 1;
+  }
+  // Which execution this is, as weft writes it into a flag it ran (never 0).
+  std::uint32_t generation() const { return generation_; }
   Phase phase(std::uintptr_t o) const {
     const Phase* p = onces_.find(o);
     return p == nullptr ? Phase::kNotRun : *p;
@@ -72,6 +77,7 @@ class OnceModel {
 
  private:
   ObjectMap<Phase> onces_;
+  std::uint32_t generation_ = 1;
 };
 
 }  // namespace weft::rt

@@ -560,8 +560,10 @@ TEST_F(Cli, ALongExecutionPastTheBoundSaysSo) {
 }
 
 // Freed memory holds no once flag: a new object there runs its call_once again.
-TEST_F(Cli, AOnceFlagInReusedMemoryIsANewOne) {
+TEST_F(Cli, OnceFlagsAndMutexesInReusedMemoryAreNewOnes) {
   nlohmann::json j = run_json("-s pos -n 300 --seed 0 -- " + kBin + "/cli_once_reuse", 0);
+  EXPECT_TRUE(j["bugs"].empty()) << j;
+  j = run_json("-s dfs -n 300 -- " + kBin + "/cli_once_reuse", 0);
   EXPECT_TRUE(j["bugs"].empty()) << j;
 }
 

@@ -48,18 +48,21 @@ void Fairness::filter(std::vector<ThreadId>& threads, std::vector<Op>& ops,
 
 namespace {
 
-// What a spin loop re-executes while it waits: loads, and read-modify-writes that fail
-// (a test-and-set or a compare-exchange on a taken lock); which ones fail is not known
-// before they run, so every one counts.
+// What a spin loop re-executes while it waits: loads, and read-modify-writes and try-locks
+// that fail (a test-and-set or a compare-exchange on a taken lock, a trylock loop); which
+// ones fail is not known before they run, so every one counts (one that succeeds is
+// followed by other operations, which end the spin).
 bool spin_step(OpKind k) {
   return k == OpKind::AtomicLoad || k == OpKind::Read || k == OpKind::AtomicRmw ||
-         k == OpKind::AtomicCas;
+         k == OpKind::AtomicCas || k == OpKind::MutexTryLock || k == OpKind::RwTryReadLock ||
+         k == OpKind::RwTryWriteLock || k == OpKind::SemTryWait;
 }
 
-// Operations that end a spin: anything but memory accesses and yields (a lock, a wait,
-// a thread operation...).
+// Operations that end a spin: anything but memory accesses, try-locks and yields (a lock,
+// a wait, a thread operation...).
 bool ends_spin(OpKind k) {
-  return !is_memory_access(k) && k != OpKind::Fence && k != OpKind::Yield && k != OpKind::Sleep;
+  return !is_memory_access(k) && !spin_step(k) && k != OpKind::Fence && k != OpKind::Yield &&
+         k != OpKind::Sleep;
 }
 
 }  // namespace

@@ -567,6 +567,18 @@ TEST_F(Cli, OnceFlagsAndMutexesInReusedMemoryAreNewOnes) {
   EXPECT_TRUE(j["bugs"].empty()) << j;
 }
 
+// Correct programs that use most of pthreads, and of C++20's synchronisation library:
+// no strategy may report them (a trylock-and-yield loop was a false livelock; a
+// std::recursive_mutex where a std::mutex had been, a false deadlock).
+TEST_F(Cli, CorrectProgramsUsingManyPrimitivesAreNeverReported) {
+  for (const std::string program : {"cli_pthread_tour", "cli_cpp20_tour"})
+    for (const std::string strategy : {"dfs", "dpor", "pct:3", "pos"}) {
+      nlohmann::json j = run_json("-s " + strategy + " -n 60 --seed 1 -- " + kBin + "/" + program, 0);
+      EXPECT_TRUE(j["bugs"].empty()) << program << " " << strategy << ": " << j.dump();
+      EXPECT_EQ(j["executions"], 60) << program << " " << strategy;
+    }
+}
+
 TEST_F(Cli, PollSelectAndEpollWaitForTheThreadThatWrites) {
   nlohmann::json j = run_json("-s dfs -n 0 --hang-timeout 5 -- " + kBin + "/cli_poll_threads", 0);
   EXPECT_TRUE(j["complete"].get<bool>()) << j;
@@ -790,7 +802,7 @@ TEST_F(Cli, HtmlPageShowsLanesStepsBugAndArrowsInAHeadlessChromium) {
 
 TEST_F(Cli, ReportFilesAreCheckedBeforeTheSearchAndNotWrittenWithoutABug) {
   const std::string locked = kBin + "/cli_locked";
-  for (const std::string& option : {"--html", "--trace-out", "--json", "--schedule-out"}) {
+  for (const std::string option : {"--html", "--trace-out", "--json", "--schedule-out"}) {
     Output o = sh(weft() + " run " + option + " /no/such/dir/out -- " + locked);
     EXPECT_EQ(o.status, 2) << option << "\n" << o.out;
     EXPECT_NE(o.out.find(option + " /no/such/dir/out: directory /no/such/dir does not exist"),

@@ -57,6 +57,23 @@ TEST(FairnessUnit, RepeatedLoadsOfOneObjectAreASpin) {
   EXPECT_EQ(yields, 3);  // the first load starts the spin; then one per kSpinRepeats repeats
 }
 
+// while (pthread_mutex_trylock(&m) != 0) sched_yield(): the failed trylocks are the
+// spin's re-executed steps, not operations that end it, so the yields add up and the
+// spinner is held until the lock's holder has stepped (it was never held: a livelock).
+TEST(FairnessUnit, ATrylockYieldLoopIsASpin) {
+  for (OpKind k : {OpKind::MutexTryLock, OpKind::RwTryReadLock, OpKind::RwTryWriteLock,
+                   OpKind::SemTryWait}) {
+    Fairness f;
+    const Op attempt = make_op(k, 0x80);
+    for (std::uint32_t i = 0; i <= Fairness::kFreeYields; ++i) {
+      f.on_step(0, attempt, {0, 1}, {});
+      EXPECT_TRUE(f.on_step(0, kYield, {0, 1}, {}));
+    }
+    std::vector<ThreadId> held;
+    EXPECT_EQ(filtered(f, {0, 1}, &held), (std::vector<ThreadId>{1})) << op_name(k);
+  }
+}
+
 TEST(FairnessUnit, OffHoldsNobody) {
   Fairness f;
   f.set_enabled(false);

@@ -246,6 +246,21 @@ class TextWriter {
     }
   }
 
+  // A failed try-lock (or CAS) that repeats its thread's step one or two steps back, as in
+  // a spin loop (a try-lock and a yield): not notable again, so that a livelock's 100,000
+  // steps fold. Preemptions and thread operations always are.
+  static bool spin_repeat(const std::vector<Event>& events, std::size_t i) {
+    const Event& e = events[i];
+    if ((e.flags & kPreemption) != 0 || (e.flags & kFailed) == 0) return false;
+    for (std::size_t back = 1; back <= 2 && back <= i; ++back) {
+      const Event& p = events[i - back];
+      if (p.thread == e.thread && p.flags == e.flags && p.op.kind == e.op.kind &&
+          p.op.object == e.op.object && p.op.pc == e.op.pc)
+        return true;
+    }
+    return false;
+  }
+
   // One column per thread (a swimlane each) when there are few enough threads to read them
   // side by side; otherwise a thread column.
   void write_interleaving(const BugRecord& bug, const ObjectNames& names) {
@@ -273,7 +288,7 @@ class TextWriter {
     const std::size_t tail = n > options_.unfolded_tail ? n - options_.unfolded_tail : 0;
     std::vector<bool> keep(n);
     for (std::size_t i = 0; i < n; ++i) {
-      keep[i] = i == 0 || i >= tail || notable(events[i]) ||
+      keep[i] = i == 0 || i >= tail || (notable(events[i]) && !spin_repeat(events, i)) ||
                 events[i].thread != events[i - 1].thread;
     }
     const int digits = static_cast<int>(std::to_string(n).size());

@@ -187,6 +187,31 @@ TEST(TextReport, ShortRunsAreNotFolded) {
   for (std::size_t n = 1; n <= 14; ++n) EXPECT_FALSE(step_line(text, n).empty()) << n;
 }
 
+// A livelock's trylock-and-yield loop: the failed trylocks are notable the first time
+// only, so the loop folds; a failed trylock elsewhere is still shown.
+TEST(TextReport, ARepeatedFailedTrylockFolds) {
+  Symbolizer sym;
+  RunRecord run = weft_test::lost_update_run();
+  BugRecord& bug = run.bugs[0];
+  const std::uintptr_t pc = weft_test::other_site().pc;
+  bug.events.clear();
+  bug.events.push_back(weft_test::event(0, OpKind::ThreadStart, 0, pc));
+  bug.events.push_back(weft_test::event(0, OpKind::MutexTryLock, 0x6000, pc + 1, kFailed));
+  bug.events.push_back(weft_test::event(0, OpKind::Write, 0x5000, pc, 0, 4));
+  for (int i = 0; i < 500; ++i) {  // steps 4..1003
+    bug.events.push_back(weft_test::event(0, OpKind::MutexTryLock, 0x6000, pc, kFailed));
+    bug.events.push_back(weft_test::event(0, OpKind::Yield, 0, pc));
+  }
+  bug.step = bug.events.size();
+  const std::string text = format_text(run, sym);
+  SCOPED_TRACE(text);
+  EXPECT_LT(lines_of(text).size(), 40u);
+  EXPECT_FALSE(step_line(text, 2).empty()) << "a failed trylock on its own";
+  EXPECT_FALSE(step_line(text, 4).empty()) << "the loop's first";
+  EXPECT_TRUE(step_line(text, 6).empty()) << "its repeats fold";
+  EXPECT_TRUE(contains(text, "steps folded (5-"));
+}
+
 TEST(TextReport, DeadlockListsBlockedThreads) {
   Symbolizer sym;
   RunRecord run;

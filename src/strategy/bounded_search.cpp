@@ -43,10 +43,11 @@ bool BoundedSearch::next_execution() {
 void BoundedSearch::expand(const Trace& trace) {
   const auto records = tree_.decisions();
   const std::size_t first = tree_.first_new_decision();
-  if (cache_) cache_->scan(trace, tree_, first);
   // A state explored before at no higher cost: what follows it needs nothing more.
+  StateCache* cache = pruning_cache();
+  if (cache) cache->scan(trace, tree_, first);
   auto covered = [&](std::size_t d, std::size_t i, std::uint64_t cost) {
-    return cache_ && cache_->covered(cache_->option_key(d, i), cost);
+    return cache && cache->covered(cache->option_key(d, i), cost);
   };
   std::uint64_t prefix = 0;  // the cost of the decisions before d
   for (std::size_t d = 0; d < records.size(); ++d) {
@@ -79,7 +80,7 @@ void BoundedSearch::expand(const Trace& trace) {
       if (covered(d, r.choice, prefix)) break;
     }
   }
-  if (cache_) cache_->note_class();
+  note_class(cache);
 }
 
 BoundProgress BoundedSearch::progress() const {
@@ -112,7 +113,7 @@ std::string BoundedSearch::within(std::uint64_t bound) const {
 Coverage BoundedSearch::coverage() const {
   Coverage c = bound_coverage();
   c.summary += cache_summary();
-  if (cache_) c.classes = cache_->distinct_classes();
+  c.classes = cached_classes();
   return c;
 }
 

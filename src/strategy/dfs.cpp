@@ -7,7 +7,8 @@ namespace weft {
 void DfsStrategy::expand(const Trace& trace) {
   const auto records = tree_.decisions();
   const std::size_t first = tree_.first_new_decision();
-  if (cache_) cache_->scan(trace, tree_, first);
+  StateCache* cache = pruning_cache();
+  if (cache) cache->scan(trace, tree_, first);
   // Within a bound, a state reached again with fewer preemptions has more below it.
   auto cost = [this](std::uint64_t preemptions) { return bound_ == kUnbounded ? 0 : preemptions; };
   std::uint64_t prefix = 0;  // preemptions before d
@@ -25,7 +26,7 @@ void DfsStrategy::expand(const Trace& trace) {
         } else if (bound_ != kUnbounded &&
                    prefix + preemption_cost(r.current, r.current_enabled, enabled[i]) > bound_) {
           continue;
-        } else if (!cache_ || !cache_->covered(cache_->option_key(d, i), cost(prefix))) {
+        } else if (!cache || !cache->covered(cache->option_key(d, i), cost(prefix))) {
           tree_.branch(d, enabled[i]);
         }
       }
@@ -33,20 +34,20 @@ void DfsStrategy::expand(const Trace& trace) {
     } else {
       taken = r.choice;
       for (std::uint32_t v = 0; v < r.options; ++v)
-        if (v != r.choice && (!cache_ || !cache_->covered(cache_->option_key(d, v), cost(prefix))))
+        if (v != r.choice && (!cache || !cache->covered(cache->option_key(d, v), cost(prefix))))
           tree_.branch(d, v);
     }
     // A state explored before: what follows it was (or will be) explored from there.
-    if (cache_ && cache_->covered(cache_->option_key(d, taken), cost(prefix))) break;
+    if (cache && cache->covered(cache->option_key(d, taken), cost(prefix))) break;
   }
-  if (cache_) cache_->note_class();
+  note_class(cache);
 }
 
 Coverage DfsStrategy::coverage() const {
   Coverage c;
   c.kind = bound_ == kUnbounded ? "full" : "preemption-bound";
   c.executions = tree_.stats().executions;
-  if (cache_) c.classes = cache_->distinct_classes();
+  c.classes = cached_classes();
   const bool faithful = tree_.nondeterminism().empty();
   c.nondeterminism = tree_.nondeterminism();
   c.complete = exhausted() && faithful;

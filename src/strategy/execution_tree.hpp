@@ -100,6 +100,7 @@ class ExecutionTree {
   // subtrees are disjoint and together the unsharded tree, provided a node's branches do
   // not depend on what other subtrees explored (TreeStrategy sees to that).
   void set_shard(const Shard& shard, std::uint32_t split_depth);
+  bool sharded() const { return shard_.sharded(); }
   // The current execution is a probe: a shared node another shard owns.
   bool probing() const;
   // The current node is shared (sharded trees only): every shard runs it.

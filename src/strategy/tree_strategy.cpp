@@ -23,7 +23,6 @@ void TreeStrategy::execution_done(const Trace& trace) {
 
 bool TreeStrategy::set_shard(const Shard& shard) {
   if (!shard.sharded()) return true;
-  set_state_cache(false);
   // Race-driven search splits at the root's branches only (each shared node is branched
   // fully); the others one level deeper too, for subtrees of more even size.
   tree_.set_shard(shard, branches_from_races() ? 1 : 2);
@@ -32,10 +31,12 @@ bool TreeStrategy::set_shard(const Shard& shard) {
 
 std::string TreeStrategy::cache_summary() const {
   if (!cache_) return "";
-  return "; " + std::to_string(cache_->distinct_classes()) + " happens-before class" +
-         (cache_->distinct_classes() == 1 ? "" : "es") + ", " +
-         std::to_string(cache_->pruned()) + " branch" + (cache_->pruned() == 1 ? "" : "es") +
-         " pruned by state caching";
+  const std::uint64_t classes = cached_classes();
+  const std::uint64_t pruned = cache_->pruned() + shared_cache_->pruned();
+  return "; " +
+         (classes == 0 ? "" : std::to_string(classes) + " happens-before class" +
+                                  (classes == 1 ? "" : "es") + ", ") +
+         std::to_string(pruned) + " branch" + (pruned == 1 ? "" : "es") + " pruned by state caching";
 }
 
 }  // namespace weft

@@ -26,9 +26,8 @@ class TreeStrategy : public Strategy {
     return c;
   }
 
-  // Disjoint subtrees per shard (ExecutionTree::set_shard). Without the state cache: its
-  // pruning rests on what this shard happened to explore, and would make a shared node's
-  // branches differ between shards.
+  // Disjoint subtrees per shard (ExecutionTree::set_shard). The state cache prunes only
+  // inside this shard's own subtrees (pruning_cache()).
   bool set_shard(const Shard& shard) override;
   bool probing() const override { return tree_.probing(); }
 
@@ -43,6 +42,7 @@ class TreeStrategy : public Strategy {
   void set_state_cache(bool on) {
     on = on && uses_state_cache();
     cache_ = on ? std::make_unique<StateCache>() : nullptr;
+    shared_cache_ = on ? std::make_unique<StateCache>() : nullptr;
     if (on) tree_.set_record_next_ops(true);
   }
   const StateCache* state_cache() const { return cache_.get(); }
@@ -64,9 +64,29 @@ class TreeStrategy : public Strategy {
 
   ExecutionTree tree_;
   std::unique_ptr<StateCache> cache_;
+  std::unique_ptr<StateCache> shared_cache_;  // a sharded tree's shared nodes
+  // The state cache for the current execution's branches (nullptr without caching). A
+  // sharded search's shared nodes must be branched alike on every shard: they have a cache
+  // of their own, which only they fill, and every shard runs them in the same order, so it
+  // prunes alike everywhere. Below the split, a node and its whole subtree are this
+  // shard's: a state seen there before had everything below it explored here, as in an
+  // unsharded search (whose nodes are all below the split).
+  StateCache* pruning_cache() {
+    return tree_.current_shared() ? shared_cache_.get() : cache_.get();
+  }
+  // After expand's scan with `cache`: the execution's happens-before class, unless it was
+  // a probe (another shard's to count).
+  void note_class(StateCache* cache) {
+    if (cache != nullptr && !tree_.probing()) cache->note_class();
+  }
   // For coverage summaries: "; 12 happens-before classes, 30 branches pruned by state
-  // caching" ("" without caching).
+  // caching" ("" without caching; no classes when sharded, see cached_classes()).
   std::string cache_summary() const;
+  // The distinct happens-before classes the cache saw, for Coverage::classes; 0 (unknown)
+  // when sharded: shards may meet the same class, and a merge adds their counts up.
+  std::uint64_t cached_classes() const {
+    return cache_ && !tree_.sharded() ? cache_->distinct_classes() : 0;
+  }
 
  private:
   bool exhausted_ = false;

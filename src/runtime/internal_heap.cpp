@@ -19,8 +19,8 @@ struct Header {
 };
 static_assert(sizeof(Header) == 16);
 
-// Classes: 16 to 128 bytes in steps of 16, then four per power of two (a block wastes
-// at most a fifth of itself), up to 2^37 bytes.
+// Classes: 16 to 128 bytes in steps of 16, then four per power of two (a block is at most
+// a quarter larger than asked for), up to 2^37 bytes.
 constexpr std::size_t kSmall = 8, kClasses = kSmall + (37 - 7) * 4;
 
 std::size_t class_of(std::size_t bytes) {

@@ -26,8 +26,8 @@ class TreeStrategy : public Strategy {
     return c;
   }
 
-  // Disjoint subtrees per shard (ExecutionTree::set_shard). The state cache prunes only
-  // inside this shard's own subtrees (pruning_cache()).
+  // Disjoint subtrees per shard (ExecutionTree::set_shard). State caching goes on, split
+  // as pruning_cache() says.
   bool set_shard(const Shard& shard) override;
   bool probing() const override { return tree_.probing(); }
 

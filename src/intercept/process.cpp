@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <string>
@@ -32,6 +33,7 @@ WEFT_DEFINE_REAL(sigaction)
 WEFT_DEFINE_REAL(signal)
 WEFT_DEFINE_REAL(pthread_sigmask)
 WEFT_DEFINE_REAL(sigprocmask)
+WEFT_DEFINE_REAL(prctl)
 
 namespace {
 
@@ -45,6 +47,12 @@ constexpr const char* kChildren =
   ctl().tool_error(std::string("the program calls ") + what + " in thread " +
                        std::to_string(self->id) + ": " + why,
                    pc);
+}
+
+// The program's mask, as weft keeps it; its carrier restores the mask before its next thread.
+void mask_set(ThreadState* self) {
+  real_pthread_sigmask()(SIG_SETMASK, nullptr, &self->program_mask);
+  if (self->carrier != nullptr) self->carrier->mask_changed = true;
 }
 
 }  // namespace
@@ -134,15 +142,27 @@ sighandler_t signal(int sig, sighandler_t handler) noexcept {
 
 int pthread_sigmask(int how, const sigset_t* set, sigset_t* old) noexcept {
   const int rc = real_pthread_sigmask()(how, set, old);
-  if (ThreadState* self = rt::controlled_thread())
-    real_pthread_sigmask()(SIG_SETMASK, nullptr, &self->program_mask);
+  if (ThreadState* self = rt::controlled_thread()) mask_set(self);
   return rc;
 }
 
 int sigprocmask(int how, const sigset_t* set, sigset_t* old) noexcept {
   const int rc = real_sigprocmask()(how, set, old);
-  if (ThreadState* self = rt::controlled_thread())
-    real_pthread_sigmask()(SIG_SETMASK, nullptr, &self->program_mask);
+  if (ThreadState* self = rt::controlled_thread()) mask_set(self);
+  return rc;
+}
+
+// Only PR_SET_NAME is news: the carrier gives its next thread its own name back.
+int prctl(int option, ...) noexcept {
+  va_list args;
+  va_start(args, option);
+  unsigned long a[4];
+  for (unsigned long& v : a) v = va_arg(args, unsigned long);
+  va_end(args);
+  const int rc = real_prctl()(option, a[0], a[1], a[2], a[3]);
+  if (option == PR_SET_NAME)
+    if (ThreadState* self = rt::controlled_thread(); self != nullptr && self->carrier != nullptr)
+      self->carrier->renamed = true;
   return rc;
 }
 

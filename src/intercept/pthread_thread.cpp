@@ -166,7 +166,10 @@ int pthread_setname_np(pthread_t t, const char* name) noexcept {
   const int r = real_pthread_setname_np()(t, name);
   if (ThreadState* self = rt::controlled_thread(); self != nullptr && r == 0) {
     RuntimeScope scope(self);
-    if (ThreadState* target = ctl().find_thread(t)) ctl().thread_named(*target, name);
+    if (ThreadState* target = ctl().find_thread(t)) {
+      ctl().thread_named(*target, name);
+      if (target->carrier != nullptr) target->carrier->renamed = true;
+    }
   }
   return r;
 }

@@ -1,6 +1,7 @@
 #include "runtime/carrier.hpp"
 
 #include "runtime/os.hpp"
+#include "runtime/signals.hpp"
 
 #include <errno.h>
 #include <link.h>
@@ -36,8 +37,10 @@ int reset_module_tls(struct dl_phdr_info* info, std::size_t, void*) {
 
 void reset_carrier(Carrier* c) {
   dl_iterate_phdr(&reset_module_tls, nullptr);
-  prctl(PR_SET_NAME, c->initial_name, 0, 0, 0);
-  os::signal_mask(SIG_SETMASK, &c->initial_mask, nullptr);
+  if (c->renamed) prctl(PR_SET_NAME, c->initial_name, 0, 0, 0);
+  // Signal delivery (signals.hpp) sets masks of its own.
+  if (c->mask_changed || signals::active()) os::signal_mask(SIG_SETMASK, &c->initial_mask, nullptr);
+  c->renamed = c->mask_changed = false;
   errno = 0;
 }
 

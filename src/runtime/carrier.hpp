@@ -25,8 +25,13 @@ struct Carrier {
   ThreadState* assigned = nullptr;
   bool reusable = true;              // false: made with a custom stack; ends with its thread
   bool dead = false;                 // its thread called pthread_exit: the OS thread ended
+  pid_t tid = 0;                     // its kernel thread id, which every thread it runs has
   sigset_t initial_mask{};
   char initial_name[16] = {};
+  // The thread it ran changed its name or its signal mask (the intercepts say so): only
+  // then does reset_carrier restore them, a system call each.
+  bool renamed = false;
+  bool mask_changed = false;
   // An alternate signal stack, so that a stack overflow is reported like any other crash.
   std::unique_ptr<char[]> altstack{new char[kAltStackSize]};
 };

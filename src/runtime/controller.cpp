@@ -57,6 +57,7 @@ void* Controller::carrier_main(void* arg) {
   sigaltstack(&alt, nullptr);
   os::signal_mask(SIG_SETMASK, nullptr, &carrier->initial_mask);
   prctl(PR_GET_NAME, carrier->initial_name, 0, 0, 0);
+  carrier->tid = os::gettid();
   for (;;) {
     // An idle carrier is no program thread: it must not take the program's signals.
     if (signals::active()) os::signal_mask(SIG_BLOCK, &signals::async_set(), nullptr);
@@ -64,7 +65,7 @@ void* Controller::carrier_main(void* arg) {
       os::futex_wait(reinterpret_cast<const std::uint32_t*>(&carrier->go), 0);
     carrier->go.store(0, std::memory_order_relaxed);
     ThreadState* self = carrier->assigned;
-    self->tid = os::gettid();
+    self->tid = carrier->tid;
     Controller* c = active();
     c->note_stack(*self);
     try {

@@ -1,8 +1,11 @@
 // Every controlled thread behaves like a new thread in every execution, although weft
 // reuses OS threads across executions (runtime/carrier.hpp): fresh thread_local values,
 // thread_local and pthread key destructors run (under control, before the thread ends),
-// empty pthread keys, its own pthread_self, the default name, errno 0.
+// empty pthread keys, its own pthread_self, the default name, the default signal mask,
+// errno 0.
 #include <errno.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <weft/weft.hpp>
@@ -37,13 +40,23 @@ void* fresh_worker(void* arg) {
   // What a brand-new thread sees.
   char name[16] = {};
   pthread_getname_np(pthread_self(), name, sizeof name);
+  sigset_t mask;
+  pthread_sigmask(SIG_SETMASK, nullptr, &mask);
   if (t_counter != 0 || pthread_getspecific(g_key) != nullptr || errno != 0 ||
-      std::strcmp(name, "worker") == 0)
+      std::strcmp(name, "worker") == 0 || std::strcmp(name, "direct") == 0 ||
+      sigismember(&mask, SIGUSR1))
     g_bad_start.store(true);
   // Leave traces a reused thread would carry into the next execution.
   ++t_counter;
   errno = EINVAL;
-  pthread_setname_np(pthread_self(), "worker");
+  if (index == 0)
+    pthread_setname_np(pthread_self(), "worker");
+  else
+    prctl(PR_SET_NAME, "direct", 0, 0, 0);
+  sigset_t usr1;
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &usr1, nullptr);
   pthread_setspecific(g_key, std::malloc(16));
   (void)t_tracked.value;  // constructs it
   g_selves[index] = pthread_self();

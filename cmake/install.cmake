@@ -7,6 +7,8 @@ set(WEFT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/weft)
 
 set_target_properties(weft_cli PROPERTIES EXPORT_NAME cli)
 install(TARGETS weft EXPORT weftTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# libweft.so loads it from its own directory when a report needs symbols.
+install(TARGETS weft_symbolizer LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS weft_cli EXPORT weftTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/weft DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.hpp")

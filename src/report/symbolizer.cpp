@@ -1,589 +1,71 @@
 #include "report/symbolizer.hpp"
 
-#include <cxxabi.h>
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwelf.h>
-#include <elfutils/libdwfl.h>
-#include <fcntl.h>
-#include <fnmatch.h>
-#include <gelf.h>
+#include <dlfcn.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
 #include <fstream>
-#include <mutex>
-#include <unordered_map>
+#include <string>
 
 namespace weft {
 namespace {
 
-std::string demangle(const char* name) {
-  if (name == nullptr) return {};
-  // Only mangled names: __cxa_demangle would read "f" as the type float.
-  if (std::strncmp(name, "_Z", 2) != 0) return name;
-  int status = 0;
-  char* out = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-  if (status != 0 || out == nullptr) return name;
-  std::string result(out);
-  std::free(out);
-  return result;
+std::string directory_of(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
 }
 
-// clang records headers as "/usr/bin/../lib/gcc/x86_64-linux-gnu/12/../../../../include/
-// c++/12/bits/stl_algo.h": fold the dot-dots so that people and is_user_frame see
-// "/usr/include/c++/12/bits/stl_algo.h".
-std::string normal_path(const char* path) {
-  if (path == nullptr || *path == '\0') return {};
-  if (std::strstr(path, "/.") == nullptr) return path;
-  return std::filesystem::path(path).lexically_normal().string();
-}
-
-std::string basename_of(const char* path) {
-  if (path == nullptr) return {};
-  const char* slash = std::strrchr(path, '/');
-  return slash ? slash + 1 : path;
-}
-
-// The raw linkage name, "" when there is none. Follows abstract origins and
-// specifications, which is where inlined and out-of-class definitions keep their names.
-std::string die_linkage_name(Dwarf_Die* die) {
-  Dwarf_Attribute attr;
-  for (int at : {DW_AT_linkage_name, DW_AT_MIPS_linkage_name}) {
-    if (dwarf_attr_integrate(die, at, &attr) != nullptr) {
-      if (const char* s = dwarf_formstring(&attr)) return s;
-    }
+// libweft_symbolizer.so: next to the object this code is in (libweft.so, or an executable
+// linked with weft's static libraries: then in ../lib, or ../WEFT_LIBDIR once installed),
+// else wherever the dynamic loader finds it.
+SymbolizerBackend* load_backend() {
+  static const char kName[] = "libweft_symbolizer.so";
+  std::vector<std::string> dirs;
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&load_backend), &info) != 0 && info.dli_fname != nullptr &&
+      info.dli_fname[0] == '/')
+    dirs.push_back(directory_of(info.dli_fname));
+  char exe[4096];
+  if (const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1); n > 0)
+    dirs.push_back(directory_of(std::string(exe, static_cast<std::size_t>(n))));
+  std::vector<std::string> candidates;
+  for (const std::string& d : dirs)
+    for (const std::string& sub : {std::string("."), std::string("../lib"), std::string("../") + WEFT_LIBDIR})
+      candidates.push_back(d + "/" + sub + "/" + kName);
+  candidates.emplace_back(kName);
+  for (const std::string& c : candidates) {
+    void* handle = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) continue;
+    using Factory = SymbolizerBackend* (*)();
+    if (auto make = reinterpret_cast<Factory>(dlsym(handle, "weft_new_symbolizer_backend")))
+      return make();
   }
-  return {};
+  return nullptr;
 }
-
-bool is_mangled(const std::string& name) { return name.starts_with("_Z"); }
-
-// The DIE that declares a function: inlined instances and out-of-line definitions point
-// to it through DW_AT_abstract_origin and DW_AT_specification.
-Dwarf_Die declaration_of(Dwarf_Die die) {
-  for (int hops = 0; hops < 8; ++hops) {
-    Dwarf_Attribute attr;
-    Dwarf_Die next;
-    if ((dwarf_attr(&die, DW_AT_abstract_origin, &attr) == nullptr &&
-         dwarf_attr(&die, DW_AT_specification, &attr) == nullptr) ||
-        dwarf_formref_die(&attr, &next) == nullptr) {
-      break;
-    }
-    die = next;
-  }
-  return die;
-}
-
-bool has_call_operator(Dwarf_Die* type) {
-  Dwarf_Die child;
-  if (dwarf_child(type, &child) != 0) return false;
-  do {
-    const char* name = dwarf_diename(&child);
-    if (dwarf_tag(&child) == DW_TAG_subprogram && name && std::strcmp(name, "operator()") == 0) {
-      return true;
-    }
-  } while (dwarf_siblingof(&child, &child) == 0);
-  return false;
-}
-
-// "ns::(anonymous namespace)::Class::name", "main::{lambda}::operator()": the name of a
-// function or scope qualified by the scopes that enclose its declaration, for functions
-// without a linkage name (gcc gives none to lambdas' operator() or to functions with
-// internal linkage; C has none). No parameter list: DWARF names carry none.
-std::string die_qualified_name(Dwarf_Die* die, int depth = 0) {
-  Dwarf_Die decl = declaration_of(*die);
-  std::string name;
-  switch (dwarf_tag(&decl)) {
-    case DW_TAG_namespace:
-      name = dwarf_diename(&decl) ? dwarf_diename(&decl) : "(anonymous namespace)";
-      break;
-    case DW_TAG_class_type:
-    case DW_TAG_structure_type:
-    case DW_TAG_union_type:
-      name = dwarf_diename(&decl)        ? dwarf_diename(&decl)
-             : has_call_operator(&decl) ? "{lambda}"
-                                        : "{unnamed type}";
-      break;
-    default:
-      if (const char* n = dwarf_diename(&decl)) name = n;
-      break;
-  }
-  if (name.empty() || depth > 16) return name;
-  Dwarf_Die* scopes = nullptr;
-  int n = dwarf_getscopes_die(&decl, &scopes);
-  for (int i = 1; i < n; ++i) {
-    switch (dwarf_tag(&scopes[i])) {
-      case DW_TAG_namespace:
-      case DW_TAG_class_type:
-      case DW_TAG_structure_type:
-      case DW_TAG_union_type:
-      case DW_TAG_subprogram: {  // a local class's function
-        std::string outer = die_qualified_name(&scopes[i], depth + 1);
-        if (!outer.empty()) name = outer + "::" + name;
-        i = n;  // the enclosing scope qualifies itself
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  std::free(scopes);
-  return name;
-}
-
-// Best name first. A mangled name says which overload: the DIE's linkage name, or for the
-// out-of-line function the ELF symbol (only it: the symbol is the containing function).
-// An unmangled linkage name or symbol may be an internal alias (glibc's __GI__IO_puts for
-// _IO_puts), so the source name, qualified by its scopes, comes before them.
-std::string function_name(Dwarf_Die* die, bool outermost, const std::string& raw_symbol,
-                          const std::string& symbol) {
-  std::string linkage = die_linkage_name(die);
-  if (is_mangled(linkage)) return demangle(linkage.c_str());
-  if (outermost && is_mangled(raw_symbol)) return symbol;
-  std::string name = die_qualified_name(die);
-  if (!name.empty()) return name;
-  if (!linkage.empty()) return linkage;
-  return outermost ? symbol : std::string();
-}
-
-// Descends from `parent` along the code scopes that contain pc, appending them outermost
-// first. Namespaces and classes are searched but not recorded. (Not dwarf_getscopes: in
-// libdw 0.188 it fails with "no address value" on clang's DWARF 5 inline chains.)
-bool code_scopes(Dwarf_Die* parent, Dwarf_Addr pc, std::vector<Dwarf_Die>& path, int depth) {
-  Dwarf_Die child;
-  if (depth > 64 || dwarf_child(parent, &child) != 0) return false;
-  do {
-    switch (dwarf_tag(&child)) {
-      case DW_TAG_subprogram:
-      case DW_TAG_inlined_subroutine:
-      case DW_TAG_lexical_block:
-      case DW_TAG_entry_point:
-        if (dwarf_haspc(&child, pc) == 1) {
-          path.push_back(child);
-          code_scopes(&child, pc, path, depth + 1);
-          return true;
-        }
-        break;
-      case DW_TAG_namespace:
-      case DW_TAG_class_type:
-      case DW_TAG_structure_type:
-      case DW_TAG_union_type:
-      case DW_TAG_module:
-        if (code_scopes(&child, pc, path, depth + 1)) return true;
-        break;
-      default:
-        break;
-    }
-  } while (dwarf_siblingof(&child, &child) == 0);
-  return false;
-}
-
-bool same_build_id(Dwfl_Module* mod, int fd) {
-  const unsigned char* want = nullptr;
-  GElf_Addr vaddr = 0;
-  int want_len = dwfl_module_build_id(mod, &want, &vaddr);
-  if (want_len <= 0) return true;  // nothing to check against
-  Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
-  if (elf == nullptr) return false;
-  const void* got = nullptr;
-  ssize_t got_len = dwelf_elf_gnu_build_id(elf, &got);
-  bool same = got_len == want_len && std::memcmp(got, want, want_len) == 0;
-  elf_end(elf);
-  return same;
-}
-
-// Separate debug info, found locally only: by build ID under /usr/lib/debug, then by
-// .gnu_debuglink next to the file (checked by build ID). Unlike
-// dwfl_standard_find_debuginfo this never asks a debuginfod server: a report must not
-// wait on the network because DEBUGINFOD_URLS happens to be set.
-int find_debuginfo_locally(Dwfl_Module* mod, void** userdata, const char* modname,
-                           GElf_Addr base, const char* file_name, const char* debuglink,
-                           GElf_Word crc, char** debuginfo_file_name) {
-  int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink,
-                                        crc, debuginfo_file_name);
-  if (fd >= 0 || debuglink == nullptr || file_name == nullptr) return fd;
-  std::string dir(file_name);
-  std::size_t slash = dir.rfind('/');
-  dir = slash == std::string::npos ? std::string(".") : dir.substr(0, slash);
-  for (const std::string& candidate :
-       {dir + "/" + debuglink, dir + "/.debug/" + debuglink,
-        "/usr/lib/debug" + dir + "/" + debuglink}) {
-    if (candidate == file_name) continue;
-    fd = open(candidate.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) continue;
-    if (same_build_id(mod, fd)) {
-      *debuginfo_file_name = strdup(candidate.c_str());
-      return fd;
-    }
-    close(fd);
-  }
-  return -1;
-}
-
-const Dwfl_Callbacks kCallbacks = {
-    .find_elf = dwfl_linux_proc_find_elf,
-    .find_debuginfo = find_debuginfo_locally,
-    .section_address = nullptr,
-    .debuginfo_path = nullptr,
-};
 
 }  // namespace
 
-struct Symbolizer::Impl {
-  std::mutex mutex;  // lookups may come from several threads (weft::Bug::trace())
-  Dwfl* dwfl = nullptr;
-  bool started = false;    // dwfl was attempted (once)
-  bool refreshed = false;  // mappings were re-read once after a miss (a late dlopen)
-  std::unordered_map<std::uintptr_t, std::vector<Frame>> cache;
-  std::unordered_map<std::string, std::vector<std::string>> files;
-  // Address ranges of each module's compile units, for modules without .debug_aranges
-  // (clang does not emit it by default, and libdw 0.188 finds no CU without it).
-  struct CuRange {
-    Dwarf_Addr low, high;
-    Dwarf_Die cu;
-  };
-  std::unordered_map<Dwfl_Module*, std::vector<CuRange>> cu_ranges;
-
-  ~Impl() {
-    if (dwfl != nullptr) dwfl_end(dwfl);
-  }
-
-  bool report_mappings() {
-    dwfl_report_begin(dwfl);
-    int rc = dwfl_linux_proc_report(dwfl, getpid());
-    // End the report even on error: the modules read so far stay usable.
-    return dwfl_report_end(dwfl, nullptr, nullptr) == 0 && rc == 0;
-  }
-
-  bool ready() {
-    if (!started) {
-      started = true;
-      dwfl = dwfl_begin(&kCallbacks);
-      if (dwfl != nullptr) report_mappings();
-    }
-    return dwfl != nullptr;
-  }
-
-  // dwfl_addrmodule can answer with the nearest module below an address that no module
-  // covers (the stack, past the last mapping): check the module's bounds.
-  Dwfl_Module* covering(Dwarf_Addr addr) {
-    Dwfl_Module* mod = dwfl_addrmodule(dwfl, addr);
-    Dwarf_Addr low = 0, high = 0;
-    if (mod == nullptr ||
-        dwfl_module_info(mod, nullptr, &low, &high, nullptr, nullptr, nullptr, nullptr) ==
-            nullptr ||
-        addr < low || addr >= high) {
-      return nullptr;
-    }
-    return mod;
-  }
-
-  Dwfl_Module* module_at(Dwarf_Addr addr) {
-    Dwfl_Module* mod = covering(addr);
-    if (mod == nullptr && !refreshed) {
-      refreshed = true;
-      cu_ranges.clear();  // keyed by modules the new report may have freed
-      report_mappings();
-      mod = covering(addr);
-    }
-    return mod;
-  }
-
-  const std::vector<CuRange>& ranges_of(Dwfl_Module* mod, Dwarf* dw) {
-    auto [it, inserted] = cu_ranges.try_emplace(mod);
-    if (!inserted) return it->second;
-    std::vector<CuRange>& ranges = it->second;
-    Dwarf_CU* cu = nullptr;
-    Dwarf_CU* next = nullptr;
-    Dwarf_Half version = 0;
-    std::uint8_t unit_type = 0;
-    Dwarf_Die cudie;
-    while (dwarf_get_units(dw, cu, &next, &version, &unit_type, &cudie, nullptr) == 0) {
-      cu = next;
-      if (dwarf_tag(&cudie) != DW_TAG_compile_unit) continue;
-      Dwarf_Addr base = 0, start = 0, end = 0;
-      ptrdiff_t offset = 0;
-      while ((offset = dwarf_ranges(&cudie, offset, &base, &start, &end)) > 0) {
-        if (start < end) ranges.push_back({start, end, cudie});
-      }
-    }
-    return ranges;
-  }
-
-  // The compile unit containing addr: libdw's lookup (aranges), else the units' ranges.
-  Dwarf_Die* compile_unit(Dwfl_Module* mod, Dwarf_Addr addr, Dwarf_Addr* bias,
-                          Dwarf_Die* storage) {
-    if (Dwarf_Die* cudie = dwfl_module_addrdie(mod, addr, bias)) return cudie;
-    Dwarf* dw = dwfl_module_getdwarf(mod, bias);
-    if (dw == nullptr) return nullptr;
-    for (const CuRange& r : ranges_of(mod, dw)) {
-      if (addr - *bias >= r.low && addr - *bias < r.high) {
-        *storage = r.cu;
-        return storage;
-      }
-    }
-    return nullptr;
-  }
-
-  std::vector<Frame> lookup(Dwarf_Addr addr) {
-    std::vector<Frame> frames;
-    if (addr == 0 || !ready()) return frames;
-    Dwfl_Module* mod = module_at(addr);
-    if (mod == nullptr) return frames;
-
-    std::string module = basename_of(
-        dwfl_module_info(mod, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
-    GElf_Off offset = 0;
-    GElf_Sym sym;
-    const char* raw_symbol =
-        dwfl_module_addrinfo(mod, addr, &offset, &sym, nullptr, nullptr, nullptr);
-    const std::string raw = raw_symbol != nullptr ? raw_symbol : "";
-    const std::string symbol = demangle(raw_symbol);
-
-    Dwarf_Addr bias = 0;
-    Dwarf_Die cu_storage;
-    Dwarf_Die* cudie = compile_unit(mod, addr, &bias, &cu_storage);
-
-    Frame innermost;
-    innermost.module = module;
-    int lineno = 0;
-    const char* file = nullptr;
-    if (Dwfl_Line* line = dwfl_module_getsrc(mod, addr)) {
-      file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr);
-    } else if (cudie != nullptr) {
-      if (Dwarf_Line* line = dwarf_getsrc_die(cudie, addr - bias)) {
-        file = dwarf_linesrc(line, nullptr, nullptr);
-        if (dwarf_lineno(line, &lineno) != 0) lineno = 0;
-      }
-    }
-    if (file != nullptr) {
-      innermost.file = normal_path(file);
-      innermost.line = lineno;
-    }
-
-    // The inline chain: scopes innermost first; each inlined subroutine's call site is the
-    // location in the next function out.
-    std::vector<Dwarf_Die> scopes;
-    if (cudie != nullptr) code_scopes(cudie, addr - bias, scopes, 0);
-    std::reverse(scopes.begin(), scopes.end());
-    Frame current = innermost;
-    bool closed = false;  // the chain reached the enclosing (not inlined) function
-    for (std::size_t i = 0; i < scopes.size(); ++i) {
-      int tag = dwarf_tag(&scopes[i]);
-      if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram) continue;
-      current.function = function_name(&scopes[i], tag == DW_TAG_subprogram, raw, symbol);
-      if (tag == DW_TAG_subprogram) {
-        frames.push_back(std::move(current));
-        closed = true;
-        break;
-      }
-      Frame caller;
-      caller.module = module;
-      Dwarf_Attribute attr;
-      Dwarf_Word value = 0;
-      Dwarf_Die cu;
-      Dwarf_Files* files = nullptr;
-      std::size_t nfiles = 0;
-      if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &value) == 0 &&
-          dwarf_diecu(&scopes[i], &cu, nullptr, nullptr) != nullptr &&
-          dwarf_getsrcfiles(&cu, &files, &nfiles) == 0 && value < nfiles) {
-        caller.file = normal_path(dwarf_filesrc(files, value, nullptr, nullptr));
-      }
-      if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &value) == 0) {
-        caller.line = static_cast<int>(value);
-      }
-      frames.push_back(std::move(current));
-      current = std::move(caller);
-    }
-    if (!frames.empty() && !closed) {
-      // Inlined scopes without their enclosing subprogram: name the last call site by the
-      // ELF symbol, which is the out-of-line function.
-      current.function = symbol;
-      frames.push_back(std::move(current));
-    }
-    if (frames.empty()) {
-      // No DWARF scopes: the ELF symbol and whatever the line table said.
-      innermost.function = symbol;
-      frames.push_back(std::move(innermost));
-    }
-    return frames;
-  }
-
-  // Entries are never erased and unordered_map nodes do not move: references handed out
-  // stay valid after the lock is released.
-  const std::vector<Frame>& cached(Dwarf_Addr addr) {
-    std::lock_guard lock(mutex);
-    auto it = cache.find(addr);
-    if (it == cache.end()) it = cache.emplace(addr, lookup(addr)).first;
-    return it->second;
-  }
-};
-
-Symbolizer::Symbolizer() : impl_(std::make_unique<Impl>()) {}
+Symbolizer::Symbolizer() = default;
 Symbolizer::~Symbolizer() = default;
+
+SymbolizerBackend* Symbolizer::backend() {
+  std::lock_guard lock(mutex_);
+  if (!loaded_) {
+    loaded_ = true;
+    backend_.reset(load_backend());
+  }
+  return backend_.get();
+}
 
 const std::vector<Frame>& Symbolizer::frames(std::uintptr_t return_address) {
   static const std::vector<Frame> kNone;
   if (return_address <= 1) return kNone;
-  return impl_->cached(return_address - 1);
+  return frames_at(return_address - 1);
 }
 
 const std::vector<Frame>& Symbolizer::frames_at(std::uintptr_t address) {
-  return impl_->cached(address);
-}
-
-namespace {
-
-bool glob(const std::string& pattern, const std::string& text) {
-  return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
-}
-
-// A source file pattern names `file` when it matches the whole path, its base name, or a
-// path suffix that starts at a '/'.
-bool names_file(const std::string& pattern, const std::string& file) {
-  if (glob(pattern, file)) return true;
-  for (std::size_t slash = file.find('/'); slash != std::string::npos;
-       slash = file.find('/', slash + 1))
-    if (glob(pattern, file.substr(slash + 1))) return true;
-  return false;
-}
-
-std::string without_parameters(const std::string& function) {
-  // "ns::Queue<int>::push(int)" -> "ns::Queue<int>::push"; operator() keeps its name.
-  std::size_t depth = 0;
-  for (std::size_t i = 0; i < function.size(); ++i) {
-    const char c = function[i];
-    if (c == '<') ++depth;
-    if (c == '>' && depth > 0) --depth;
-    if (c == '(' && depth == 0 && !(i >= 8 && function.compare(i - 8, 8, "operator") == 0))
-      return function.substr(0, i);
-  }
-  return function;
-}
-
-}  // namespace
-
-std::vector<Symbolizer::CodeRange> Symbolizer::find_code(const std::vector<std::string>& patterns,
-                                                         std::vector<bool>* matched) {
-  std::lock_guard<std::mutex> lock(impl_->mutex);
-  matched->assign(patterns.size(), false);
-  std::vector<CodeRange> out;
-  if (patterns.empty() || !impl_->ready()) return out;
-  struct Search {
-    Impl* impl;
-    const std::vector<std::string>* patterns;
-    std::vector<bool>* matched;
-    std::vector<CodeRange>* out;
-  } search{impl_.get(), &patterns, matched, &out};
-  dwfl_getmodules(
-      impl_->dwfl,
-      [](Dwfl_Module* mod, void**, const char* name, Dwarf_Addr low, void* arg) -> int {
-        auto& s = *static_cast<Search*>(arg);
-        const std::string path = name != nullptr ? name : "";
-        const std::string base = path.substr(path.rfind('/') + 1);
-        Dwarf_Addr high = 0;
-        dwfl_module_info(mod, nullptr, nullptr, &high, nullptr, nullptr, nullptr, nullptr);
-        std::vector<std::size_t> others;  // patterns that do not name the whole module
-        for (std::size_t i = 0; i < s.patterns->size(); ++i) {
-          if (glob((*s.patterns)[i], base)) {
-            (*s.matched)[i] = true;
-            s.out->push_back({low, high});
-          } else {
-            others.push_back(i);
-          }
-        }
-        if (others.empty()) return DWARF_CB_OK;
-        // Functions, by their symbols.
-        const int nsyms = dwfl_module_getsymtab(mod);
-        for (int k = 0; k < nsyms; ++k) {
-          GElf_Sym sym;
-          GElf_Addr addr = 0;
-          const char* sname = dwfl_module_getsym_info(mod, k, &sym, &addr, nullptr, nullptr, nullptr);
-          if (sname == nullptr || GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_size == 0)
-            continue;
-          const std::string function = without_parameters(demangle(sname));
-          for (std::size_t i : others) {
-            if (glob((*s.patterns)[i], function) || glob((*s.patterns)[i], sname)) {
-              (*s.matched)[i] = true;
-              s.out->push_back({addr, addr + sym.st_size});
-            }
-          }
-        }
-        // Source files, by their compile units.
-        Dwarf_Addr bias = 0;
-        if (Dwarf* dw = dwfl_module_getdwarf(mod, &bias)) {
-          for (const Impl::CuRange& r : s.impl->ranges_of(mod, dw)) {
-            Dwarf_Die cu = r.cu;
-            const char* cu_name = dwarf_diename(&cu);
-            if (cu_name == nullptr) continue;
-            for (std::size_t i : others) {
-              if (names_file((*s.patterns)[i], cu_name)) {
-                (*s.matched)[i] = true;
-                s.out->push_back({r.low + bias, r.high + bias});
-              }
-            }
-          }
-        }
-        return DWARF_CB_OK;
-      },
-      &search, 0);
-  std::sort(out.begin(), out.end(),
-            [](const CodeRange& a, const CodeRange& b) { return a.begin < b.begin; });
-  std::vector<CodeRange> merged;
-  for (const CodeRange& r : out) {
-    if (!merged.empty() && r.begin <= merged.back().end)
-      merged.back().end = std::max(merged.back().end, r.end);
-    else
-      merged.push_back(r);
-  }
-  return merged;
-}
-
-std::vector<Symbolizer::CodeRange> Symbolizer::find_variables(const std::string& pattern) {
-  std::lock_guard<std::mutex> lock(impl_->mutex);
-  std::vector<CodeRange> out;
-  if (!impl_->ready()) return out;
-  struct Search {
-    const std::string* pattern;
-    std::vector<CodeRange>* out;
-  } search{&pattern, &out};
-  dwfl_getmodules(
-      impl_->dwfl,
-      [](Dwfl_Module* mod, void**, const char*, Dwarf_Addr, void* arg) -> int {
-        auto& s = *static_cast<Search*>(arg);
-        const int nsyms = dwfl_module_getsymtab(mod);
-        for (int k = 0; k < nsyms; ++k) {
-          GElf_Sym sym;
-          GElf_Addr addr = 0;
-          const char* sname = dwfl_module_getsym_info(mod, k, &sym, &addr, nullptr, nullptr, nullptr);
-          if (sname == nullptr || GELF_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_size == 0)
-            continue;
-          if (glob(*s.pattern, sname) || glob(*s.pattern, demangle(sname)))
-            s.out->push_back({addr, addr + sym.st_size});
-        }
-        return DWARF_CB_OK;
-      },
-      &search, 0);
-  return out;
-}
-
-std::string Symbolizer::variable(std::uintptr_t address) {
-  std::lock_guard lock(impl_->mutex);
-  if (address == 0 || !impl_->ready()) return "";
-  Dwfl_Module* mod = impl_->module_at(address);
-  if (mod == nullptr) return "";
-  GElf_Off offset = 0;
-  GElf_Sym sym;
-  const char* name = dwfl_module_addrinfo(mod, address, &offset, &sym, nullptr, nullptr, nullptr);
-  if (name == nullptr || GELF_ST_TYPE(sym.st_info) != STT_OBJECT) return "";
-  if (sym.st_size != 0 && offset >= sym.st_size) return "";  // past its end: not it
-  std::string text = demangle(name);
-  if (offset != 0) text += "+" + std::to_string(offset);
-  return text;
+  static const std::vector<Frame> kNone;
+  SymbolizerBackend* b = backend();
+  return b == nullptr ? kNone : b->frames_at(address);
 }
 
 Frame Symbolizer::symbolize(std::uintptr_t return_address) {
@@ -591,12 +73,29 @@ Frame Symbolizer::symbolize(std::uintptr_t return_address) {
   return f.empty() ? Frame{} : f.front();
 }
 
+std::string Symbolizer::variable(std::uintptr_t address) {
+  SymbolizerBackend* b = backend();
+  return b == nullptr ? "" : b->variable(address);
+}
+
+std::vector<Symbolizer::CodeRange> Symbolizer::find_code(const std::vector<std::string>& patterns,
+                                                         std::vector<bool>* matched) {
+  if (SymbolizerBackend* b = backend()) return b->find_code(patterns, matched);
+  matched->assign(patterns.size(), false);
+  return {};
+}
+
+std::vector<Symbolizer::CodeRange> Symbolizer::find_variables(const std::string& pattern) {
+  SymbolizerBackend* b = backend();
+  return b == nullptr ? std::vector<CodeRange>{} : b->find_variables(pattern);
+}
+
 const std::string& Symbolizer::source_line(const std::string& file, int line) {
   static const std::string kEmpty;
   if (file.empty() || line <= 0) return kEmpty;
-  std::lock_guard lock(impl_->mutex);
-  auto it = impl_->files.find(file);
-  if (it == impl_->files.end()) {
+  std::lock_guard lock(mutex_);
+  auto it = files_.find(file);
+  if (it == files_.end()) {
     std::vector<std::string> lines;
     std::ifstream in(file, std::ios::binary);
     constexpr std::size_t kMaxLines = 1'000'000;  // not a source file; do not read it all
@@ -606,7 +105,7 @@ const std::string& Symbolizer::source_line(const std::string& file, int line) {
       std::size_t start = text.find_first_not_of(" \t");
       lines.push_back(start == std::string::npos ? std::string() : text.substr(start));
     }
-    it = impl_->files.emplace(file, std::move(lines)).first;
+    it = files_.emplace(file, std::move(lines)).first;
   }
   const std::vector<std::string>& lines = it->second;
   return static_cast<std::size_t>(line) <= lines.size() ? lines[line - 1] : kEmpty;

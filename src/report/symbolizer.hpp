@@ -3,25 +3,19 @@
 // libdw). Reports are formatted in the process image that recorded the addresses (the
 // explorer's forked parent or child: identical mappings), so addresses are absolute.
 //
-// Lazy and cached: nothing is read until the first lookup, each address is looked up once,
-// each source file is read once. Never on a hot path. Thread-safe; returned references
-// live as long as the Symbolizer.
+// Lazy and cached: nothing is read until the first lookup (libdw itself is loaded then,
+// symbolizer_backend.hpp), each address is looked up once, each source file is read once.
+// Never on a hot path. Thread-safe; returned references live as long as the Symbolizer.
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
+#include "report/symbolizer_backend.hpp"
+
 namespace weft {
-
-// One source-level frame. Every field may be empty: unknown stays unknown, never a guess.
-struct Frame {
-  std::string function;  // demangled ("ns::worker(int)"); "" when unknown
-  std::string file;      // as the debug info records it, usually absolute; "" when unknown
-  int line = 0;          // 0 when unknown
-  std::string module;    // basename of the executable or shared object ("libc.so.6")
-
-  bool known() const { return !function.empty() || !file.empty(); }
-};
 
 class Symbolizer {
  public:
@@ -52,9 +46,7 @@ class Symbolizer {
   // units of a source file (its name or a path suffix: "queue.cpp", "src/queue.cpp"), or
   // functions (demangled name without parameters: "Queue::push", "lib::*"). Patterns are
   // shell globs (fnmatch). matched[i] says whether patterns[i] named anything.
-  struct CodeRange {
-    std::uintptr_t begin, end;
-  };
+  using CodeRange = weft::CodeRange;
   std::vector<CodeRange> find_code(const std::vector<std::string>& patterns,
                                    std::vector<bool>* matched);
   // The global and static variables (symbol-table objects) a glob names, by demangled or
@@ -62,8 +54,14 @@ class Symbolizer {
   std::vector<CodeRange> find_variables(const std::string& pattern);
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  // The backend, loaded at the first lookup; nullptr when libweft_symbolizer.so cannot be
+  // loaded (then nothing is known, as for a program without symbols).
+  SymbolizerBackend* backend();
+
+  std::mutex mutex_;
+  bool loaded_ = false;
+  std::unique_ptr<SymbolizerBackend> backend_;
+  std::unordered_map<std::string, std::vector<std::string>> files_;
 };
 
 }  // namespace weft

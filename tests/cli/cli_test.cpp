@@ -629,6 +629,16 @@ TEST_F(Cli, TheProgramsHeapIsTheSameInEveryExecution) {
   EXPECT_EQ(dpor["executions"], 90) << dpor.dump();
 }
 
+// libdw and its compression libraries are loaded when a report needs symbols, not in the
+// program: each mapping would cost every execution's fork and exit (make bench).
+TEST_F(Cli, TheSymbolizersLibrariesAreNotMappedIntoThePrograms) {
+  nlohmann::json j = run_json("-s random -n 5 -- " + kBin + "/cli_maps_probe", 0);
+  EXPECT_TRUE(j["bugs"].empty()) << j.dump();
+  // And reports still name their source lines.
+  Output o = sh(weft() + " run -s dfs -n 0 -- " + kBin + "/cli_deadlock");
+  EXPECT_NE(o.out.find("deadlock.c:"), std::string::npos) << o.out;
+}
+
 TEST_F(Cli, PctvbNeedsAnInstrumentedProgramAndFindsTheLostUpdate) {
   Output o = sh(weft() + " run -s pctvb:2,1 -- " + kBin + "/cli_locked");
   EXPECT_EQ(o.status, 2) << o.out;

@@ -61,16 +61,27 @@ long futex_wake(const std::uint32_t* word, int count) {
                       0);
 }
 
+namespace {
+// Resolved when weft is loaded, before the fork server forks: a lookup in every
+// execution's child would cost its page faults in every execution.
+using CreateFn = int (*)(pthread_t*, const pthread_attr_t*, ThreadMain, void*);
+using JoinFn = int (*)(pthread_t, void**);
+CreateFn g_real_create = nullptr;
+JoinFn g_real_join = nullptr;
+__attribute__((constructor(101))) void resolve_thread_functions() {
+  g_real_create = resolve<CreateFn>("pthread_create");
+  g_real_join = resolve<JoinFn>("pthread_join");
+}
+}  // namespace
+
 int create_thread(pthread_t* out, const pthread_attr_t* attr, ThreadMain fn, void* arg) {
-  using Fn = int (*)(pthread_t*, const pthread_attr_t*, ThreadMain, void*);
-  static Fn real = resolve<Fn>("pthread_create");
-  return real(out, attr, fn, arg);
+  if (g_real_create == nullptr) resolve_thread_functions();
+  return g_real_create(out, attr, fn, arg);
 }
 
 int join_thread(pthread_t t, void** ret) {
-  using Fn = int (*)(pthread_t, void**);
-  static Fn real = resolve<Fn>("pthread_join");
-  return real(t, ret);
+  if (g_real_join == nullptr) resolve_thread_functions();
+  return g_real_join(t, ret);
 }
 
 std::uint64_t monotonic_ns() {

@@ -46,6 +46,21 @@ double fork_floor_s(int n) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// `weft run ... --json -`'s elapsed_s; 0 when it failed.
+double weft_seconds(const std::string& command) {
+  FILE* p = popen(command.c_str(), "r");
+  std::string json;
+  char buf[4096];
+  std::size_t got;
+  while ((got = fread(buf, 1, sizeof buf, p)) > 0) json.append(buf, got);
+  if (pclose(p) != 0) {
+    std::fprintf(stderr, "run_bench: weft run failed:\n%s\n", json.c_str());
+    return 0;
+  }
+  const auto at = json.find("\"elapsed_s\":");
+  return at == std::string::npos ? 0 : std::atof(json.c_str() + at + 12);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -65,19 +80,9 @@ int main(int argc, char** argv) {
 
   const double floor_s = fork_floor_s(n);
 
-  const std::string cmd = bin + "/weft run --jobs 1 --quiet --json - -s random -n " + std::to_string(n) +
-                          " -- " + program;
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string json;
-  char buf[4096];
-  std::size_t got;
-  while ((got = fread(buf, 1, sizeof buf, p)) > 0) json.append(buf, got);
-  if (pclose(p) != 0) {
-    std::fprintf(stderr, "run_bench: weft run failed:\n%s\n", json.c_str());
-    return 1;
-  }
-  const auto at = json.find("\"elapsed_s\":");
-  const double weft_s = at == std::string::npos ? 0 : std::atof(json.c_str() + at + 12);
+  const double weft_s = weft_seconds(bin + "/weft run --jobs 1 --quiet --json - -s random -n " +
+                                     std::to_string(n) + " -- " + program);
+  if (weft_s <= 0) return 1;
 
   std::printf("\nwhole programs, a 2-thread C program (5 lock/unlock per thread), %d executions:\n", n);
   std::printf("  posix_spawn + wait, no weft        %10.0f executions/s  %8.1f us each\n",
@@ -88,5 +93,20 @@ int main(int argc, char** argv) {
   std::printf("  floor: fork + 2 threads + exit     %10.0f executions/s  %8.1f us each (no weft;\n"
               "         the best any fork server could do here: %.2fx over spawning)\n",
               n / floor_s, floor_s * 1e6 / n, spawn_s / floor_s);
+
+  // A long systematic search: the server's memory grows with it (the state cache), and
+  // every fork copies its page tables; what an execution costs late in the search against
+  // early on says how much.
+  const std::string dfs = bin + "/weft run --jobs 1 --quiet --json - -s dfs -n ";
+  const std::string counter = " -- " + bin + "/bench_locked_counter 4 3";
+  const int early = 10000, late = 60000;
+  const double early_s = weft_seconds(dfs + std::to_string(early) + counter);
+  const double late_s = weft_seconds(dfs + std::to_string(late) + counter);
+  if (early_s <= 0 || late_s <= 0) return 1;
+  const double early_us = early_s * 1e6 / early, late_us = (late_s - early_s) * 1e6 / (late - early);
+  std::printf("\nwhole programs, a long dfs (4 threads x 3 locked increments):\n"
+              "  executions 1-%d                %8.1f us each\n"
+              "  executions %d-%d           %8.1f us each (%.2fx)\n",
+              early, early_us, early + 1, late, late_us, late_us / early_us);
   return 0;
 }

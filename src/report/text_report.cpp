@@ -180,6 +180,13 @@ class TextWriter {
     if (bug.thread != kNoThread) at += thread(names, bug.thread);
     if (!where.file.empty()) at += (at.empty() ? "at " : " at ") + place(where);
     if (!where.function.empty()) at += (at.empty() ? "in " : " in ") + clip(where.function, kMaxFunction);
+    if (where.file.empty() && where.function.empty() && bug.pc != 0) {
+      // No symbol there (a library without them, such as OpenMP's runtime a thread blocked
+      // in): the library at least says whose code it was.
+      const std::vector<Frame>& chain = sym_.frames(bug.pc);
+      if (!chain.empty() && !chain.front().module.empty())
+        at += (at.empty() ? "in " : " in ") + chain.front().module;
+    }
     if (!at.empty()) head += " -- " + at;
     out_ += head + "\n";
     if (options_.source_lines && !where.file.empty()) {

@@ -1,6 +1,8 @@
 #include "report/text_report.hpp"
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <regex>
 #include <sstream>
@@ -430,6 +432,12 @@ TEST(TextReport, UnknownLocationsStillFormat) {
   std::string text = format_text(run, sym);
   EXPECT_EQ(text.rfind("bug: assertion: counter == 2 -- T0\n", 0), 0u) << text;
   EXPECT_FALSE(step_line(text, 3).empty()) << text;
+  // Code with no symbol (here libc's ELF header, mapped like its code): its library.
+  Dl_info info{};
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(&::write), &info), 0);
+  run.bugs[0].pc = reinterpret_cast<std::uintptr_t>(info.dli_fbase) + 0x11;
+  text = format_text(run, sym);
+  EXPECT_EQ(text.rfind("bug: assertion: counter == 2 -- T0 in libc.so.6\n", 0), 0u) << text;
 }
 
 }  // namespace

@@ -40,12 +40,16 @@ void on_signal(int sig, siginfo_t* info, void* uctx) {
   g_finish();
 }
 
+thread_local std::uintptr_t t_throw_pc = 0;
+thread_local const void* t_throw_object = nullptr;
+
 void on_terminate() {
   if (g_slot->claim()) {
     std::exception_ptr e = std::current_exception();
     g_slot->thread = g_current();
     if (e) {
       g_slot->kind = static_cast<int>(BugKind::kUncaughtException);
+      g_slot->pc = current_throw_site();
       std::string what = "uncaught exception: ";
       try {
         std::rethrow_exception(e);
@@ -68,6 +72,21 @@ void on_terminate() {
 }
 
 }  // namespace
+
+void note_throw(std::uintptr_t pc, const void* object) {
+  t_throw_pc = pc;
+  t_throw_object = object;
+}
+
+std::uintptr_t current_throw_site() {
+  const std::exception_ptr e = std::current_exception();
+  if (!e) return 0;
+  // libstdc++'s exception_ptr is the thrown object's address (what __cxa_throw was given).
+  static_assert(sizeof e == sizeof(void*));
+  const void* object = nullptr;
+  std::memcpy(&object, &e, sizeof object);
+  return object == t_throw_object ? t_throw_pc : 0;
+}
 
 void describe_signal(BugSlot* slot, int sig, int code, const void* fault_addr) {
   char* m = slot->message;

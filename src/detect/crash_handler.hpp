@@ -1,6 +1,8 @@
 #pragma once
 // Crashes of the program under test: fatal signals, std::terminate. Each is turned into a
 // bug in a BugSlot, then `finish` ends the exploration process.
+#include <cstdint>
+
 #include "detect/bug_slot.hpp"
 
 namespace weft::detect {
@@ -14,5 +16,12 @@ void install_crash_handlers(BugSlot* slot, FinishFn finish, ThreadId (*current_t
 
 // Fills `slot` with a description of signal `sig` (async-signal-safe).
 void describe_signal(BugSlot* slot, int sig, int code, const void* fault_addr);
+
+// Where the calling thread last threw (the return address of its __cxa_throw call) and the
+// object it threw: an uncaught exception's report names the throw when the exception is
+// that object (not one another thread threw and this one rethrew).
+void note_throw(std::uintptr_t pc, const void* object);
+// The throw site of the exception being handled, 0 when unknown. Inside a handler.
+std::uintptr_t current_throw_site();
 
 }  // namespace weft::detect

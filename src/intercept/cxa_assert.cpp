@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "detect/crash_handler.hpp"
 #include "intercept/real.hpp"
 #include "runtime/key_registry.hpp"
 
@@ -14,10 +15,21 @@ extern "C" int __cxa_thread_atexit_impl(void (*dtor)(void*), void* obj, void* ds
 // Declared by <assert.h> only without NDEBUG.
 extern "C" void __assert_fail(const char* expr, const char* file, unsigned int line,
                               const char* function) noexcept __attribute__((noreturn));
+// Declared here rather than by <cxxabi.h>, whose declaration sits in another namespace.
+extern "C" void __cxa_throw(void* object, void* type, void (*destroy)(void*))
+    __attribute__((noreturn));
 WEFT_DEFINE_REAL(__cxa_thread_atexit_impl)
+WEFT_DEFINE_REAL(__cxa_throw)
 WEFT_DEFINE_REAL(__assert_fail)
 
 extern "C" {
+
+// Where a controlled thread throws, for the report should the exception escape it.
+void __cxa_throw(void* object, void* type, void (*destroy)(void*)) {
+  if (rt::controlled_thread() != nullptr) detect::note_throw(WEFT_PC, object);
+  real___cxa_throw()(object, type, destroy);
+  __builtin_unreachable();
+}
 
 // Destructors of a controlled thread's thread_locals run when weft finishes the thread,
 // while it is still scheduled, since they may touch shared state.

@@ -1,5 +1,7 @@
 #include "runtime/controller.hpp"
 
+#include "detect/crash_handler.hpp"
+
 #include <cxxabi.h>
 #include <poll.h>
 #include <signal.h>
@@ -660,6 +662,7 @@ void Controller::uncaught_exception(ThreadState* self) {
   bug.kind = BugKind::kUncaughtException;
   bug.message = msg;
   bug.thread = self->id;
+  bug.pc = detect::current_throw_site();
   fail(bug);
 }
 

@@ -324,11 +324,13 @@ TEST(BugClasses, ExceptionInAThreadIsFoundAndReplays) {
 }
 
 TEST(BugClasses, ExceptionInAStdThreadIsFound) {
+  static const int kThrowLine = __LINE__ + 6;
   auto body = [] {
     std::atomic<int> items{0};
     std::thread producer([&] { items.store(1); });
     std::thread consumer([&] {
-      if (items.load() == 0) throw std::runtime_error("queue empty");
+      const bool empty = items.load() == 0;  // its last step: not the throw's line
+      if (empty) throw std::runtime_error("queue empty");
     });
     producer.join();
     consumer.join();
@@ -336,6 +338,10 @@ TEST(BugClasses, ExceptionInAStdThreadIsFound) {
   weft::Result r = weft::explore(body, random_walk());
   expect_found(r, weft::BugKind::kUncaughtException);
   EXPECT_NE(r.bugs()[0].message().find("queue empty"), std::string::npos) << r.report();
+  // The report names the throw.
+  EXPECT_NE(r.report().find("bug_classes_test.cpp:" + std::to_string(kThrowLine)),
+            std::string::npos)
+      << r.report();
 }
 
 TEST(BugClasses, SkippingWhenEarlyIsCorrect) {

@@ -642,6 +642,7 @@ int launch(const Run& r, Mode mode) {
                 << (r.preempt_on.empty() ? "" : " --preempt-on=" + r.preempt_on)
                 << (r.explore_timeouts ? " --explore-timeouts" : "")
                 << (r.spurious_wakeups ? " --spurious-wakeups" : "")
+                << (r.steps != Run{}.steps ? " --steps " + std::to_string(r.steps) : "")
                 << " -- " << r.command[0] << (r.command.size() > 1 ? " ..." : "") << "\n";
   }
   if (has_error) return kError;
@@ -927,7 +928,7 @@ int main(int argc, char** argv) {
   replay_cmd->footer(
       "Give replay the same --real-time, --no-fair, --no-preempt-in, --races,\n"
       "--preempt-on, --explore-timeouts, --spurious-wakeups and --steps as the run:\n"
-      "the command weft run prints names those it used (all but --steps).\n"
+      "the command weft run prints names those it used.\n"
       "Exit status: 0 the execution ends without a bug, 1 it shows a bug, 2 usage\n"
       "or tool error, including a program that no longer follows the schedule\n"
       "(\"replay diverged\", after a change to the program, say).");

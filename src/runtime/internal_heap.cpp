@@ -132,7 +132,7 @@ void* InternalHeap::reallocate(void* p, std::size_t n) {
   const std::size_t have = usable_size(p);
   if (n <= have && n >= have / 2) return p;
   void* q = allocate(n);
-  if (q == nullptr) return nullptr;
+  if (q == nullptr) return n <= have ? p : nullptr;  // a smaller block can stay where it is
   std::memcpy(q, p, n < have ? n : have);
   free(p);
   return q;

@@ -24,19 +24,15 @@ namespace {
 
 // The type lives in the mutex itself (glibc's __kind), whichever way it was initialised:
 // pthread_mutex_init with an attribute or a static initializer (std::recursive_mutex).
-// Read at every use: memory that held a mutex of another type before (a block's
-// std::mutex, then a std::recursive_mutex in the same stack slot) holds a new mutex.
+// Read at every use (MutexModel::learn).
 void learn_type(Controller& c, pthread_mutex_t* m) {
-  const std::uintptr_t a = addr(m);
   MutexModel::Type type = MutexModel::Type::kNormal;
   switch (m->__data.__kind & 3) {
     case PTHREAD_MUTEX_RECURSIVE: type = MutexModel::Type::kRecursive; break;
     case PTHREAD_MUTEX_ERRORCHECK: type = MutexModel::Type::kErrorCheck; break;
     default: break;
   }
-  if (c.mutexes.declared(a) && c.mutexes.type(a) == type) return;
-  c.mutexes.reset_one(a);
-  c.mutexes.declare(a, type);
+  c.mutexes.learn(addr(m), type);
 }
 
 int lock(ThreadState* self, pthread_mutex_t* m, std::uintptr_t pc, const Deadline& deadline) {

@@ -13,9 +13,13 @@ class MutexModel {
   enum class Type : std::uint8_t { kNormal, kRecursive, kErrorCheck };
 
   void reset() { mutexes_.clear(); }
-  // Registers the type of a mutex (from pthread_mutex_init or its static initializer).
-  void declare(std::uintptr_t m, Type type) { mutexes_.at(m) = State{kNoThread, 0, type, true}; }
-  bool declared(std::uintptr_t m) const { return mutexes_.contains(m); }
+  // The type of `m` as its memory says at a use (pthread_mutex_init's attribute or a static
+  // initializer). Known with another type, the memory held another mutex before (a block's
+  // std::mutex, then a std::recursive_mutex in the same stack slot): a new one, unlocked.
+  void learn(std::uintptr_t m, Type type) {
+    State& s = mutexes_.at(m);
+    if (s.type != type) s = State{kNoThread, 0, type};
+  }
   // Forgets a mutex (re-initialised or destroyed): its type is learnt again on next use.
   void reset_one(std::uintptr_t m) { mutexes_.erase(m); }
 
@@ -77,7 +81,6 @@ class MutexModel {
     ThreadId owner = kNoThread;
     unsigned count = 0;
     Type type = Type::kNormal;
-    bool declared = false;
   };
   ObjectMap<State> mutexes_;
 };

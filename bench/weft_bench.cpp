@@ -68,23 +68,39 @@ void* plain_work(void* arg) {
   return nullptr;
 }
 
-void two_plain_threads() {
+// A bigger footprint: each thread fills its own 2 MiB array and sums it twice (the
+// detector's shadow then covers 4 MiB of the program's memory).
+constexpr int kBigInts = 1 << 19;
+int g_big[2][kBigInts];
+
+void* big_work(void* arg) {
+  int* own = g_big[reinterpret_cast<long>(arg)];
+  for (int i = 0; i < kBigInts; ++i) own[i] = i;
+  long sum = 0;
+  for (int round = 0; round < 2; ++round)
+    for (int i = 0; i < kBigInts; ++i) sum += own[i];
+  own[0] = static_cast<int>(sum);
+  return nullptr;
+}
+
+void two_threads_running(void* (*work)(void*)) {
   pthread_t a, b;
-  pthread_create(&a, nullptr, plain_work, reinterpret_cast<void*>(0L));
-  pthread_create(&b, nullptr, plain_work, reinterpret_cast<void*>(1L));
+  pthread_create(&a, nullptr, work, reinterpret_cast<void*>(0L));
+  pthread_create(&b, nullptr, work, reinterpret_cast<void*>(1L));
   pthread_join(a, nullptr);
   pthread_join(b, nullptr);
 }
 
-// Microseconds per execution of two_plain_threads under these settings.
-double plain_execution_us(weft::Races races, weft::PreemptOn preempt_on, std::uint64_t n) {
+// Microseconds per execution of two threads running `work` under these settings.
+double plain_execution_us(weft::Races races, weft::PreemptOn preempt_on, std::uint64_t n,
+                          void* (*work)(void*) = plain_work) {
   weft::Options o;
   o.strategy = "random";
   o.executions = n;
   o.seed = 1;
   o.races = races;
   o.preempt_on = preempt_on;
-  weft::Result r = weft::explore([] { two_plain_threads(); }, o);
+  weft::Result r = weft::explore([work] { two_threads_running(work); }, o);
   if (!r.ok()) {
     std::fprintf(stderr, "weft_bench: unexpected result:\n%s\n", r.report().c_str());
     std::exit(1);
@@ -167,6 +183,8 @@ int main(int argc, char** argv) {
   const double detect_off_us = plain_execution_us(weft::Races::kOff, weft::PreemptOn::kSync, plain_n);
   const double detect_on_us = plain_execution_us(weft::Races::kFail, weft::PreemptOn::kSync, plain_n);
   const double all_points_us = plain_execution_us(weft::Races::kOff, weft::PreemptOn::kAll, 10);
+  const double big_off_us = plain_execution_us(weft::Races::kOff, weft::PreemptOn::kSync, 20, big_work);
+  const double big_on_us = plain_execution_us(weft::Races::kFail, weft::PreemptOn::kSync, 20, big_work);
 
   const long allocations = 2'000'000;
   t0 = Clock::now();
@@ -202,6 +220,10 @@ int main(int argc, char** argv) {
               detect_on_us, detect_on_us / detect_off_us);
   std::printf("  every access a scheduling point    %9.1f us/execution  (%.2fx)\n", all_points_us,
               all_points_us / detect_off_us);
+  std::printf("  2 threads x 2 MiB each, 3 x 2^19 accesses per thread:\n");
+  std::printf("  detection off                      %9.1f us/execution\n", big_off_us);
+  std::printf("  detection on                       %9.1f us/execution  (%.2fx)\n", big_on_us,
+              big_on_us / big_off_us);
   std::printf("\nheap allocation (malloc + free of 48 bytes):\n");
   std::printf("  glibc directly                    %10.2f ns/pair\n", glibc_ns);
   std::printf("  through weft, outside a test      %10.2f ns/pair  (%.2fx)\n", outside_ns,

@@ -1,41 +1,12 @@
 #include "detect/race_detector.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 
 namespace weft::detect {
-namespace {
-
-constexpr std::size_t kInitialWords = 4096;
-// The most words tracked in one execution (72 bytes each: 600 MB). Words beyond are not
-// tracked: races on them may be missed, none is invented.
-constexpr std::size_t kMaxWords = std::size_t{1} << 23;
-
-// Fibonacci hashing (the top bits of the product) of the word's 64-byte block, and the
-// word's place in its block: neighbouring words get neighbouring slots, so a loop over an
-// array walks the table in order instead of missing the cache at every access.
-std::size_t hash(std::uintptr_t w, std::size_t capacity) {
-  const int bits = __builtin_ctzll(capacity);
-  const std::size_t block = static_cast<std::size_t>(((w >> 6) * 0x9E3779B97F4A7C15ull) >> (64 - bits));
-  return (block * 8 + ((w >> 3) & 7)) & (capacity - 1);
-}
-
-// Zeroed pages straight from the kernel, given back whole at the end of an execution.
-template <typename T>
-T* map_zeroed(std::size_t n) {
-  void* p = mmap(nullptr, n * sizeof(T), PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  return p == MAP_FAILED ? nullptr : static_cast<T*>(p);
-}
-
-}  // namespace
 
 RaceDetector::RaceDetector() { reset(); }
 
-RaceDetector::~RaceDetector() {
-  if (table_ != nullptr) munmap(table_, capacity_ * sizeof(Word));
-}
+RaceDetector::~RaceDetector() = default;
 
 void RaceDetector::reset() {
   threads_.clear();
@@ -44,18 +15,7 @@ void RaceDetector::reset() {
   objects_.clear();
   rw_writers_.clear();
   thread_clock(0).set(0, 1);
-  if (table_ != nullptr && occupied_.empty()) return;
-  if (table_ != nullptr && capacity_ == kInitialWords) {
-    // Small: the words used are cleared in place. Touching only them matters in a fork
-    // server's child, where every page of the table written is a page fault and a copy.
-    for (std::uint32_t i : occupied_) table_[i] = Word{};
-    occupied_.clear();
-    return;
-  }
-  if (table_ != nullptr) munmap(table_, capacity_ * sizeof(Word));  // big: given back
-  capacity_ = kInitialWords;
-  occupied_.clear();
-  table_ = map_zeroed<Word>(capacity_);
+  shadow_.reset();
 }
 
 VectorClock& RaceDetector::add_thread(ThreadId t) {
@@ -188,54 +148,8 @@ bool RaceDetector::atomic(ThreadId t, const Op& op, DataRace* race) {
   return raced;
 }
 
-RaceDetector::Word* RaceDetector::find(std::uintptr_t w) {
-  if (table_ == nullptr) return nullptr;
-  const std::uintptr_t k = w | 1;
-  for (std::size_t i = hash(w, capacity_);; i = (i + 1) & (capacity_ - 1)) {
-    if (table_[i].key == k) return &table_[i];
-    if (table_[i].key == 0) return nullptr;
-  }
-}
-
-RaceDetector::Word& RaceDetector::word(std::uintptr_t w) {
-  const std::uintptr_t k = w | 1;
-  for (std::size_t i = hash(w, capacity_);; i = (i + 1) & (capacity_ - 1)) {
-    Word& slot = table_[i];
-    if (slot.key == k) return slot;
-    if (slot.key == 0) {
-      if (2 * (occupied_.size() + 1) > capacity_) {
-        if (capacity_ < kMaxWords && grow()) return word(w);
-        scratch_ = Word{};  // full: an untracked word, with no history
-        return scratch_;
-      }
-      slot.key = k;
-      occupied_.push_back(static_cast<std::uint32_t>(i));
-      return slot;
-    }
-  }
-}
-
-bool RaceDetector::grow() {
-  Word* bigger = map_zeroed<Word>(2 * capacity_);
-  if (bigger == nullptr) return false;
-  Word* old = table_;
-  const std::size_t old_capacity = capacity_;
-  capacity_ *= 2;
-  table_ = bigger;
-  for (std::uint32_t& i : occupied_) {
-    const Word& from = old[i];
-    std::size_t j = hash(from.key & ~std::uintptr_t{1}, capacity_);
-    while (table_[j].key != 0) j = (j + 1) & (capacity_ - 1);
-    table_[j] = from;
-    i = static_cast<std::uint32_t>(j);
-  }
-  munmap(old, old_capacity * sizeof(Word));
-  return true;
-}
-
 bool RaceDetector::access(ThreadId t, std::uintptr_t address, std::size_t size, bool write,
                           std::uintptr_t pc, DataRace* race, bool atomic) {
-  if (table_ == nullptr) return false;  // out of memory: detection off
   bool found = false;
   for (std::uintptr_t a = address, end = address + size; a < end;) {
     const std::uintptr_t w = a & ~std::uintptr_t{7};
@@ -253,18 +167,19 @@ bool RaceDetector::access(ThreadId t, std::uintptr_t address, std::size_t size, 
 
 bool RaceDetector::access_word(ThreadId t, std::uintptr_t w, unsigned offset, unsigned size,
                                bool write, bool atomic, std::uintptr_t pc, DataRace* race) {
-  Word& wd = word(w);
+  Word& wd = shadow_.word(w);
   const VectorClock& c = thread_clock(t);
   const std::uint32_t epoch = c.get(t);
   bool raced = false;
   int replace = -1, empty = -1;
-  for (int i = 0; i < kCells; ++i) {
+  for (int i = 0; i < ShadowMemory::kCells; ++i) {
     Cell& cell = wd.cells[i];
     if (cell.size == 0) {
       if (empty < 0) empty = i;
       continue;
     }
-    const bool same_range = cell.offset == offset && cell.size == size;
+    const unsigned cell_offset = cell.offset, cell_size = cell.size;
+    const bool same_range = cell_offset == offset && cell_size == size;
     if (cell.thread == t) {
       if (same_range && cell.atomic == atomic && (cell.write == write || write)) {
         // Nothing new since this thread's last such access: FastTrack's same-epoch case.
@@ -274,49 +189,34 @@ bool RaceDetector::access_word(ThreadId t, std::uintptr_t w, unsigned offset, un
       continue;
     }
     const bool ordered = cell.clock <= c.get(cell.thread);
-    const bool overlap = cell.offset < offset + size && offset < cell.offset + cell.size;
+    const bool overlap = cell_offset < offset + size && offset < cell_offset + cell_size;
     if (!ordered && overlap && (write || cell.write) && !(atomic && cell.atomic)) {
       if (!raced && race != nullptr)
-        race->earlier = RaceAccess{cell.thread, cell.pc, cell.write, cell.size};
+        race->earlier = RaceAccess{cell.thread, cell.pc, cell.write != 0,
+                                   static_cast<std::uint16_t>(cell.size)};
       raced = true;
     } else if (ordered && replace < 0 && (write || !cell.write) && (!atomic || cell.atomic) &&
-               cell.offset >= offset &&
-               cell.offset + cell.size <= offset + size) {
+               cell_offset >= offset && cell_offset + cell_size <= offset + size) {
       // Ordered before this access and covered by it: whatever races with it later
       // races with this access too (FastTrack discards it likewise).
       replace = i;
     }
   }
   int slot = replace >= 0 ? replace : empty;
-  if (slot < 0) slot = static_cast<int>((pc >> 2 ^ epoch) % kCells);
-  wd.cells[slot] = Cell{pc,
-                        epoch,
-                        static_cast<std::uint16_t>(t),
-                        static_cast<std::uint8_t>(offset),
-                        static_cast<std::uint8_t>(size),
-                        write,
-                        atomic};
+  if (slot < 0) slot = static_cast<int>((pc >> 2 ^ epoch) % ShadowMemory::kCells);
+  wd.cells[slot] = Cell{epoch, static_cast<std::uint16_t>(t), static_cast<std::uint8_t>(offset),
+                        static_cast<std::uint8_t>(size), pc, write, atomic};
   return raced;
 }
 
 void RaceDetector::forget(std::uintptr_t address, std::size_t size) {
-  if (table_ == nullptr || size == 0 || occupied_.empty()) return;
-  const std::uintptr_t first = address & ~std::uintptr_t{7}, end = address + size;
-  auto clear = [&](Word& wd) {
-    const std::uintptr_t w = wd.key & ~std::uintptr_t{1};
+  if (size == 0) return;
+  const std::uintptr_t end = address + size;
+  shadow_.forget(address, size, [&](Word& wd, std::uintptr_t w) {
     for (Cell& cell : wd.cells)
       if (cell.size != 0 && w + cell.offset < end && address < w + cell.offset + cell.size)
         cell = Cell{};
-  };
-  if ((end - first) / 8 > occupied_.size()) {  // a big block (a thread's stack): walk the words used
-    for (std::uint32_t i : occupied_) {
-      const std::uintptr_t w = table_[i].key & ~std::uintptr_t{1};
-      if (w + 8 > address && w < end) clear(table_[i]);
-    }
-    return;
-  }
-  for (std::uintptr_t w = first; w < end; w += 8)
-    if (Word* wd = find(w)) clear(*wd);
+  });
 }
 
 }  // namespace weft::detect

@@ -5,10 +5,11 @@
 // with a recorded one of another thread when their bytes overlap, one of them writes, and
 // the recorded epoch is not in the accessing thread's clock.
 //
-// Shadow cells are finer than the word: each holds the offset and size of its access, so
-// that two threads writing neighbouring fields of one word do not race. Like
-// ThreadSanitizer, a word keeps a few cells (kCells); when all are taken by unordered
-// accesses of other ranges, one is evicted, which may miss a race but never invents one.
+// Shadow cells (detect/shadow_memory.hpp) are finer than the word: each holds the offset
+// and size of its access, so that two threads writing neighbouring fields of one word do
+// not race. Like ThreadSanitizer, a word keeps a few cells; when all are taken by
+// unordered accesses of other ranges, one is evicted, which may miss a race but never
+// invents one.
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
@@ -17,6 +18,7 @@
 #include "core/event.hpp"
 #include "core/run_record.hpp"
 #include "core/vector_clock.hpp"
+#include "detect/shadow_memory.hpp"
 
 namespace weft::detect {
 
@@ -56,20 +58,8 @@ class RaceDetector {
   const VectorClock& clock(ThreadId t);
 
  private:
-  static constexpr int kCells = 4;
-  struct Cell {
-    std::uintptr_t pc = 0;
-    std::uint32_t clock = 0;
-    std::uint16_t thread = 0;
-    std::uint8_t offset = 0;
-    std::uint8_t size = 0;  // 0: empty
-    bool write = false;
-    bool atomic = false;
-  };
-  struct Word {
-    std::uintptr_t key = 0;  // word address | 1 (0: free slot)
-    Cell cells[kCells];
-  };
+  using Word = ShadowMemory::Word;
+  using Cell = ShadowMemory::Cell;
   // Sync objects' clocks are keyed by address and a slot (an rwlock has two clocks).
   enum Slot : std::uint64_t { kObject = 0, kReaders = 1, kExit = 2 };
 
@@ -80,10 +70,6 @@ class RaceDetector {
   void acquire(ThreadId t, std::uint64_t key);
   void release(ThreadId t, std::uint64_t key);
   static std::uint64_t key(std::uintptr_t object, Slot slot) { return object * 4 + slot; }
-  // The word's shadow; created when absent.
-  Word& word(std::uintptr_t w);
-  Word* find(std::uintptr_t w);
-  bool grow();  // false: no memory for a bigger table
   bool access_word(ThreadId t, std::uintptr_t w, unsigned offset, unsigned size, bool write,
                    bool atomic, std::uintptr_t pc, DataRace* race);
 
@@ -92,11 +78,7 @@ class RaceDetector {
   std::vector<VectorClock> relaxed_;   // what relaxed loads read, for an acquire fence
   std::unordered_map<std::uint64_t, VectorClock> objects_;
   std::unordered_map<std::uintptr_t, ThreadId> rw_writers_;  // rwlocks held for writing
-  Word* table_ = nullptr;
-  std::size_t capacity_ = 0;  // power of two
-  // The table's used slots (their number is its load), so that no pass reads it all.
-  std::vector<std::uint32_t> occupied_;
-  Word scratch_;  // handed out, empty, for words beyond the table's limit
+  ShadowMemory shadow_;
 };
 
 }  // namespace weft::detect

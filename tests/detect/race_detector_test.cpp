@@ -252,20 +252,20 @@ TEST_F(Races, ForgottenMemoryHasNoHistory) {
   EXPECT_FALSE(write(0, kX, 8));
   d_.forget(kX, 64);
   EXPECT_FALSE(write(1, kX, 8));
-  // A block bigger than the whole shadow table is forgotten by walking the table.
+  // A block bigger than the words used, and than a block of the shadow.
   EXPECT_FALSE(write(0, kX + 4096, 8));
   d_.forget(kX, 1 << 20);
   EXPECT_FALSE(write(1, kX + 4096, 8));
 }
 
-TEST_F(Races, ABigBlockForgottenAfterTheTableGrewKeepsTheRest) {
+TEST_F(Races, ABigBlockForgottenAmongManyWordsKeepsTheRest) {
   create(0, 1);
   for (std::uintptr_t i = 0; i < 20000; ++i) ASSERT_FALSE(write(0, kX + 8 * i, 8));
   d_.forget(kX, 8 * 10000);  // the first half, as a block bigger than the words used
   EXPECT_FALSE(write(1, kX, 8));
   EXPECT_FALSE(write(1, kX + 8 * 9999, 8));
   EXPECT_TRUE(write(1, kX + 8 * 10000, 8));
-  // Reset after growth: nothing remembered, in the words used before or after.
+  // Reset after many words: nothing remembered, in the words used before or after.
   d_.reset();
   create(0, 1);
   EXPECT_FALSE(write(1, kX + 8 * 15000, 8));
@@ -281,7 +281,62 @@ TEST_F(Races, ResetForgetsEverything) {
   EXPECT_TRUE(write(1));
 }
 
-TEST_F(Races, ManyWordsGrowTheShadowTable) {
+TEST_F(Races, ARangeAcrossShadowBlocksIsForgottenExactly) {
+  // 64 KiB blocks: the range starts and ends inside blocks and covers two whole ones.
+  constexpr std::uintptr_t kBase = 0x7f0000000000, kFrom = kBase + 0x8004, kTo = kFrom + 3 * 0x10000;
+  create(0, 1);
+  for (std::uintptr_t a = kBase; a < kTo + 0x10000; a += 0x1000) ASSERT_FALSE(write(0, a, 8));
+  ASSERT_FALSE(write(0, kFrom - 12, 8));  // the word before the range's
+  d_.forget(kFrom, kTo - kFrom);
+  EXPECT_TRUE(write(1, kFrom - 12, 8));  // before the range: remembered
+  for (std::uintptr_t a = (kFrom + 0xfff) & ~std::uintptr_t{0xfff}; a < kTo; a += 0x1000)
+    EXPECT_FALSE(write(1, a, 8)) << std::hex << a;
+  EXPECT_TRUE(write(1, (kTo + 0xfff) & ~std::uintptr_t{0xfff}, 8));  // after: remembered
+}
+
+TEST_F(Races, WordsAllOverTheAddressSpaceAreTracked) {
+  create(0, 1);
+  const std::uintptr_t addresses[] = {0x1000, 0x40000000, 0x555555554000, 0x7ffff7fd0000,
+                                      0x7fffffffeff8};
+  for (std::uintptr_t a : addresses) ASSERT_FALSE(write(0, a, 8));
+  for (std::uintptr_t a : addresses) EXPECT_TRUE(read(1, a, 8)) << std::hex << a;
+  // Not a user-space address: no history, and no crash.
+  EXPECT_FALSE(write(0, std::uintptr_t{1} << 50, 8));
+  EXPECT_FALSE(write(1, std::uintptr_t{1} << 50, 8));
+}
+
+TEST_F(Races, BeyondTheShadowsBlocksWordsAreUntrackedNeverFalselyRacing) {
+  create(0, 1);
+  // A word in each of 10,000 blocks of 64 KiB: more blocks than the shadow has.
+  constexpr std::uintptr_t kBase = 0x100000000;
+  for (std::uintptr_t i = 0; i < 10000; ++i) ASSERT_FALSE(write(0, kBase + (i << 16), 8));
+  step(0, OpKind::MutexUnlock, kM);
+  step(1, OpKind::MutexLock, kM);
+  int races = 0;
+  for (std::uintptr_t i = 0; i < 10000; ++i) races += read(1, kBase + (i << 16), 8);
+  EXPECT_EQ(races, 0);
+  // The first blocks are tracked: a write of thread 0 now races with thread 1's read.
+  EXPECT_TRUE(write(0, kBase, 8));
+  d_.reset();  // and the reset of so many forgets them all
+  create(0, 1);
+  EXPECT_FALSE(write(1, kBase, 8));
+}
+
+TEST_F(Races, ADenseFootprintOfManyBlocksIsAllTracked) {
+  // 4 MiB written densely: after the first blocks, the shadow's huge-page half.
+  constexpr std::uintptr_t kBase = 0x600000000, kBytes = 4 << 20;
+  create(0, 1);
+  for (std::uintptr_t a = kBase; a < kBase + kBytes; a += 8) ASSERT_FALSE(write(0, a, 8));
+  step(0, OpKind::MutexUnlock, kM);
+  step(1, OpKind::MutexLock, kM);
+  for (std::uintptr_t a = kBase; a < kBase + kBytes; a += 8) ASSERT_FALSE(read(1, a, 8));
+  EXPECT_TRUE(write(0, kBase + kBytes - 8, 8));
+  EXPECT_TRUE(write(0, kBase + kBytes / 2, 4));
+  d_.forget(kBase, kBytes);
+  EXPECT_FALSE(write(1, kBase + kBytes - 8, 8));
+}
+
+TEST_F(Races, ManyWordsAreAllTracked) {
   create(0, 1);
   for (std::uintptr_t i = 0; i < 20000; ++i) ASSERT_FALSE(write(0, kX + 8 * i, 8));
   step(0, OpKind::MutexUnlock, kM);

@@ -1,0 +1,150 @@
+#pragma once
+// The race detector's shadow: for every 8-byte word of the program's memory, the last
+// accesses to it (a Word of kCells cells, one cache line). A direct map, as in
+// ThreadSanitizer, rather than a hash table: an address finds its word in two lookups,
+// neighbouring words sit side by side, and nothing is ever rehashed or copied, so the
+// cost of a big footprint is the kernel's zeroed pages of the words touched, once.
+//
+// The map has two levels over 64 KiB blocks of the program's address space: a table per
+// GiB, and a block of 8192 Words per 64 KiB. Both are carved from ranges reserved up front
+// (MAP_NORESERVE: only the pages touched take memory), so that the fork server's child
+// maps nothing. Blocks come from two halves of one range: a block that continues a block
+// used densely (an array) from the half in transparent huge pages, so that a big
+// footprint takes a fault per 2 MiB; any other (a thread's stack, globals, scattered heap
+// objects) from the half in small pages, so that a few words do not cost a 2 MiB page
+// zeroed. Beyond kMaxBlocks / 2
+// blocks of a kind, words are untracked (scratch(): races there may be missed, none is
+// invented).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace weft::detect {
+
+class ShadowMemory {
+ public:
+  static constexpr int kCells = 4;
+  struct Cell {
+    std::uint32_t clock;
+    std::uint16_t thread;
+    std::uint8_t offset;
+    std::uint8_t size;  // 0: empty
+    std::uint64_t pc : 62;  // user-space code addresses have 47 bits
+    std::uint64_t write : 1;
+    std::uint64_t atomic : 1;
+  };
+  struct alignas(64) Word {
+    Cell cells[kCells];
+    bool empty() const {
+      return (cells[0].size | cells[1].size | cells[2].size | cells[3].size) == 0;
+    }
+  };
+  static_assert(sizeof(Word) == 64, "a word's shadow is one cache line");
+
+  ShadowMemory();
+  ~ShadowMemory();
+  ShadowMemory(const ShadowMemory&) = delete;
+  ShadowMemory& operator=(const ShadowMemory&) = delete;
+
+  // false: the ranges could not be reserved; every word is then scratch().
+  bool ok() const { return blocks_ != nullptr; }
+
+  // The shadow of the word at `w` (8-aligned), made when absent.
+  Word& word(std::uintptr_t w) {
+    Word* wd = find(w);
+    if (wd == nullptr) return make(w);
+    if (wd->empty()) note(wd, last_count_);
+    return *wd;
+  }
+  // The shadow of the word at `w`, or nullptr when none was ever made.
+  Word* find(std::uintptr_t w) {
+    const std::uintptr_t base = w & ~(kBlockBytes - 1);
+    if (base != last_base_) {  // most accesses are to the block of the one before
+      if ((w >> kAddressBits) != 0 || !ok()) return nullptr;
+      const std::uint32_t table = top_[w >> kTableShift];
+      if (table == 0) return nullptr;
+      const std::uint32_t block = tables_[(table - 1) * kTableEntries + ((w >> kBlockShift) & (kTableEntries - 1))];
+      if (block == 0) return nullptr;
+      last_base_ = base;
+      last_block_ = &blocks_[(block - 1) * kBlockWords];
+      last_count_ = &used_[block - 1];
+    }
+    return &last_block_[(w >> 3) & (kBlockWords - 1)];
+  }
+
+  // Empties the cells of [address, address + size) that `clear` says to (it is given
+  // each existing word in the range, with the word's address); whole blocks inside the
+  // range are given back to the kernel instead, zeroed.
+  template <typename ClearWord>
+  void forget(std::uintptr_t address, std::size_t size, ClearWord clear) {
+    const std::uintptr_t end = address + size;
+    for (std::uintptr_t b = address & ~(kBlockBytes - 1); b < end; b += kBlockBytes) {
+      Word* first = find(b);
+      if (first == nullptr) continue;
+      if (b >= address && b + kBlockBytes <= end) {
+        release(first);
+        continue;
+      }
+      const std::uintptr_t from = std::max(b, address & ~std::uintptr_t{7});
+      const std::uintptr_t to = std::min(b + kBlockBytes, end);
+      for (std::uintptr_t w = from; w < to; w += 8) {
+        Word& wd = first[(w - b) >> 3];
+        if (!wd.empty()) clear(wd, w);
+      }
+    }
+  }
+
+  // A new execution: every word empty. Few words used: they are cleared in place (in a
+  // fork server's child, every page written is a fault and a copy); else the blocks go
+  // back to the kernel.
+  void reset();
+
+  // A word with no history, for addresses beyond the map (emptied at each call).
+  Word& scratch() {
+    scratch_ = Word{};
+    return scratch_;
+  }
+
+ private:
+  static constexpr int kAddressBits = 47;  // x86-64 and AArch64 user space
+  static constexpr int kTableShift = 30;   // a table per GiB
+  static constexpr int kBlockShift = 16;   // a block per 64 KiB
+  static constexpr std::uintptr_t kBlockBytes = std::uintptr_t{1} << kBlockShift;
+  static constexpr std::size_t kTableEntries = std::size_t{1} << (kTableShift - kBlockShift);
+  static constexpr std::size_t kBlockWords = kBlockBytes / 8;
+  static constexpr std::size_t kTopEntries = std::size_t{1} << (kAddressBits - kTableShift);
+  static constexpr std::size_t kMaxTables = 1024;
+  static constexpr std::size_t kMaxBlocks = 8192;  // 512 MiB of the program's memory
+  static constexpr std::size_t kTrackedWords = 4096;
+
+  Word& make(std::uintptr_t w);
+  std::uint32_t* block_entry(std::uintptr_t w, bool make);  // nullptr: none (or no room)
+  void note(Word* wd, std::uint32_t* block_used) {  // a word taken into use
+    ++*block_used;
+    if (many_) return;
+    if (made_.size() < kTrackedWords)
+      made_.push_back(wd);
+    else
+      many_ = true;
+  }
+  void release(Word* block);  // its pages zeroed, still mapped
+
+  std::uint32_t* top_ = nullptr;     // kTopEntries: table number + 1, 0 none
+  std::uint32_t* tables_ = nullptr;  // kMaxTables x kTableEntries: block number + 1
+  Word* blocks_ = nullptr;           // kMaxBlocks x kBlockWords, in two halves
+  std::uintptr_t last_base_ = 1;  // find()'s last block (1: none, blocks are aligned)
+  Word* last_block_ = nullptr;
+  std::uint32_t* last_count_ = nullptr;
+  // Words taken into use in each block (by block number - 1) since the last reset.
+  std::vector<std::uint32_t> used_ = std::vector<std::uint32_t>(kMaxBlocks);
+  std::uint32_t ntables_ = 0;
+  std::uint32_t nlone_ = 0;   // blocks made in the small-page half
+  std::uint32_t nnext_ = 0;   // blocks made in the huge-page half
+  // Words made since the last reset while fewer than kTrackedWords (then all blocks go).
+  std::vector<Word*> made_;
+  bool many_ = false;
+  Word scratch_{};
+};
+
+}  // namespace weft::detect

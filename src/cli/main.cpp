@@ -31,6 +31,7 @@
 #include "cli/merge_results.hpp"
 #include "cli/shard_source.hpp"
 #include "core/jobs_layout.hpp"
+#include "core/run_record.hpp"
 #include "strategy/registry.hpp"
 
 namespace fs = std::filesystem;
@@ -349,11 +350,17 @@ std::string merged_report(const std::string& report, const nlohmann::ordered_jso
              seconds.str() + " s, " + (complete ? "complete" : "not complete");
     else if (line.starts_with("coverage: "))
       line = "coverage: " + summary;
+    else if (line.starts_with("warning: long executions: "))
+      continue;  // one worker's count: the merged one follows the summary
     else if (line.starts_with("no bug found in "))
       line = "no bug found in " + executions + " on " + std::to_string(jobs) +
              " workers (" + strategy + ", seed " + std::to_string(m.value("seed", 0)) + ", " +
              (complete ? "complete" : "budget") + "; " + summary + ")";
     out += line + "\n";
+    const std::uint64_t cut = m.value("cut_executions", std::uint64_t{0});
+    if (cut != 0 && (line.starts_with("coverage: ") || line.starts_with("no bug found in ")))
+      out += "warning: " +
+             weft::cut_executions_warning(cut, m.value("max_steps", std::uint64_t{0})) + "\n";
   }
   return out;
 }

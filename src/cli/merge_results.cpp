@@ -118,7 +118,7 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
   m["args"] = first.value("args", json::array());
   m["strategy"] = first.value("strategy", "");
   m["seed"] = first.value("seed", 0);
-  std::uint64_t executions = 0, cov_executions = 0, classes = 0, nodes = 0, peak = 0;
+  std::uint64_t executions = 0, cov_executions = 0, classes = 0, nodes = 0, peak = 0, cut = 0;
   double elapsed = 0;
   bool complete = out.missing.empty(), any_complete = false, instrumented = false;
   bool bounded = true;
@@ -133,6 +133,7 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
     if (nondeterminism.empty() && !c.value("nondeterminism", "").empty())
       nondeterminism = "shard " + std::to_string(parts[i].index) + ": " + c.value("nondeterminism", "");
     executions += r.value("executions", std::uint64_t{0});
+    cut += r.value("cut_executions", std::uint64_t{0});
     elapsed = std::max(elapsed, r.value("elapsed_s", 0.0));
     instrumented |= r.value("instrumented", false);
     const bool done = c.value("complete", false);
@@ -166,6 +167,8 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
   m["complete"] = covered;
   m["instrumented"] = instrumented;
   m["warnings"] = warnings;
+  m["max_steps"] = first.value("max_steps", std::uint64_t{0});
+  m["cut_executions"] = cut;
   m["racy_points"] = first.value("racy_points", json::array());
 
   std::string summary = m["strategy"].get<std::string>() + ", " + std::to_string(inputs.size()) +

@@ -89,6 +89,16 @@ struct BugRecord {
   }
 };
 
+// The warning (without "warning: ") for RunRecord::cut_executions, in a run's report and
+// in the merge of several.
+inline std::string cut_executions_warning(std::uint64_t cut, std::uint64_t max_steps) {
+  return "long executions: " + std::to_string(cut) + (cut == 1 ? " execution" : " executions") +
+         " reached the step bound (--steps " + std::to_string(max_steps) +
+         ") with no thread spinning, yielding or starved (working, not waiting): cut there, not "
+         "reported as livelocks, and not explored past the bound; raise --steps to run them "
+         "to their end";
+}
+
 struct RunRecord {
   std::string strategy;
   Shard shard;  // the part of the search this run covered (weft run --shard, --jobs)
@@ -100,6 +110,10 @@ struct RunRecord {
   double elapsed_s = 0;
   bool complete = false;       // the strategy exhausted its space
   bool instrumented = false;   // memory accesses were visible (not sync-only)
+  // Executions cut at the step bound (max_steps) while every thread kept making progress:
+  // long executions, not livelocks, so not bugs (weft run only).
+  std::uint64_t cut_executions = 0;
+  std::uint64_t max_steps = 0;
   Coverage coverage;
   std::vector<BugRecord> bugs;
   std::string error;           // a tool error (bad option, replay divergence): not a bug

@@ -81,6 +81,11 @@ void ChildSink::on_bug(const rt::BugReport& bug) {
   child_finish();
 }
 
+void ChildSink::on_cut(std::uint64_t steps) {
+  h_->cut.store(steps, std::memory_order_release);
+  child_finish();
+}
+
 void ChildSink::on_race(const DataRace& race) {
   // Each pair of locations once, across the whole exploration (the list outlives
   // executions in shared memory).

@@ -20,6 +20,7 @@ class ChildSink final : public rt::ExecutionSink {
   explicit ChildSink(SharedHeader* h) : h_(h) {}
   [[noreturn]] void on_bug(const rt::BugReport& bug) override;
   [[noreturn]] void on_tool_error(std::string_view message, std::uintptr_t pc = 0) override;
+  [[noreturn]] void on_cut(std::uint64_t steps) override;
   void on_race(const DataRace& race) override;
   // The strategy whose coverage a bug should record (what was covered before it).
   void set_strategy(const Strategy* s) { strategy_ = s; }

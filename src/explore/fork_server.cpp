@@ -219,6 +219,7 @@ void become_execution(ServerState& s) {
   cfg.strategy = &recording;
   cfg.sink = s.sink.get();
   cfg.max_steps = s.config.steps;
+  cfg.cut_long_executions = true;  // a process per execution: one can end alone
   cfg.fair = s.config.fair;
   if (!s.no_preempt.empty()) cfg.no_preempt = &s.no_preempt;
   cfg.events = s.region->events();
@@ -409,6 +410,7 @@ pid_t fork_execution(ServerState& s, std::uint64_t index) {
   SharedHeader& h = s.region->header();
   new (&h.bug) detect::BugSlot();
   h.finished.store(0);
+  h.cut.store(0);
   h.steps.store(0);
   h.decisions.store(0);
   // Before the fork: the child publishes who holds the baton from its first step, maybe
@@ -592,6 +594,7 @@ void serve(ServerState& s) {
     }
     const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
     const bool bug = execution_failed(h, status) && !probe;
+    if (h.cut.load() != 0 && !bug && !probe) ++run.cut_executions;
     if (!replaying) {
       std::string diverged = s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load());
       if (!diverged.empty()) {
@@ -749,6 +752,7 @@ void serve(ServerState& s) {
     }
   }
   run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
+  run.max_steps = cfg.steps;
   if (restarts > 0)
     run.warnings.push_back("the search restarted " + std::to_string(restarts) +
                            (restarts == 1 ? " time" : " times") +

@@ -27,6 +27,7 @@ struct SharedHeader {
   static constexpr std::uint32_t kMaxRaces = 256;
 
   std::atomic<int> finished{0};  // the child completed the run normally
+  std::atomic<std::uint64_t> cut{0};  // the execution was cut at this many steps (progressing)
   std::atomic<std::uint64_t> executions{0};
   std::atomic<std::uint64_t> steps{0};      // of the current execution
   std::atomic<std::uint64_t> decisions{0};  // of the current execution

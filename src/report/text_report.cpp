@@ -216,7 +216,16 @@ class TextWriter {
                   : "minimised: no schedule with fewer preemptions shows the same bug within " +
                         count(bug.minimize_executions, "execution") + "\n";
     if (!run_.replay_hint.empty()) out_ += "replay: " + paint_.bold(run_.replay_hint) + "\n";
-    if (!bug.schedule.empty()) out_ += "schedule: " + bug.schedule + "\n";
+    if (!bug.schedule.empty()) out_ += "schedule: " + shown_schedule(bug.schedule) + "\n";
+  }
+
+  // A long schedule (a livelock's 100,000 steps) is shown by its start: the whole one is
+  // in the JSON result and the schedule file that weft replay reads.
+  static std::string shown_schedule(const std::string& schedule) {
+    constexpr std::size_t kShown = 160;
+    if (schedule.size() <= 2 * kShown) return schedule;
+    return schedule.substr(0, kShown) + "... (" + std::to_string(schedule.size()) +
+           " characters; all of it in the schedule file and the JSON result)";
   }
 
   // The two accesses of a race, the later (the one that found it) first.
@@ -413,6 +422,8 @@ class TextWriter {
 
   void write_warnings() {
     for (const std::string& w : run_.warnings) out_ += "warning: " + w + "\n";
+    if (run_.cut_executions != 0)
+      out_ += "warning: " + cut_executions_warning(run_.cut_executions, run_.max_steps) + "\n";
   }
 
   void write_sync_only() {

@@ -19,6 +19,12 @@
 #include "runtime/signals.hpp"
 
 namespace weft::rt {
+namespace {
+
+// The steps a livelock report (and the progress test before it) looks back over.
+constexpr std::uint64_t kLivelockWindow = 1000;
+
+}  // namespace
 
 thread_local ThreadState* t_self __attribute__((tls_model("initial-exec"))) = nullptr;
 std::atomic<Controller*> Controller::active_{nullptr};
@@ -390,7 +396,10 @@ ThreadState* Controller::pick() {
     }
     alternates_.resize(kept);
   }
-  if (step_ >= config_.max_steps) livelock();
+  if (step_ >= config_.max_steps) {
+    if (config_.cut_long_executions && progressing()) config_.sink->on_cut(config_.max_steps);
+    livelock();
+  }
   if (!timing_out) fairness_.filter(enabled_, next_ops_, held_);
   else alternates_.clear();  // nothing else could run: not a choice, the time just passed
   bool last_enabled = false;
@@ -578,12 +587,37 @@ bool Controller::in_no_preempt_code(const ThreadState& t) const {
   return false;
 }
 
+// The last steps' window, as livelock() reads it. Under fair scheduling a livelock is
+// threads spinning while they wait, and fairness marks every yield and detected spin
+// (sched_yield, sleeps, loops of loads or read-modify-writes, failed try-locks): there
+// must be none. A loop that waits without looking like a spin (it also stores) starves
+// the thread it waits for (a good-samaritan violation): so an enabled thread that did
+// not run in the window is a sign, unless the runners also synchronised (locks,
+// semaphores, condition variables...), which a memory-polling loop does not: a thread
+// taking a lock over and over while a priority schedule holds the others back works.
+bool Controller::progressing() const {
+  if (!config_.fair) return false;
+  const std::uint64_t first = step_ - std::min<std::uint64_t>(step_, kLivelockWindow);
+  bool synchronised = false;
+  for (std::uint64_t i = first; i < step_; ++i) {
+    if (events_[i].flags & kYielded) return false;
+    synchronised |= !is_memory_access(events_[i].op.kind) && events_[i].op.kind != OpKind::Fence;
+  }
+  if (synchronised) return true;
+  for (ThreadId t : enabled_) {
+    bool ran = false;
+    for (std::uint64_t i = first; i < step_ && !ran; ++i) ran = events_[i].thread == t;
+    if (!ran) return false;
+  }
+  return true;
+}
+
 void Controller::livelock() {
   BugReport bug;
   bug.kind = BugKind::kLivelock;
   const std::string steps = std::to_string(config_.max_steps);
   // Who ran in the last part of the execution, and did they yield (CHESS 4.3)?
-  const std::uint64_t window = std::min<std::uint64_t>(step_, 1000);
+  const std::uint64_t window = std::min<std::uint64_t>(step_, kLivelockWindow);
   struct Runner {
     ThreadId thread;
     std::uint64_t steps = 0;

@@ -40,6 +40,12 @@ struct ControllerConfig {
   Strategy* strategy = nullptr;
   ExecutionSink* sink = nullptr;
   std::uint64_t max_steps = 100000;
+  // An execution past max_steps whose last steps show no thread yielding or spinning, and
+  // no thread starved by memory polling (Controller::progressing), is a long execution,
+  // not a livelock: the
+  // sink cuts it there (ExecutionSink::on_cut) instead of reporting it. For sinks that can
+  // end one execution alone (a process per execution).
+  bool cut_long_executions = false;
   bool fair = true;                   // fair scheduling (fairness.hpp); off: every schedule
   const CodeRanges* no_preempt = nullptr;  // code a running thread is not preempted in
   Event* events = nullptr;            // capacity >= max_steps + 1
@@ -217,6 +223,9 @@ class Controller {
   void flush_steps();
   // The execution exceeded max_steps: a livelock, or a thread that never yields.
   [[noreturn]] void livelock();
+  // Past max_steps, the last steps show progress rather than a livelock (see
+  // ControllerConfig::cut_long_executions).
+  bool progressing() const;
   // Gives `t` an OS thread: an idle carrier, or a new one (a custom stack size needs one).
   int start_os_thread(ThreadState* t, const pthread_attr_t* attr);
   static void* carrier_main(void* carrier);

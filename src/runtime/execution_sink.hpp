@@ -29,6 +29,10 @@ class ExecutionSink {
   // diverged, a strategy that chose a disabled thread). Never returns.
   // `pc`: where in the program it happened, when that says something (0: nowhere).
   [[noreturn]] virtual void on_tool_error(std::string_view message, std::uintptr_t pc = 0) = 0;
+  // The execution reached its step bound while every thread kept making progress
+  // (ControllerConfig::cut_long_executions): it ends there, cut, and is no bug. Never
+  // returns. Only sinks that can end one execution alone are asked.
+  [[noreturn]] virtual void on_cut(std::uint64_t steps) = 0;
   // A data race, with --races=report: the execution goes on.
   virtual void on_race(const DataRace& race) {}
 };

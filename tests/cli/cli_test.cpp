@@ -559,6 +559,42 @@ TEST_F(Cli, ALongExecutionPastTheBoundSaysSo) {
   EXPECT_TRUE(ok["bugs"].empty()) << ok;
 }
 
+// Past --steps with no thread spinning or yielding, an execution is long, not livelocked:
+// cut at the bound, counted and warned about, never reported (a priority schedule that
+// runs one locking thread alone for 100,000 steps was a false livelock). A thread that
+// yields forever in such a program is still one, and one that polls memory while the
+// others starve is a good-samaritan violation.
+TEST_F(Cli, ALongExecutionThatKeepsWorkingIsCutNotReported) {
+  const std::string program = kBin + "/cli_long_locked";
+  for (const std::string strategy : {"random", "pct:3", "dfs"}) {
+    nlohmann::json j = run_json("-s " + strategy + " -n 3 --steps 20000 -- " + program, 0);
+    EXPECT_TRUE(j["bugs"].empty()) << strategy << ": " << j;
+    EXPECT_EQ(j["cut_executions"], 3) << strategy;
+    EXPECT_EQ(j["max_steps"], 20000) << strategy;
+  }
+  const Output text = sh("cd " + dir_.string() + " && " + weft() +
+                         " run -s random -n 2 --steps 20000 -- " + program);
+  EXPECT_EQ(text.status, 0) << text.out;
+  EXPECT_NE(text.out.find("warning: long executions: 2 executions reached the step bound "
+                          "(--steps 20000)"),
+            std::string::npos)
+      << text.out;
+  nlohmann::json whole = run_json("-s random -n 2 --steps 40000 -- " + program, 0);
+  EXPECT_EQ(whole["cut_executions"], 0) << whole;
+  EXPECT_EQ(whole["max_steps"], 40000) << whole;
+  nlohmann::json spin =
+      run_json("-s random -n 3 --steps 20000 --no-minimize -- " + program + " spin", 1);
+  ASSERT_EQ(spin["bugs"].size(), 1u) << spin;
+  EXPECT_EQ(spin["bugs"][0]["kind"], "livelock") << spin;
+  EXPECT_EQ(spin["cut_executions"], 0) << spin;
+  nlohmann::json poll =
+      run_json("-s dfs -n 3 --steps 20000 --no-minimize -- " + program + " poll", 1);
+  ASSERT_EQ(poll["bugs"].size(), 1u) << poll;
+  EXPECT_NE(poll["bugs"][0]["message"].get<std::string>().find("good-samaritan violation"),
+            std::string::npos)
+      << poll;
+}
+
 // Freed memory holds no once flag: a new object there runs its call_once again.
 TEST_F(Cli, OnceFlagsAndMutexesInReusedMemoryAreNewOnes) {
   nlohmann::json j = run_json("-s pos -n 300 --seed 0 -- " + kBin + "/cli_once_reuse", 0);

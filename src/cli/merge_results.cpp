@@ -194,13 +194,15 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
     summary += "; sampling: no coverage claim";
   else
     summary += covered ? "; complete: the whole space explored" : "; not complete";
-  // Every shard said the same (a note such as "the program created no thread"): so does
-  // the merge.
-  bool same = out.missing.empty();
-  for (const ShardResult& r : inputs)
-    same &= r.json["coverage"].value("summary", "") == first["coverage"].value("summary", "");
-  if (same && inputs.size() > 1 && executions <= inputs.size())
-    summary = first["coverage"].value("summary", "");
+  // Every shard stopped with the same note (the program created no thread): so does the
+  // merge.
+  const std::string note = first.value("note", "");
+  bool same = out.missing.empty() && !note.empty();
+  for (const ShardResult& r : inputs) same &= r.json.value("note", "") == note;
+  if (same) {
+    summary = note;
+    m["note"] = note;
+  }
   m["coverage"] = {{"kind", kind},
                    {"complete", covered},
                    {"bound", bounded && bound != std::numeric_limits<std::int64_t>::max() ? bound : -1},

@@ -119,6 +119,9 @@ struct RunRecord {
   std::string error;           // a tool error (bad option, replay divergence): not a bug
   std::string replay_hint;     // how to replay, filled by the front end (API or CLI)
   std::vector<std::string> warnings;  // one line each (a --no-preempt-in pattern unmatched)
+  // Why the run stopped with nothing to explore (the program created no thread), when it
+  // did; it is also the coverage summary.
+  std::string note;
   // Data races seen with --races=report (each pair of locations once): reported, not
   // bugs. Each record holds the execution and schedule that showed it.
   std::vector<BugRecord> races;

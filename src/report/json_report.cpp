@@ -122,6 +122,7 @@ std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
   j["complete"] = run.complete;
   j["instrumented"] = run.instrumented;
   j["warnings"] = run.warnings;
+  if (!run.note.empty()) j["note"] = run.note;
   // Long executions cut at --steps (max_steps) with every thread still making progress:
   // not livelocks, so not bugs, and not explored past the bound.
   j["max_steps"] = run.max_steps;

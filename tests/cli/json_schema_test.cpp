@@ -95,6 +95,13 @@ TEST_F(JsonSchema, NoBugCompleteSearch) {
   EXPECT_EQ(j["coverage"]["kind"], "full");
   const json pb = weft("run -s pb:1 -n 0 -- " + kSuite + "/pass/bank_transfer", 0, "pb.json");
   EXPECT_EQ(pb["coverage"]["kind"], "preemption-bound");
+  // Nothing to explore: the note says why.
+  const json none = weft("run -s dfs -- " + kBin + "/cli_no_threads", 0, "no-threads.json");
+  EXPECT_EQ(none["note"], "the program created no thread: there is nothing to explore");
+  // Long executions cut at the bound.
+  const json cut = weft("run -s random -n 2 --steps 20000 -- " + kBin + "/cli_long_locked", 0,
+                        "cut.json");
+  EXPECT_EQ(cut["cut_executions"], 2);
   validate("no-bug");
 }
 

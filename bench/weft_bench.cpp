@@ -83,6 +83,20 @@ void* big_work(void* arg) {
   return nullptr;
 }
 
+// Heap churn: each thread allocates, fills and frees 256 KiB blocks (freed memory's
+// shadow must be forgotten, and used again).
+void* churn_work(void* arg) {
+  long sum = 0;
+  for (int round = 0; round < 20; ++round) {
+    auto* block = static_cast<unsigned char*>(std::malloc(256 << 10));
+    for (int i = 0; i < (256 << 10); i += 64) block[i] = static_cast<unsigned char>(i);
+    for (int i = 0; i < (256 << 10); i += 64) sum += block[i];
+    std::free(block);
+  }
+  g_own[reinterpret_cast<long>(arg)][0] = static_cast<int>(sum);
+  return nullptr;
+}
+
 void two_threads_running(void* (*work)(void*)) {
   pthread_t a, b;
   pthread_create(&a, nullptr, work, reinterpret_cast<void*>(0L));
@@ -185,6 +199,8 @@ int main(int argc, char** argv) {
   const double all_points_us = plain_execution_us(weft::Races::kOff, weft::PreemptOn::kAll, 10);
   const double big_off_us = plain_execution_us(weft::Races::kOff, weft::PreemptOn::kSync, 20, big_work);
   const double big_on_us = plain_execution_us(weft::Races::kFail, weft::PreemptOn::kSync, 20, big_work);
+  const double churn_off_us = plain_execution_us(weft::Races::kOff, weft::PreemptOn::kSync, 20, churn_work);
+  const double churn_on_us = plain_execution_us(weft::Races::kFail, weft::PreemptOn::kSync, 20, churn_work);
 
   const long allocations = 2'000'000;
   t0 = Clock::now();
@@ -224,6 +240,10 @@ int main(int argc, char** argv) {
   std::printf("  detection off                      %9.1f us/execution\n", big_off_us);
   std::printf("  detection on                       %9.1f us/execution  (%.2fx)\n", big_on_us,
               big_on_us / big_off_us);
+  std::printf("  2 threads x 20 x (malloc, fill, free 256 KiB):\n");
+  std::printf("  detection off                      %9.1f us/execution\n", churn_off_us);
+  std::printf("  detection on                       %9.1f us/execution  (%.2fx)\n", churn_on_us,
+              churn_on_us / churn_off_us);
   std::printf("\nheap allocation (malloc + free of 48 bytes):\n");
   std::printf("  glibc directly                    %10.2f ns/pair\n", glibc_ns);
   std::printf("  through weft, outside a test      %10.2f ns/pair  (%.2fx)\n", outside_ns,

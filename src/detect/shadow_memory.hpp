@@ -6,7 +6,8 @@
 // cost of a big footprint is the kernel's zeroed pages of the words touched, once.
 //
 // The map has two levels over 64 KiB blocks of the program's address space: a table per
-// GiB, and a block of 8192 Words per 64 KiB. Both are carved from ranges reserved up front
+// GiB, and a block of 8192 Words per 64 KiB (freed memory's blocks are emptied lazily,
+// page by page: forget()). Both are carved from ranges reserved up front
 // (MAP_NORESERVE: only the pages touched take memory), so that the fork server's child
 // maps nothing. Blocks come from two halves of one range: a block that continues a block
 // used densely (an array) from the half in transparent huge pages, so that a big
@@ -54,38 +55,34 @@ class ShadowMemory {
   Word& word(std::uintptr_t w) {
     Word* wd = find(w);
     if (wd == nullptr) return make(w);
-    if (wd->empty()) note(wd, last_count_);
+    if (wd->empty()) note(wd);
     return *wd;
   }
   // The shadow of the word at `w`, or nullptr when none was ever made.
   Word* find(std::uintptr_t w) {
-    const std::uintptr_t base = w & ~(kBlockBytes - 1);
-    if (base != last_base_) {  // most accesses are to the block of the one before
-      if ((w >> kAddressBits) != 0 || !ok()) return nullptr;
-      const std::uint32_t table = top_[w >> kTableShift];
-      if (table == 0) return nullptr;
-      const std::uint32_t block = tables_[(table - 1) * kTableEntries + ((w >> kBlockShift) & (kTableEntries - 1))];
-      if (block == 0) return nullptr;
-      last_base_ = base;
-      last_block_ = &blocks_[(block - 1) * kBlockWords];
-      last_count_ = &used_[block - 1];
-    }
+    // Most accesses are to the block of the one before (a block with stale pages is
+    // never remembered here: each access checks its page).
+    if ((w & ~(kBlockBytes - 1)) != last_base_) return find_slow(w);
     return &last_block_[(w >> 3) & (kBlockWords - 1)];
   }
 
   // Empties the cells of [address, address + size) that `clear` says to (it is given
-  // each existing word in the range, with the word's address); whole blocks inside the
-  // range are given back to the kernel instead, zeroed.
+  // each existing word in the range, with the word's address). Whole blocks inside the
+  // range are emptied lazily instead: their pages in use become stale, each zeroed when
+  // next looked at, so that freeing a big block costs nothing until its memory is used
+  // again, and then a page's memset rather than a page fault.
   template <typename ClearWord>
   void forget(std::uintptr_t address, std::size_t size, ClearWord clear) {
     const std::uintptr_t end = address + size;
     for (std::uintptr_t b = address & ~(kBlockBytes - 1); b < end; b += kBlockBytes) {
-      Word* first = find(b);
-      if (first == nullptr) continue;
+      const std::uint32_t* entry = ok() ? block_entry(b, false) : nullptr;
+      if (entry == nullptr || *entry == 0) continue;
+      const std::uint32_t block = *entry - 1;
       if (b >= address && b + kBlockBytes <= end) {
-        release(first);
+        make_stale(block);
         continue;
       }
+      Word* first = &blocks_[block * kBlockWords];
       const std::uintptr_t from = std::max(b, address & ~std::uintptr_t{7});
       const std::uintptr_t to = std::min(b + kBlockBytes, end);
       for (std::uintptr_t w = from; w < to; w += 8) {
@@ -118,26 +115,30 @@ class ShadowMemory {
   static constexpr std::size_t kMaxBlocks = 8192;  // 512 MiB of the program's memory
   static constexpr std::size_t kTrackedWords = 4096;
 
+  static constexpr std::size_t kPageWords = 4096 / sizeof(Word);
+  static constexpr std::size_t kBlockPages = kBlockWords / kPageWords;  // 128
+
+  // Per block: which of its shadow pages hold words in use (since the block was last
+  // emptied) and which hold words of memory since forgotten, to be zeroed before use.
+  struct BlockState {
+    std::uint64_t touched[kBlockPages / 64];
+    std::uint64_t stale[kBlockPages / 64];
+    std::uint32_t used;  // words taken into use since the last reset
+    bool has_stale() const { return (stale[0] | stale[1]) != 0; }
+  };
+
+  Word* find_slow(std::uintptr_t w);
   Word& make(std::uintptr_t w);
   std::uint32_t* block_entry(std::uintptr_t w, bool make);  // nullptr: none (or no room)
-  void note(Word* wd, std::uint32_t* block_used) {  // a word taken into use
-    ++*block_used;
-    if (many_) return;
-    if (made_.size() < kTrackedWords)
-      made_.push_back(wd);
-    else
-      many_ = true;
-  }
-  void release(Word* block);  // its pages zeroed, still mapped
+  void note(Word* wd);  // a word taken into use
+  void make_stale(std::uint32_t block);
 
   std::uint32_t* top_ = nullptr;     // kTopEntries: table number + 1, 0 none
   std::uint32_t* tables_ = nullptr;  // kMaxTables x kTableEntries: block number + 1
   Word* blocks_ = nullptr;           // kMaxBlocks x kBlockWords, in two halves
+  BlockState* states_ = nullptr;     // kMaxBlocks
   std::uintptr_t last_base_ = 1;  // find()'s last block (1: none, blocks are aligned)
   Word* last_block_ = nullptr;
-  std::uint32_t* last_count_ = nullptr;
-  // Words taken into use in each block (by block number - 1) since the last reset.
-  std::vector<std::uint32_t> used_ = std::vector<std::uint32_t>(kMaxBlocks);
   std::uint32_t ntables_ = 0;
   std::uint32_t nlone_ = 0;   // blocks made in the small-page half
   std::uint32_t nnext_ = 0;   // blocks made in the huge-page half

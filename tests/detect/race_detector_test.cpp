@@ -294,6 +294,28 @@ TEST_F(Races, ARangeAcrossShadowBlocksIsForgottenExactly) {
   EXPECT_TRUE(write(1, (kTo + 0xfff) & ~std::uintptr_t{0xfff}, 8));  // after: remembered
 }
 
+TEST_F(Races, AForgottenBlockIsEmptiedLazilyAndWorksAgain) {
+  // Two whole 64 KiB blocks freed (emptied page by page when next used), reused by
+  // another thread, freed again, and a reset in between.
+  constexpr std::uintptr_t kBase = 0x500000000, kBytes = 2 * 0x10000;
+  create(0, 1);
+  for (int round = 0; round < 3; ++round) {
+    for (std::uintptr_t a = kBase; a < kBase + kBytes; a += 64) ASSERT_FALSE(write(0, a, 8));
+    d_.forget(kBase, kBytes);
+    for (std::uintptr_t a = kBase; a < kBase + kBytes; a += 64)
+      ASSERT_FALSE(write(1, a, 8)) << round << " " << std::hex << a;
+    // What thread 1 wrote after the free is remembered.
+    EXPECT_TRUE(write(0, kBase + 64, 8));
+    EXPECT_TRUE(read(0, kBase + kBytes - 64, 8));
+    EXPECT_FALSE(write(0, kBase + 8, 8));  // a word nobody used since the free
+    d_.forget(kBase, kBytes);
+    if (round == 1) {
+      d_.reset();
+      create(0, 1);
+    }
+  }
+}
+
 TEST_F(Races, WordsAllOverTheAddressSpaceAreTracked) {
   create(0, 1);
   const std::uintptr_t addresses[] = {0x1000, 0x40000000, 0x555555554000, 0x7ffff7fd0000,

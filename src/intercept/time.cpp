@@ -15,7 +15,9 @@ WEFT_DEFINE_REAL(time)
 namespace {
 bool virtual_time(clockid_t clock, struct timespec* ts) {
   if (!VirtualClock::enabled || rt::controlled_thread() == nullptr) return false;
-  return VirtualClock::read(clock, ctl().virtual_ns(), ts);
+  if (!VirtualClock::read(clock, ctl().virtual_ns(), ts)) return false;
+  ctl().clock_read();
+  return true;
 }
 }  // namespace
 

@@ -97,6 +97,10 @@ class Controller {
   // Virtual time elapsed in this execution (see virtual_clock.hpp), and sleeping.
   std::uint64_t virtual_ns() const { return step_ * VirtualClock::kNsPerStep + slept_ns_; }
   void sleep_for(std::uint64_t ns) { slept_ns_ += ns; }
+  // The program read a clock: the read itself advances virtual time
+  // (VirtualClock::kNsPerRead), so that a loop polling a clock for a deadline, with no
+  // scheduling point in it, still sees the deadline come.
+  void clock_read() { slept_ns_ += VirtualClock::kNsPerRead; }
   std::uint64_t decision_count() const { return ndecisions_; }
   Trace trace() const { return Trace(events_, step_); }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Time under weft is the schedule's: a controlled thread reading a clock sees a virtual
 // time that starts, in every execution, at the instant weft was loaded and advances with
-// the steps taken (1 us each) and with the time threads asked to sleep. An execution is
+// the steps taken (1 us each), with the clock reads (1 us each: a loop that polls a clock
+// until a deadline ends) and with the time threads asked to sleep. An execution is
 // then a function of its schedule, and a program measuring elapsed time sees sleeps and
 // timeouts take time.
 #include <time.h>
@@ -27,6 +28,7 @@ struct Deadline {
 
 struct VirtualClock {
   static constexpr std::uint64_t kNsPerStep = 1000;
+  static constexpr std::uint64_t kNsPerRead = 1000;
   // Off: controlled threads read the real clocks (weft run --real-time).
   static bool enabled;
   // The instant weft was loaded, per clock kind.

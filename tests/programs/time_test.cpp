@@ -4,6 +4,7 @@
 #include <sys/time.h>
 #include <weft/weft.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <ctime>
 #include <thread>
@@ -43,6 +44,27 @@ TEST(VirtualTime, EveryExecutionStartsAtTheSameInstant) {
   EXPECT_TRUE(r.ok()) << r.report();
   EXPECT_TRUE(r.complete());
   EXPECT_GT(r.executions(), 1u);
+}
+
+TEST(VirtualTime, ALoopPollingTheClockSeesItsDeadlineCome) {
+  // No scheduling point in the loop: only the reads themselves can move time on (it was a
+  // hang). Each read is 1 us of virtual time, so 5 ms is 5,000 reads, in every execution.
+  auto body = [] {
+    std::atomic<bool> stop{false};
+    std::thread poller([&stop] {
+      const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(5);
+      long reads = 1;
+      while (std::chrono::steady_clock::now() < end) ++reads;
+      WEFT_ASSERT(reads == 5000);
+      stop = true;
+    });
+    while (!stop) std::this_thread::yield();
+    poller.join();
+  };
+  weft::Result r = weft::explore(body, {.strategy = "random", .executions = 20, .seed = 1,
+                                        .hang_timeout_s = 5});
+  EXPECT_TRUE(r.ok()) << r.report();
+  EXPECT_EQ(r.executions(), 20u);
 }
 
 TEST(VirtualTime, RealTimeOptionReadsTheRealClock) {

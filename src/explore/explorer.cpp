@@ -16,6 +16,7 @@
 #include "runtime/access_policy.hpp"
 #include "runtime/controller.hpp"
 #include "runtime/internal_heap.hpp"
+#include "runtime/virtual_ids.hpp"
 #include "report/location.hpp"
 #include "report/symbolizer.hpp"
 #include "report/program_symbols_from.hpp"
@@ -59,6 +60,7 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
   SharedHeader& h = region.header();
   h.instrumented = rt::g_instrumented;
   rt::VirtualClock::enabled = !options.real_time;
+  rt::VirtualIds::enabled = true;
   install_child_detectors(h, options.hang_timeout_s);
 
   ChildSink sink(&h);

@@ -39,6 +39,7 @@
 #include "report/trace_events.hpp"
 #include "runtime/access_policy.hpp"
 #include "runtime/controller.hpp"
+#include "runtime/virtual_ids.hpp"
 #include "runtime/instrumented_code.hpp"
 #include "runtime/os.hpp"
 #include "strategy/registry.hpp"
@@ -213,6 +214,7 @@ void become_execution(ServerState& s) {
   SharedHeader& h = s.region->header();
   h.instrumented = rt::g_instrumented;
   rt::g_instrumented_out = &h.instrumented;
+  rt::VirtualIds::enabled = true;
   install_child_detectors(h, s.config.hang_timeout_s, /*supervised=*/true);
   static RecordingStrategy recording(s.strategy.get(), s.log.get(), &log_full);
   rt::ControllerConfig cfg;

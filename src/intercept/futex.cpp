@@ -1,5 +1,6 @@
 // syscall(SYS_futex, ...): what C++20 atomic wait/notify, std::latch, std::barrier,
-// std::counting_semaphore and function-local statics (__cxa_guard_*) block with.
+// std::counting_semaphore and function-local statics (__cxa_guard_*) block with. And the
+// id system calls, whose ids are virtual in an execution (runtime/virtual_ids.hpp).
 #include <errno.h>
 #include <linux/futex.h>
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 #include <climits>
 
 #include "intercept/real.hpp"
+#include "runtime/virtual_ids.hpp"
 
 using namespace weft;
 using namespace weft::intercept;
@@ -81,12 +83,27 @@ extern "C" long syscall(long number, ...) noexcept {
   long a[6];
   for (long& x : a) x = va_arg(ap, long);
   va_end(ap);
-  if (number == SYS_futex) {
-    if (ThreadState* self = rt::controlled_thread()) {
-      bool handled = false;
-      long rc = futex(self, a, WEFT_PC, &handled);
-      if (handled) return rc;
-    }
+  using rt::VirtualIds;
+  switch (number) {
+    case SYS_futex:
+      if (ThreadState* self = rt::controlled_thread()) {
+        bool handled = false;
+        long rc = futex(self, a, WEFT_PC, &handled);
+        if (handled) return rc;
+      }
+      break;
+    case SYS_getpid: return VirtualIds::pid();
+    case SYS_gettid: return VirtualIds::tid();
+    case SYS_kill:
+    case SYS_rt_sigqueueinfo:
+      a[0] = VirtualIds::real_pid(static_cast<pid_t>(a[0]));
+      break;
+    case SYS_tkill: a[0] = VirtualIds::real_tid(static_cast<pid_t>(a[0])); break;
+    case SYS_tgkill:
+      a[0] = VirtualIds::real_pid(static_cast<pid_t>(a[0]));
+      a[1] = VirtualIds::real_tid(static_cast<pid_t>(a[1]));
+      break;
+    default: break;
   }
   return real_syscall()(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }

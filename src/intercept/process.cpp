@@ -1,7 +1,8 @@
 // Child processes and threads made with clone() are outside what weft controls: a
 // controlled thread that starts one ends the run with a clear message instead of a
 // confused one (a hang, or an interleaving weft did not choose). Signals are kept inside
-// the schedule (runtime/signals.hpp).
+// the schedule (runtime/signals.hpp). Process and thread ids are virtual in an execution
+// (runtime/virtual_ids.hpp): the same in every one.
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
@@ -15,6 +16,7 @@
 
 #include "intercept/real.hpp"
 #include "runtime/signals.hpp"
+#include "runtime/virtual_ids.hpp"
 
 using namespace weft;
 using namespace weft::intercept;
@@ -34,6 +36,9 @@ WEFT_DEFINE_REAL(signal)
 WEFT_DEFINE_REAL(pthread_sigmask)
 WEFT_DEFINE_REAL(sigprocmask)
 WEFT_DEFINE_REAL(prctl)
+WEFT_DEFINE_REAL(kill)
+WEFT_DEFINE_REAL(sigqueue)
+WEFT_DEFINE_REAL(tgkill)
 
 namespace {
 
@@ -164,6 +169,20 @@ int prctl(int option, ...) noexcept {
     if (ThreadState* self = rt::controlled_thread(); self != nullptr && self->carrier != nullptr)
       self->carrier->renamed = true;
   return rc;
+}
+
+pid_t getpid() noexcept { return rt::VirtualIds::pid(); }
+
+pid_t gettid() noexcept { return rt::VirtualIds::tid(); }
+
+int kill(pid_t pid, int sig) noexcept { return real_kill()(rt::VirtualIds::real_pid(pid), sig); }
+
+int sigqueue(pid_t pid, int sig, const union sigval value) noexcept {
+  return real_sigqueue()(rt::VirtualIds::real_pid(pid), sig, value);
+}
+
+int tgkill(pid_t tgid, pid_t tid, int sig) noexcept {
+  return real_tgkill()(rt::VirtualIds::real_pid(tgid), rt::VirtualIds::real_tid(tid), sig);
 }
 
 // A signal to a controlled thread that has finished: its carrier may already run another

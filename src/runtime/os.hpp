@@ -21,6 +21,7 @@ int join_thread(pthread_t t, void** ret);
 
 std::uint64_t monotonic_ns();
 pid_t gettid();
+pid_t getpid();  // the kernel's, past weft's interposed getpid (runtime/virtual_ids.hpp)
 // The calling thread's signal mask, set straight through the kernel: never the program's
 // interposed pthread_sigmask (which records the program's own mask).
 void signal_mask(int how, const sigset_t* set, sigset_t* old);

@@ -595,6 +595,30 @@ TEST_F(Cli, ALongExecutionThatKeepsWorkingIsCutNotReported) {
       << poll;
 }
 
+// getpid() and gettid() are the same in every execution (CHESS 3.1), so a program that
+// branches on them is still a function of its schedule; signals sent to those ids arrive.
+TEST_F(Cli, ProcessAndThreadIdsAreTheSameInEveryExecution) {
+  const std::string program = kBin + "/cli_ids";
+  nlohmann::json j = run_json("-s dfs -n 0 -- " + program, 0);
+  EXPECT_TRUE(j["complete"].get<bool>()) << j;
+  EXPECT_EQ(j["coverage"]["nondeterminism"], "") << j;
+  // The same ids in two runs, and in the replay of the first.
+  std::string shown[2];
+  for (std::string& out : shown) {
+    const Output o = sh("cd " + dir_.string() + " && " + weft() + " run -s random -n 5 -- " +
+                        program + " print");
+    ASSERT_EQ(o.status, 1) << o.out;
+    const std::size_t at = o.out.find("pid ");
+    ASSERT_NE(at, std::string::npos) << o.out;
+    out = o.out.substr(at, o.out.find('\n', at) - at);
+  }
+  EXPECT_EQ(shown[0], shown[1]);
+  const Output replay = sh("cd " + dir_.string() + " && " + weft() +
+                           " replay cli_ids.weft-schedule -- " + program + " print");
+  EXPECT_EQ(replay.status, 1) << replay.out;
+  EXPECT_NE(replay.out.find(shown[0]), std::string::npos) << shown[0] << "\n" << replay.out;
+}
+
 // Freed memory holds no once flag: a new object there runs its call_once again.
 TEST_F(Cli, OnceFlagsAndMutexesInReusedMemoryAreNewOnes) {
   nlohmann::json j = run_json("-s pos -n 300 --seed 0 -- " + kBin + "/cli_once_reuse", 0);

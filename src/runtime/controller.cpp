@@ -159,6 +159,7 @@ void Controller::run_execution(const std::function<void()>& body) {
   step_ = 0;
   ndecisions_ = 0;
   slept_ns_ = 0;
+  entropy_.reseed(kEntropySeed);
   last_ = kNoThread;
   threads_.clear();
   nthreads_ = 0;
@@ -224,6 +225,15 @@ Deadline Controller::deadline_after(std::uint64_t ns) const {
   Deadline d = Deadline::at(CLOCK_MONOTONIC, &now);
   d.ns += static_cast<std::int64_t>(ns);
   return d;
+}
+
+void Controller::entropy(void* out, std::size_t n) {
+  auto* bytes = static_cast<unsigned char*>(out);
+  std::uint64_t r = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % 8 == 0) r = entropy_.next();
+    bytes[i] = static_cast<unsigned char>(r >> (8 * (i % 8)));
+  }
 }
 
 void Controller::adopt_main_thread() {

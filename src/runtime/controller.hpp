@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/event.hpp"
+#include "core/rng.hpp"
 #include "core/schedule.hpp"
 #include "core/strategy.hpp"
 #include "detect/deadlock.hpp"
@@ -101,6 +102,10 @@ class Controller {
   // (VirtualClock::kNsPerRead), so that a loop polling a clock for a deadline, with no
   // scheduling point in it, still sees the deadline come.
   void clock_read() { slept_ns_ += VirtualClock::kNsPerRead; }
+  // Randomness the program asks the system for (getrandom, /dev/urandom,
+  // std::random_device): the same stream in every execution, so that an execution stays a
+  // function of its schedule (CHESS 3.1); drawn in schedule order.
+  void entropy(void* out, std::size_t n);
   std::uint64_t decision_count() const { return ndecisions_; }
   Trace trace() const { return Trace(events_, step_); }
 
@@ -247,6 +252,8 @@ class Controller {
   std::uint64_t step_ = 0;
   std::uint64_t ndecisions_ = 0;
   std::uint64_t slept_ns_ = 0;
+  static constexpr std::uint64_t kEntropySeed = 0x77656674;  // "weft"
+  Rng entropy_{kEntropySeed};
   ThreadId last_ = kNoThread;
   detect::RaceDetector* races_;
   std::uint64_t hb_steps_ = 0;  // steps the race detector has seen

@@ -595,28 +595,33 @@ TEST_F(Cli, ALongExecutionThatKeepsWorkingIsCutNotReported) {
       << poll;
 }
 
-// getpid() and gettid() are the same in every execution (CHESS 3.1), so a program that
-// branches on them is still a function of its schedule; signals sent to those ids arrive.
-TEST_F(Cli, ProcessAndThreadIdsAreTheSameInEveryExecution) {
-  const std::string program = kBin + "/cli_ids";
-  nlohmann::json j = run_json("-s dfs -n 0 -- " + program, 0);
-  EXPECT_TRUE(j["complete"].get<bool>()) << j;
-  EXPECT_EQ(j["coverage"]["nondeterminism"], "") << j;
-  // The same ids in two runs, and in the replay of the first.
-  std::string shown[2];
-  for (std::string& out : shown) {
-    const Output o = sh("cd " + dir_.string() + " && " + weft() + " run -s random -n 5 -- " +
-                        program + " print");
-    ASSERT_EQ(o.status, 1) << o.out;
-    const std::size_t at = o.out.find("pid ");
-    ASSERT_NE(at, std::string::npos) << o.out;
-    out = o.out.substr(at, o.out.find('\n', at) - at);
+// getpid() and gettid() are the same in every execution (CHESS 3.1), and so is the
+// randomness a program draws from the system (getrandom, getentropy, /dev/urandom,
+// std::random_device): a program that branches on them is still a function of its
+// schedule. Signals sent to the virtual ids arrive.
+TEST_F(Cli, IdsAndSystemRandomnessAreTheSameInEveryExecution) {
+  for (const std::string name : {"cli_ids", "cli_entropy"}) {
+    const std::string program = kBin + "/" + name;
+    nlohmann::json j = run_json("-s dfs -n 0 -- " + program, 0);
+    EXPECT_TRUE(j["complete"].get<bool>()) << name << ": " << j;
+    EXPECT_EQ(j["coverage"]["nondeterminism"], "") << name << ": " << j;
+    // The same values in two runs, and in the replay of the first.
+    std::string shown[2];
+    for (std::string& out : shown) {
+      const Output o = sh("cd " + dir_.string() + " && " + weft() + " run -s random -n 5 -- " +
+                          program + " print");
+      ASSERT_EQ(o.status, 1) << o.out;
+      const std::size_t at = o.out.find("output of the failing execution:\n");
+      ASSERT_NE(at, std::string::npos) << o.out;
+      const std::size_t line = o.out.find('\n', at) + 1;
+      out = o.out.substr(line, o.out.find('\n', line) - line);
+    }
+    EXPECT_EQ(shown[0], shown[1]) << name;
+    const Output replay = sh("cd " + dir_.string() + " && " + weft() + " replay " + name +
+                             ".weft-schedule -- " + program + " print");
+    EXPECT_EQ(replay.status, 1) << replay.out;
+    EXPECT_NE(replay.out.find(shown[0]), std::string::npos) << shown[0] << "\n" << replay.out;
   }
-  EXPECT_EQ(shown[0], shown[1]);
-  const Output replay = sh("cd " + dir_.string() + " && " + weft() +
-                           " replay cli_ids.weft-schedule -- " + program + " print");
-  EXPECT_EQ(replay.status, 1) << replay.out;
-  EXPECT_NE(replay.out.find(shown[0]), std::string::npos) << shown[0] << "\n" << replay.out;
 }
 
 // Freed memory holds no once flag: a new object there runs its call_once again.

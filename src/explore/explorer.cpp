@@ -53,6 +53,16 @@ std::unique_ptr<Strategy> make_api_strategy(const Options& options, std::string*
 
 constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
 
+// Executions here share one process, so libc's random generators carry their state from
+// one to the next: each execution starts them where a new process does (glibc seeds
+// random() and rand() with 1, and drand48's state is all zeros), so that an execution is
+// a function of its schedule, as under the fork server.
+void restart_random_generators() {
+  srandom(1);
+  unsigned short zero[3] = {0, 0, 0};
+  seed48(zero);
+}
+
 [[noreturn]] void run_child(const std::function<void()>& body, const Options& options,
                             const Schedule* replay, SharedRegion& region) {
   // This thread drives the executions: its blocks are weft's, apart from the body's heap.
@@ -136,6 +146,7 @@ constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
     const bool probe = strategy->probing();
     if (!probe) ++counted;
     h.executions.store(counted + (probe ? 1 : 0), std::memory_order_relaxed);
+    restart_random_generators();
     controller.run_execution(body);
     strategy->execution_done(controller.trace());
     // Races found in this execution: their locations become scheduling points (kRacy),

@@ -1,15 +1,19 @@
 // Time under weft is the schedule's: sleeps do not sleep but advance virtual time, and
-// every execution reads the same clock values at the same point of its schedule.
+// every execution reads the same clock values at the same point of its schedule. So are
+// libc's random generators: every execution starts them afresh.
 #include <gtest/gtest.h>
 #include <sys/time.h>
 #include <weft/weft.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <thread>
 
 std::int64_t g_first_reading = -1;
+long g_first_draws[3] = {-1, -1, -1};
 
 namespace {
 
@@ -65,6 +69,24 @@ TEST(VirtualTime, ALoopPollingTheClockSeesItsDeadlineCome) {
                                         .hang_timeout_s = 5});
   EXPECT_TRUE(r.ok()) << r.report();
   EXPECT_EQ(r.executions(), 20u);
+}
+
+TEST(VirtualTime, RandomGeneratorsRestartWithEveryExecution) {
+  // The executions share this process: without a restart, rand() would go on where the
+  // last execution left it, and the worker count with it.
+  auto body = [] {
+    const long draws[3] = {std::rand(), lrand48(), static_cast<long>(drand48() * 1e9)};
+    if (g_first_draws[0] < 0) std::copy(draws, draws + 3, g_first_draws);
+    for (int i = 0; i < 3; ++i) WEFT_ASSERT(draws[i] == g_first_draws[i]);
+    const int workers = 1 + std::rand() % 2;
+    std::thread t[2];
+    for (int i = 0; i < workers; ++i) t[i] = std::thread([] {});
+    for (int i = 0; i < workers; ++i) t[i].join();
+  };
+  weft::Result r = weft::explore(body, {.strategy = "dfs", .executions = 0});
+  EXPECT_TRUE(r.ok()) << r.report();
+  EXPECT_TRUE(r.complete()) << r.report();
+  EXPECT_GT(r.executions(), 1u);
 }
 
 TEST(VirtualTime, RealTimeOptionReadsTheRealClock) {

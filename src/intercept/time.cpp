@@ -11,6 +11,8 @@ using rt::VirtualClock;
 WEFT_DEFINE_REAL(clock_gettime)
 WEFT_DEFINE_REAL(gettimeofday)
 WEFT_DEFINE_REAL(time)
+WEFT_DEFINE_REAL(clock)
+WEFT_DEFINE_REAL(timespec_get)
 
 namespace {
 bool virtual_time(clockid_t clock, struct timespec* ts) {
@@ -36,6 +38,20 @@ int gettimeofday(struct timeval* tv, void* tz) noexcept {
     return 0;
   }
   return real_gettimeofday()(tv, tz);
+}
+
+// glibc's clock() and timespec_get() read the clocks through its own internal calls,
+// past clock_gettime: they need their own.
+clock_t clock() noexcept {
+  struct timespec ts;
+  if (virtual_time(CLOCK_PROCESS_CPUTIME_ID, &ts))
+    return static_cast<clock_t>(ts.tv_sec * CLOCKS_PER_SEC + ts.tv_nsec / (1000000000 / CLOCKS_PER_SEC));
+  return real_clock()();
+}
+
+int timespec_get(struct timespec* ts, int base) noexcept {
+  if (base == TIME_UTC && ts != nullptr && virtual_time(CLOCK_REALTIME, ts)) return base;
+  return real_timespec_get()(ts, base);
 }
 
 time_t time(time_t* out) noexcept {

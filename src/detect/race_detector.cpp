@@ -63,7 +63,9 @@ void RaceDetector::step(const Event& e, std::uintptr_t wait_mutex) {
     case OpKind::FutexWoken:
       if (took) acquire(t, obj);
       break;
-    case OpKind::MutexUnlock:
+    case OpKind::MutexUnlock:  // an unlock by a non-holder (failed) releases nothing
+      if (took) release(t, obj);
+      break;
     case OpKind::SemPost:
     case OpKind::OnceDone:
     case OpKind::FutexWake:

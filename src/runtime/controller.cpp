@@ -227,6 +227,21 @@ Deadline Controller::deadline_after(std::uint64_t ns) const {
   return d;
 }
 
+Op Controller::offered(const ThreadState& t) const {
+  Op op = t.pending;
+  bool fails = false;
+  switch (op.kind) {
+    // (Not an errorcheck relock: it is rare, and a lookup per lock is not.)
+    case OpKind::MutexTryLock: fails = mutexes.would_fail(op.object, t.id); break;
+    case OpKind::RwTryReadLock: fails = !rwlocks.can_read(op.object); break;
+    case OpKind::RwTryWriteLock: fails = !rwlocks.can_write(op.object); break;
+    case OpKind::SemTryWait: fails = !semaphores.can_wait(op.object); break;
+    default: break;
+  }
+  if (fails) op.flags &= static_cast<std::uint8_t>(~kWrite);
+  return op;
+}
+
 void Controller::entropy(void* out, std::size_t n) {
   auto* bytes = static_cast<unsigned char*>(out);
   std::uint64_t r = 0;
@@ -363,7 +378,7 @@ ThreadState* Controller::pick() {
     if (t.pending.kind == OpKind::ThreadCreate) t.pending.aux = static_cast<std::uint32_t>(nthreads_);
     if (enabled(t)) {
       enabled_.push_back(t.id);
-      next_ops_.push_back(t.pending);
+      next_ops_.push_back(offered(t));
     } else if (can_time_out(t) || can_wake_spuriously(t)) {
       alternates_.push_back(t.id);  // offered below as the options say
     }
@@ -420,7 +435,7 @@ ThreadState* Controller::pick() {
   if (last_enabled && config_.no_preempt != nullptr && enabled_.size() > 1 &&
       in_no_preempt_code(*threads_[last_])) {
     // Inside code treated as atomic: the running thread goes on, as if alone.
-    next_ops_ = {threads_[last_]->pending};
+    next_ops_ = {offered(*threads_[last_])};
     enabled_ = {last_};
   }
 

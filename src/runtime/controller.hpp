@@ -232,6 +232,10 @@ class Controller {
   void flush_steps();
   // The execution exceeded max_steps: a livelock, or a thread that never yields.
   [[noreturn]] void livelock();
+  // t's next operation as the strategy is offered it: a try that would fail now only
+  // reads its object, and says so (its kWrite bit cleared), so that partial-order
+  // reduction sees two failing tries commute, as the executed steps do.
+  Op offered(const ThreadState& t) const;
   // Past max_steps, the last steps show progress rather than a livelock (see
   // ControllerConfig::cut_long_executions).
   bool progressing() const;

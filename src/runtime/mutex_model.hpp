@@ -50,6 +50,12 @@ class MutexModel {
     s.count = 1;
     return 0;
   }
+  // Whether t's try-lock of m would fail now (try_lock's EBUSY), taking nothing.
+  bool would_fail(std::uintptr_t m, ThreadId t) const {
+    const State* s = mutexes_.find(m);
+    if (s == nullptr || s->owner == kNoThread) return false;
+    return s->owner != t || s->type != Type::kRecursive;
+  }
   // 0 on success, EBUSY when held by another thread (or by t, non-recursive).
   int try_lock(std::uintptr_t m, ThreadId t) {
     State& s = mutexes_.at(m);

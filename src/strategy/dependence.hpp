@@ -47,6 +47,16 @@ inline std::size_t object_accesses(ThreadId t, const Op& op, ObjectAccess out[2]
   }
 }
 
+// The same for a step that ran: one that failed (a try-lock of a held lock, an errorcheck
+// relock, an unlock by a non-holder, a compare-exchange that did not exchange) changed
+// nothing, so it only reads its objects.
+inline std::size_t object_accesses(const Event& e, ObjectAccess out[2]) {
+  const std::size_t n = object_accesses(e.thread, e.op, out);
+  if (e.flags & kFailed)
+    for (std::size_t i = 0; i < n; ++i) out[i].writes = false;
+  return n;
+}
+
 // Operations a and b of threads ta and tb do not commute.
 inline bool dependent(ThreadId ta, const Op& a, ThreadId tb, const Op& b) {
   if (ta == tb) return true;
@@ -66,9 +76,10 @@ inline bool dependent(ThreadId ta, const Op& a, ThreadId tb, const Op& b) {
 // at once: a conservative "yes" unless the later one waits for exactly what the earlier
 // one is (a lock for the unlock of a holder, a thread's start for its create, a join for
 // the exit). DPOR looks past such pairs for the race that can be reversed. A later step
-// that timed out or woke spuriously was enabled without its condition: always "yes".
+// that timed out, woke spuriously or failed (an errorcheck relock) was enabled without
+// its condition: always "yes".
 inline bool may_be_coenabled(const Op& earlier, const Event& later) {
-  if (later.flags & (kTimedOut | kSpurious)) return true;
+  if (later.flags & (kTimedOut | kSpurious | kFailed)) return true;
   switch (later.op.kind) {
     case OpKind::MutexLock: return earlier.kind != OpKind::MutexUnlock;
     case OpKind::RwWriteLock: return earlier.kind != OpKind::RwUnlock;

@@ -28,6 +28,45 @@ bool waits_for_release(OpKind k) {
 
 }  // namespace
 
+// The mutex a step locks, unlocks or waits with (0: none).
+std::uintptr_t DporAnalysis::mutex_of(const Op& op) {
+  switch (op.kind) {
+    case OpKind::MutexLock: case OpKind::MutexTryLock: case OpKind::MutexUnlock:
+      return op.object;
+    case OpKind::CondWait: case OpKind::CondWake: return cond_mutex(op);
+    default: return 0;
+  }
+}
+
+ThreadId DporAnalysis::track_holder(KeyState& ks, const Event& e) {
+  const bool took = (e.flags & (kFailed | kTimedOut)) == 0;
+  const ThreadId before = ks.holder;
+  switch (e.op.kind) {
+    case OpKind::MutexLock:
+    case OpKind::MutexTryLock:
+      if (!took) break;
+      if (ks.holder == e.thread) {
+        ++ks.depth;
+      } else {
+        ks.holder = e.thread;
+        ks.depth = 1;
+      }
+      break;
+    case OpKind::MutexUnlock:
+      if (took && ks.holder == e.thread && --ks.depth == 0) ks.holder = kNoThread;
+      break;
+    case OpKind::CondWait:  // the wait releases the mutex; the wake takes it back
+      ks.holder = kNoThread;
+      ks.depth = 0;
+      break;
+    default:  // CondWake
+      ks.holder = e.thread;
+      ks.depth = 1;
+      break;
+  }
+  return before;
+}
+
 bool DporAnalysis::enabled_at(std::size_t a, ThreadId t) const {
   const auto enabled = tree_->enabled(tree_->decisions()[decision_[a]]);
   return std::find(enabled.begin(), enabled.end(), t) != enabled.end();
@@ -66,8 +105,9 @@ void DporAnalysis::predecessors(std::size_t j, const Event& ej, std::int64_t bef
     }
   } else {
     ObjectAccess acc[2];
-    const std::size_t na = object_accesses(q, ej.op, acc);
-    const bool waits = waits_for_release(ej.op.kind) && !(ej.flags & (kTimedOut | kSpurious));
+    const std::size_t na = object_accesses(ej, acc);
+    const bool waits =
+        waits_for_release(ej.op.kind) && !(ej.flags & (kTimedOut | kSpurious | kFailed));
     for (std::size_t n = 0; n < na; ++n) {
       const auto it = keys_.find(acc[n].key);
       if (it == keys_.end()) continue;
@@ -84,6 +124,12 @@ void DporAnalysis::predecessors(std::size_t j, const Event& ej, std::int64_t bef
           continue;
         }
         if (!may_be_coenabled(trace[a].op, ej)) continue;
+        // A step another thread took while it held the mutex j locks (a failed try-lock
+        // or relock, a recursive lock): j could not run there. Its reversal would not be
+        // feasible, so it must not hide the lock that took the mutex (looked past).
+        if (ej.op.kind == OpKind::MutexLock && !(ej.flags & (kFailed | kTimedOut)) &&
+            !trace[a].op.releases() && holder_at_[a] != kNoThread && holder_at_[a] != q)
+          continue;
         if (before < static_cast<std::int64_t>(a)) {
           if (!enabled_at(a, q)) continue;
         } else if (waits && trace[a].op.releases()) {
@@ -167,6 +213,7 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
   clocks_.assign(n * threads_, 0);
   index_.assign(n, 0);
   previous_.assign(n, -1);
+  holder_at_.assign(n, kNoThread);
   created_.assign(threads_, -1);
   first_in_v_.assign(threads_, -1);
   exits_.clear();
@@ -175,6 +222,8 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
     ks.writes.clear();
     ks.last_write = -1;
     ks.reads.clear();
+    ks.holder = kNoThread;
+    ks.depth = 0;
   }
   std::vector<std::int64_t> last_of(threads_, -1);
   std::vector<std::uint32_t> count(threads_, 0);
@@ -194,7 +243,8 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
     }
     if (e.op.kind == OpKind::ThreadCreate && e.op.aux < threads_)
       created_[e.op.aux] = static_cast<std::int64_t>(k);
-    const std::size_t na = object_accesses(t, e.op, acc);
+    const std::size_t na = object_accesses(e, acc);
+    const std::uintptr_t mutex = mutex_of(e.op);
     for (std::size_t a = 0; a < na; ++a) {
       if (acc[a].key == kEverything) continue;
       KeyState& ks = keys_[acc[a].key];
@@ -206,6 +256,7 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
     for (std::size_t a = 0; a < na; ++a) {
       if (acc[a].key == kEverything) continue;
       KeyState& ks = keys_[acc[a].key];
+      if (mutex != 0 && acc[a].key == mutex) holder_at_[k] = track_holder(ks, e);
       ks.steps.push_back(static_cast<std::uint32_t>(k));
       ks.writes.push_back(acc[a].writes);
       if (acc[a].writes) {

@@ -48,7 +48,13 @@ class DporAnalysis {
     std::vector<std::uint8_t> writes;  // parallel to steps
     std::int64_t last_write = -1;      // while the clocks are computed
     std::vector<std::uint32_t> reads;  // reads since last_write
+    ThreadId holder = kNoThread;       // a mutex's, while the clocks are computed
+    std::uint32_t depth = 0;           // its holder's locks (recursive mutexes)
   };
+  // Follows who holds the mutex (its KeyState) step e locks, unlocks or waits with, and
+  // returns who held it before e (kNoThread: nobody).
+  static ThreadId track_holder(KeyState& ks, const Event& e);
+  static std::uintptr_t mutex_of(const Op& op);
   std::uint32_t* clock(std::size_t step) { return &clocks_[step * threads_]; }
   const std::uint32_t* clock(std::size_t step) const { return &clocks_[step * threads_]; }
   void join(std::uint32_t* into, std::size_t step);
@@ -70,6 +76,7 @@ class DporAnalysis {
   std::vector<std::int64_t> previous_;   // the thread's previous step, -1: none
   std::vector<std::int64_t> created_;    // per thread: the step that created it, -1
   std::vector<std::uint32_t> decision_;  // per step: its thread decision
+  std::vector<ThreadId> holder_at_;      // per step: track_holder()
   std::vector<std::uint32_t> exits_;     // process-exit steps
   std::unordered_map<std::uint64_t, KeyState> keys_;
   std::vector<std::uint32_t> candidates_;

@@ -624,6 +624,15 @@ TEST_F(Cli, IdsAndSystemRandomnessAreTheSameInEveryExecution) {
   }
 }
 
+// A holder's failed try-lock and errorcheck relock read the mutex and change nothing: dpor
+// reverses the locks around them, and finds the order the program fails in (it explored
+// one lock order only).
+TEST_F(Cli, DporReversesLocksAroundTheHoldersFailedTries) {
+  nlohmann::json j = run_json("-s dpor -n 0 -- " + kBin + "/cli_held_trylock", 1);
+  ASSERT_EQ(j["bugs"].size(), 1u) << j;
+  EXPECT_EQ(j["bugs"][0]["kind"], "exit-code") << j;
+}
+
 // Freed memory holds no once flag: a new object there runs its call_once again.
 TEST_F(Cli, OnceFlagsAndMutexesInReusedMemoryAreNewOnes) {
   nlohmann::json j = run_json("-s pos -n 300 --seed 0 -- " + kBin + "/cli_once_reuse", 0);

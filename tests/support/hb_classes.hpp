@@ -26,7 +26,9 @@ inline ClassKey hb_class(std::span<const Event> events) {
   for (const Event& e : events) {
     const std::uint64_t who = std::uint64_t{e.thread} << 32 | index[e.thread]++;
     if (e.op.object == 0) continue;
-    per_object[e.op.object].push_back({who, e.op.writes() || e.op.releases()});
+    // A failed step (a try-lock of a held mutex) changed nothing: it reads.
+    per_object[e.op.object].push_back(
+        {who, (e.op.writes() || e.op.releases()) && !(e.flags & kFailed)});
   }
   ClassKey key;
   for (auto& [object, seq] : per_object) {

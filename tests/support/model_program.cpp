@@ -131,6 +131,18 @@ ThreadBuilder& ThreadBuilder::unlock(ObjectId m) {
   program_->add_op(index_, Program::Action::kUnlock, OpKind::MutexUnlock, m);
   return *this;
 }
+ThreadBuilder& ThreadBuilder::try_lock(ObjectId m, std::size_t reg) {
+  check_object(*program_, m);
+  program_->add_op(index_, Program::Action::kTryLock, OpKind::MutexTryLock, m).reg =
+      static_cast<std::uint32_t>(reg);
+  return *this;
+}
+ThreadBuilder& ThreadBuilder::unlock_if(ObjectId m, std::size_t reg) {
+  check_object(*program_, m);
+  program_->add_op(index_, Program::Action::kUnlockIf, OpKind::MutexUnlock, m).reg =
+      static_cast<std::uint32_t>(reg);
+  return *this;
+}
 ThreadBuilder& ThreadBuilder::wait(ObjectId e) {
   check_object(*program_, e);
   program_->add_op(index_, Program::Action::kWait, OpKind::FutexWait, e);
@@ -225,6 +237,14 @@ Op Executor::to_op(ThreadIndex t, std::uint32_t pc) const {
     case Program::Action::kYield:
     case Program::Action::kChoose:
       return make_op(m.kind, 0, code);
+    case Program::Action::kUnlockIf:  // not taken: nothing to unlock
+      if (state_.reg(t, m.reg) == 0) return make_op(OpKind::Yield, 0, code);
+      return make_op(m.kind, object_address(m.target), code);
+    case Program::Action::kTryLock: {  // one that will fail only reads (as the runtime offers it)
+      Op op = make_op(m.kind, object_address(m.target), code);
+      if (state_[m.target] != 0) op.flags &= static_cast<std::uint8_t>(~kWrite);
+      return op;
+    }
     case Program::Action::kAccess:
       return make_op(m.kind, object_address(m.target), code, sizeof(Value));
     default:
@@ -312,6 +332,18 @@ ExecutionResult Executor::run(Strategy& strategy) {
           throw std::logic_error("model: thread " + threads[t].name +
                                  " unlocks a mutex it does not hold");
         state_[op.target] = 0;
+        break;
+      case Program::Action::kTryLock:
+        if (state_[op.target] == 0) {
+          state_[op.target] = Value{chosen} + 1;
+          state_.reg(t, op.reg) = 1;
+        } else {
+          state_.reg(t, op.reg) = 0;
+          e.flags |= kFailed;
+        }
+        break;
+      case Program::Action::kUnlockIf:
+        if (state_.reg(t, op.reg) != 0) state_[op.target] = 0;
         break;
       case Program::Action::kWait: break;
       case Program::Action::kSignal: state_[op.target] = 1; break;

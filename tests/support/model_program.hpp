@@ -72,6 +72,11 @@ class ThreadBuilder {
   // Synchronization.
   ThreadBuilder& lock(ObjectId mutex);
   ThreadBuilder& unlock(ObjectId mutex);
+  // reg = 1 and the mutex taken when it is free, else reg = 0 (a failed step, kFailed; the
+  // holder's own try fails too, as on an errorcheck mutex). Always enabled.
+  ThreadBuilder& try_lock(ObjectId mutex, std::size_t reg);
+  // Unlocks when reg is 1 (a try_lock took it); else a yield.
+  ThreadBuilder& unlock_if(ObjectId mutex, std::size_t reg);
   ThreadBuilder& wait(ObjectId event);     // enabled once the event is signalled
   ThreadBuilder& signal(ObjectId event);   // sets it for good (manual reset)
   ThreadBuilder& sem_wait(ObjectId sem);   // enabled while the count is > 0; decrements
@@ -120,7 +125,8 @@ class Program {
   friend class ThreadBuilder;
   friend class Executor;
   enum class Action : std::uint8_t {
-    kAccess, kLock, kUnlock, kWait, kSignal, kSemWait, kSemPost, kSpawn, kJoin, kYield, kChoose
+    kAccess, kLock, kUnlock, kWait, kSignal, kSemWait, kSemPost, kSpawn, kJoin, kYield, kChoose,
+    kTryLock, kUnlockIf
   };
   enum class ObjectKind : std::uint8_t { kVariable, kMutex, kEvent, kSemaphore };
   static constexpr std::uint32_t kNoLabel = 0xffffffffu;

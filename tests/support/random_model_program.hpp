@@ -11,13 +11,16 @@
 namespace weft::model {
 
 // Threads of reads, writes, exchanges and locked sections over a few variables; with
-// `blocking`, also semaphores and one-shot events (threads that wait).
-inline Program random_program(std::uint64_t seed, bool blocking) {
+// `blocking`, also semaphores and one-shot events (threads that wait); with `try_locks`,
+// also try-locks (of a free mutex, or of one the thread holds: they fail).
+inline Program random_program(std::uint64_t seed, bool blocking, bool try_locks = false) {
   Rng rng(seed);
   Program p;
   const std::size_t threads = 2 + rng.below(2);
   // Small enough for dfs to enumerate every schedule quickly.
-  const std::size_t ops = threads == 2 ? 3 + rng.below(blocking ? 2 : 3) : 2 + rng.below(blocking ? 1 : 2);
+  const std::size_t ops = try_locks ? (threads == 2 ? 2 + rng.below(2) : 1 + rng.below(2))
+                        : threads == 2 ? 3 + rng.below(blocking ? 2 : 3)
+                                       : 2 + rng.below(blocking ? 1 : 2);
   const std::size_t objects = 1 + rng.below(3);
   std::vector<ObjectId> obj;
   for (std::size_t o = 0; o < objects; ++o) obj.push_back(p.variable("v" + std::to_string(o)));
@@ -29,7 +32,10 @@ inline Program random_program(std::uint64_t seed, bool blocking) {
     ThreadBuilder b = p.thread("T" + std::to_string(t));
     for (std::size_t i = 0; i < ops; ++i) {
       const ObjectId o = obj[rng.below(objects)];
-      switch (rng.below(blocking ? 8 : 6)) {
+      const std::uint64_t kinds = try_locks ? 8 : blocking ? 8 : 6;
+      std::uint64_t kind = rng.below(kinds);
+      if (try_locks && kind >= 6) kind += 2;  // 8, 9: the try-lock kinds
+      switch (kind) {
         case 0: case 1: b.read(o, i % kRegisters); break;
         case 2: case 3: b.write(o, static_cast<Value>(10 * t + i + 1)); break;
         case 4: b.exchange(o, static_cast<Value>(t + 1), 0); break;
@@ -40,6 +46,16 @@ inline Program random_program(std::uint64_t seed, bool blocking) {
         }
         case 6: b.sem_wait(sem).write(o, 7).sem_post(sem); break;
         case 7: if (t == 0) b.signal(ev); else b.wait(ev); break;
+        case 8: {  // try to take it; when taken, read under it and unlock
+          const ObjectId which = rng.below(2) ? m : m2;
+          b.try_lock(which, 2).read(o, 1).unlock_if(which, 2);
+          break;
+        }
+        case 9: {  // the holder tries again (it fails), then unlocks
+          const ObjectId which = rng.below(2) ? m : m2;
+          b.lock(which).try_lock(which, 3).read(o, 1).unlock(which);
+          break;
+        }
       }
     }
   }

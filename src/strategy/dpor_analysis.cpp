@@ -67,6 +67,21 @@ ThreadId DporAnalysis::track_holder(KeyState& ks, const Event& e) {
   return before;
 }
 
+bool DporAnalysis::unavailable_at(std::size_t a, const Event& ej) const {
+  if (ej.flags & (kFailed | kTimedOut | kSpurious)) return false;
+  const Event& ea = (*trace_)[a];
+  const bool failed = (ea.flags & kFailed) != 0;
+  switch (ej.op.kind) {
+    case OpKind::MutexLock: return holder_at_[a] != kNoThread && holder_at_[a] != ej.thread;
+    case OpKind::SemWait: return failed && ea.op.kind == OpKind::SemTryWait;
+    case OpKind::RwWriteLock:  // any failed try: a writer, or readers, held it
+      return failed && (ea.op.kind == OpKind::RwTryReadLock || ea.op.kind == OpKind::RwTryWriteLock);
+    case OpKind::RwReadLock:  // a failed read try: a writer held it
+      return failed && ea.op.kind == OpKind::RwTryReadLock;
+    default: return false;
+  }
+}
+
 bool DporAnalysis::enabled_at(std::size_t a, ThreadId t) const {
   const auto enabled = tree_->enabled(tree_->decisions()[decision_[a]]);
   return std::find(enabled.begin(), enabled.end(), t) != enabled.end();
@@ -124,12 +139,11 @@ void DporAnalysis::predecessors(std::size_t j, const Event& ej, std::int64_t bef
           continue;
         }
         if (!may_be_coenabled(trace[a].op, ej)) continue;
-        // A step another thread took while it held the mutex j locks (a failed try-lock
-        // or relock, a recursive lock): j could not run there. Its reversal would not be
-        // feasible, so it must not hide the lock that took the mutex (looked past).
-        if (ej.op.kind == OpKind::MutexLock && !(ej.flags & (kFailed | kTimedOut)) &&
-            !trace[a].op.releases() && holder_at_[a] != kNoThread && holder_at_[a] != q)
-          continue;
+        // j could not run where a did, so their reversal is not feasible, and a must not
+        // hide the step that took what j waits for (looked past): a step another thread
+        // took while it held the mutex j locks (a failed try-lock or relock, a recursive
+        // lock), or a try that failed for want of what j waits for.
+        if (!trace[a].op.releases() && unavailable_at(a, ej)) continue;
         if (before < static_cast<std::int64_t>(a)) {
           if (!enabled_at(a, q)) continue;
         } else if (waits && trace[a].op.releases()) {

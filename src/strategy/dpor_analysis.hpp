@@ -63,6 +63,9 @@ class DporAnalysis {
     return clock(k)[(*trace_)[i].thread] >= index_[i];
   }
   bool enabled_at(std::size_t step, ThreadId t) const;
+  // Step ej (of another thread, later) certainly waited for something not there when
+  // step a ran: the mutex held by a third thread, or a try at a failed for want of it.
+  bool unavailable_at(std::size_t a, const Event& ej) const;
   // j: a step, or the trace's size for a step the execution did not take (ej).
   void predecessors(std::size_t j, const Event& ej, std::int64_t before,
                     std::vector<std::uint32_t>* out);

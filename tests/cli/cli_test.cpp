@@ -624,13 +624,15 @@ TEST_F(Cli, IdsAndSystemRandomnessAreTheSameInEveryExecution) {
   }
 }
 
-// A holder's failed try-lock and errorcheck relock read the mutex and change nothing: dpor
-// reverses the locks around them, and finds the order the program fails in (it explored
-// one lock order only).
+// A holder's failed try (of a mutex, a semaphore, an rwlock) and errorcheck relock read the
+// lock and change nothing: dpor reverses the locks around them, and finds the order the
+// program fails in (it explored one order only).
 TEST_F(Cli, DporReversesLocksAroundTheHoldersFailedTries) {
-  nlohmann::json j = run_json("-s dpor -n 0 -- " + kBin + "/cli_held_trylock", 1);
-  ASSERT_EQ(j["bugs"].size(), 1u) << j;
-  EXPECT_EQ(j["bugs"][0]["kind"], "exit-code") << j;
+  for (const std::string kind : {"mutex", "sem", "rw"}) {
+    nlohmann::json j = run_json("-s dpor -n 0 -- " + kBin + "/cli_held_trylock " + kind, 1);
+    ASSERT_EQ(j["bugs"].size(), 1u) << kind << ": " << j;
+    EXPECT_EQ(j["bugs"][0]["kind"], "exit-code") << kind << ": " << j;
+  }
 }
 
 // Freed memory holds no once flag: a new object there runs its call_once again.

@@ -78,10 +78,10 @@ TEST(Dpor, ExploresEveryClassOfRandomProgramsOfAccessesAndLocks) {
   EXPECT_EQ(executions, classes + redundant);
 }
 
-// Failed try-locks read the mutex and change nothing; a try of the holder's own mutex
-// (its step while it held the lock) once hid the lock that took it, and dpor missed whole
-// lock orders.
-TEST(Dpor, ExploresEveryClassOfRandomProgramsWithTryLocks) {
+// Failed try-locks and semaphore try-waits read and change nothing; a try of the holder's
+// own mutex or of a semaphore it emptied once hid the step that took it, and dpor missed
+// whole orders.
+TEST(Dpor, ExploresEveryClassOfRandomProgramsWithTryLocksAndTryWaits) {
   std::uint64_t classes = 0, executions = 0, redundant = 0;
   for (std::uint64_t seed = 1; seed <= 150; ++seed) {
     const Comparison c = compare_with_brute_force(model::random_program(seed, false, true),
@@ -90,7 +90,7 @@ TEST(Dpor, ExploresEveryClassOfRandomProgramsWithTryLocks) {
     executions += c.dpor_executions;
     redundant += c.dpor_redundant;
   }
-  std::printf("150 programs with try-locks: %llu classes, %llu dpor executions, %llu redundant\n",
+  std::printf("150 programs with tries: %llu classes, %llu dpor executions, %llu redundant\n",
               static_cast<unsigned long long>(classes),
               static_cast<unsigned long long>(executions),
               static_cast<unsigned long long>(redundant));

@@ -143,6 +143,18 @@ ThreadBuilder& ThreadBuilder::unlock_if(ObjectId m, std::size_t reg) {
       static_cast<std::uint32_t>(reg);
   return *this;
 }
+ThreadBuilder& ThreadBuilder::sem_try_wait(ObjectId s, std::size_t reg) {
+  check_object(*program_, s);
+  program_->add_op(index_, Program::Action::kSemTryWait, OpKind::SemTryWait, s).reg =
+      static_cast<std::uint32_t>(reg);
+  return *this;
+}
+ThreadBuilder& ThreadBuilder::sem_post_if(ObjectId s, std::size_t reg) {
+  check_object(*program_, s);
+  program_->add_op(index_, Program::Action::kSemPostIf, OpKind::SemPost, s).reg =
+      static_cast<std::uint32_t>(reg);
+  return *this;
+}
 ThreadBuilder& ThreadBuilder::wait(ObjectId e) {
   check_object(*program_, e);
   program_->add_op(index_, Program::Action::kWait, OpKind::FutexWait, e);
@@ -240,11 +252,17 @@ Op Executor::to_op(ThreadIndex t, std::uint32_t pc) const {
     case Program::Action::kUnlockIf:  // not taken: nothing to unlock
       if (state_.reg(t, m.reg) == 0) return make_op(OpKind::Yield, 0, code);
       return make_op(m.kind, object_address(m.target), code);
-    case Program::Action::kTryLock: {  // one that will fail only reads (as the runtime offers it)
+    case Program::Action::kTryLock:  // one that will fail only reads (as the runtime offers it)
+    case Program::Action::kSemTryWait: {
       Op op = make_op(m.kind, object_address(m.target), code);
-      if (state_[m.target] != 0) op.flags &= static_cast<std::uint8_t>(~kWrite);
+      const bool fails = m.action == Program::Action::kTryLock ? state_[m.target] != 0
+                                                                : state_[m.target] <= 0;
+      if (fails) op.flags &= static_cast<std::uint8_t>(~kWrite);
       return op;
     }
+    case Program::Action::kSemPostIf:
+      if (state_.reg(t, m.reg) == 0) return make_op(OpKind::Yield, 0, code);
+      return make_op(m.kind, object_address(m.target), code);
     case Program::Action::kAccess:
       return make_op(m.kind, object_address(m.target), code, sizeof(Value));
     default:
@@ -344,6 +362,18 @@ ExecutionResult Executor::run(Strategy& strategy) {
         break;
       case Program::Action::kUnlockIf:
         if (state_.reg(t, op.reg) != 0) state_[op.target] = 0;
+        break;
+      case Program::Action::kSemTryWait:
+        if (state_[op.target] > 0) {
+          --state_[op.target];
+          state_.reg(t, op.reg) = 1;
+        } else {
+          state_.reg(t, op.reg) = 0;
+          e.flags |= kFailed;
+        }
+        break;
+      case Program::Action::kSemPostIf:
+        if (state_.reg(t, op.reg) != 0) ++state_[op.target];
         break;
       case Program::Action::kWait: break;
       case Program::Action::kSignal: state_[op.target] = 1; break;

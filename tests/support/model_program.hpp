@@ -77,6 +77,10 @@ class ThreadBuilder {
   ThreadBuilder& try_lock(ObjectId mutex, std::size_t reg);
   // Unlocks when reg is 1 (a try_lock took it); else a yield.
   ThreadBuilder& unlock_if(ObjectId mutex, std::size_t reg);
+  // reg = 1 and the count decremented when it is > 0, else reg = 0 (failed). Always enabled.
+  ThreadBuilder& sem_try_wait(ObjectId sem, std::size_t reg);
+  // Posts when reg is 1 (a sem_try_wait took one); else a yield.
+  ThreadBuilder& sem_post_if(ObjectId sem, std::size_t reg);
   ThreadBuilder& wait(ObjectId event);     // enabled once the event is signalled
   ThreadBuilder& signal(ObjectId event);   // sets it for good (manual reset)
   ThreadBuilder& sem_wait(ObjectId sem);   // enabled while the count is > 0; decrements
@@ -126,7 +130,7 @@ class Program {
   friend class Executor;
   enum class Action : std::uint8_t {
     kAccess, kLock, kUnlock, kWait, kSignal, kSemWait, kSemPost, kSpawn, kJoin, kYield, kChoose,
-    kTryLock, kUnlockIf
+    kTryLock, kUnlockIf, kSemTryWait, kSemPostIf
   };
   enum class ObjectKind : std::uint8_t { kVariable, kMutex, kEvent, kSemaphore };
   static constexpr std::uint32_t kNoLabel = 0xffffffffu;

@@ -12,7 +12,8 @@ namespace weft::model {
 
 // Threads of reads, writes, exchanges and locked sections over a few variables; with
 // `blocking`, also semaphores and one-shot events (threads that wait); with `try_locks`,
-// also try-locks (of a free mutex, or of one the thread holds: they fail).
+// also try-locks and semaphore try-waits (that succeed, or fail: of a mutex the thread
+// holds, of a semaphore it took the last of).
 inline Program random_program(std::uint64_t seed, bool blocking, bool try_locks = false) {
   Rng rng(seed);
   Program p;
@@ -32,9 +33,9 @@ inline Program random_program(std::uint64_t seed, bool blocking, bool try_locks 
     ThreadBuilder b = p.thread("T" + std::to_string(t));
     for (std::size_t i = 0; i < ops; ++i) {
       const ObjectId o = obj[rng.below(objects)];
-      const std::uint64_t kinds = try_locks ? 8 : blocking ? 8 : 6;
+      const std::uint64_t kinds = try_locks ? 10 : blocking ? 8 : 6;
       std::uint64_t kind = rng.below(kinds);
-      if (try_locks && kind >= 6) kind += 2;  // 8, 9: the try-lock kinds
+      if (try_locks && kind >= 6) kind += 2;  // 8-11: the try kinds
       switch (kind) {
         case 0: case 1: b.read(o, i % kRegisters); break;
         case 2: case 3: b.write(o, static_cast<Value>(10 * t + i + 1)); break;
@@ -56,6 +57,12 @@ inline Program random_program(std::uint64_t seed, bool blocking, bool try_locks 
           b.lock(which).try_lock(which, 3).read(o, 1).unlock(which);
           break;
         }
+        case 10:  // a semaphore of 1: try to take it; when taken, write under it and post
+          b.sem_try_wait(sem, 4).write(o, 5).sem_post_if(sem, 4);
+          break;
+        case 11:  // take it, try again (it fails: the count is 0), post
+          b.sem_wait(sem).sem_try_wait(sem, 5).read(o, 1).sem_post(sem);
+          break;
       }
     }
   }

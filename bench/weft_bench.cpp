@@ -197,10 +197,12 @@ int main(int argc, char** argv) {
   const double detect_off_us = plain_execution_us(weft::Races::kOff, weft::PreemptOn::kSync, plain_n);
   const double detect_on_us = plain_execution_us(weft::Races::kFail, weft::PreemptOn::kSync, plain_n);
   const double all_points_us = plain_execution_us(weft::Races::kOff, weft::PreemptOn::kAll, 10);
-  const double big_off_us = plain_execution_us(weft::Races::kOff, weft::PreemptOn::kSync, 20, big_work);
-  const double big_on_us = plain_execution_us(weft::Races::kFail, weft::PreemptOn::kSync, 20, big_work);
-  const double churn_off_us = plain_execution_us(weft::Races::kOff, weft::PreemptOn::kSync, 20, churn_work);
-  const double churn_on_us = plain_execution_us(weft::Races::kFail, weft::PreemptOn::kSync, 20, churn_work);
+  using weft::PreemptOn;
+  using weft::Races;
+  const double big_off_us = plain_execution_us(Races::kOff, PreemptOn::kSync, 20, big_work);
+  const double big_on_us = plain_execution_us(Races::kFail, PreemptOn::kSync, 20, big_work);
+  const double churn_off_us = plain_execution_us(Races::kOff, PreemptOn::kSync, 20, churn_work);
+  const double churn_on_us = plain_execution_us(Races::kFail, PreemptOn::kSync, 20, churn_work);
 
   const long allocations = 2'000'000;
   t0 = Clock::now();

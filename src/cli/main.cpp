@@ -709,9 +709,10 @@ int merge_command(const Merge& a) {
     std::cout << "merged " << j["shards"]["merged"].size() << " of " << count << " shards: "
               << j.value("executions", std::uint64_t{0}) << " executions\n"
               << "coverage: " << j["coverage"].value("summary", "") << "\n";
-    if (const std::uint64_t cut = j.value("cut_executions", std::uint64_t{0}); cut != 0)
-      std::cout << "warning: "
-                << weft::cut_executions_warning(cut, j.value("max_steps", std::uint64_t{0})) << "\n";
+    const std::uint64_t cut = j.value("cut_executions", std::uint64_t{0});
+    if (cut != 0)
+      std::cout << "warning: " << weft::cut_executions_warning(cut, j.value("max_steps", std::uint64_t{0}))
+                << "\n";
   }
   if (!bugs.empty()) {
     const std::string program = j.value("program", "");

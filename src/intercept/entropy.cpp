@@ -59,6 +59,24 @@ int mode_arg(int flags, va_list ap) {
   return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, int) : 0;
 }
 
+// The program opens `path`: a random device gives a controlled thread the stream, and
+// anything else is the real call's.
+template <typename Real>
+int opened(const char* path, int flags, Real real) {
+  if (ThreadState* self = rt::controlled_thread(); self != nullptr && random_device_path(path))
+    return device_file(self, flags);
+  return real();
+}
+
+template <typename Real>
+FILE* fopened(const char* path, Real real) {
+  if (ThreadState* self = rt::controlled_thread(); self != nullptr && random_device_path(path)) {
+    const int fd = device_file(self, 0);
+    return fd < 0 ? nullptr : fdopen(fd, "r");
+  }
+  return real();
+}
+
 }  // namespace
 
 extern "C" {
@@ -90,9 +108,7 @@ int open(const char* path, int flags, ...) {
   va_start(ap, flags);
   const int mode = mode_arg(flags, ap);
   va_end(ap);
-  if (ThreadState* self = rt::controlled_thread(); self != nullptr && random_device_path(path))
-    return device_file(self, flags);
-  return real_open()(path, flags, mode);
+  return opened(path, flags, [&] { return real_open()(path, flags, mode); });
 }
 
 int open64(const char* path, int flags, ...) {
@@ -100,9 +116,7 @@ int open64(const char* path, int flags, ...) {
   va_start(ap, flags);
   const int mode = mode_arg(flags, ap);
   va_end(ap);
-  if (ThreadState* self = rt::controlled_thread(); self != nullptr && random_device_path(path))
-    return device_file(self, flags);
-  return real_open64()(path, flags, mode);
+  return opened(path, flags, [&] { return real_open64()(path, flags, mode); });
 }
 
 int openat(int dir, const char* path, int flags, ...) {
@@ -110,9 +124,7 @@ int openat(int dir, const char* path, int flags, ...) {
   va_start(ap, flags);
   const int mode = mode_arg(flags, ap);
   va_end(ap);
-  if (ThreadState* self = rt::controlled_thread(); self != nullptr && random_device_path(path))
-    return device_file(self, flags);
-  return real_openat()(dir, path, flags, mode);
+  return opened(path, flags, [&] { return real_openat()(dir, path, flags, mode); });
 }
 
 int openat64(int dir, const char* path, int flags, ...) {
@@ -120,25 +132,15 @@ int openat64(int dir, const char* path, int flags, ...) {
   va_start(ap, flags);
   const int mode = mode_arg(flags, ap);
   va_end(ap);
-  if (ThreadState* self = rt::controlled_thread(); self != nullptr && random_device_path(path))
-    return device_file(self, flags);
-  return real_openat64()(dir, path, flags, mode);
+  return opened(path, flags, [&] { return real_openat64()(dir, path, flags, mode); });
 }
 
 FILE* fopen(const char* path, const char* mode) {
-  if (ThreadState* self = rt::controlled_thread(); self != nullptr && random_device_path(path)) {
-    const int fd = device_file(self, 0);
-    return fd < 0 ? nullptr : fdopen(fd, "r");
-  }
-  return real_fopen()(path, mode);
+  return fopened(path, [&] { return real_fopen()(path, mode); });
 }
 
 FILE* fopen64(const char* path, const char* mode) {
-  if (ThreadState* self = rt::controlled_thread(); self != nullptr && random_device_path(path)) {
-    const int fd = device_file(self, 0);
-    return fd < 0 ? nullptr : fdopen(fd, "r");
-  }
-  return real_fopen64()(path, mode);
+  return fopened(path, [&] { return real_fopen64()(path, mode); });
 }
 
 }  // extern "C"

@@ -131,29 +131,23 @@ ThreadBuilder& ThreadBuilder::unlock(ObjectId m) {
   program_->add_op(index_, Program::Action::kUnlock, OpKind::MutexUnlock, m);
   return *this;
 }
-ThreadBuilder& ThreadBuilder::try_lock(ObjectId m, std::size_t reg) {
-  check_object(*program_, m);
-  program_->add_op(index_, Program::Action::kTryLock, OpKind::MutexTryLock, m).reg =
+ThreadBuilder& ThreadBuilder::with_register(int action, OpKind kind, ObjectId o, std::size_t reg) {
+  check_object(*program_, o);
+  program_->add_op(index_, static_cast<Program::Action>(action), kind, o).reg =
       static_cast<std::uint32_t>(reg);
   return *this;
+}
+ThreadBuilder& ThreadBuilder::try_lock(ObjectId m, std::size_t reg) {
+  return with_register(static_cast<int>(Program::Action::kTryLock), OpKind::MutexTryLock, m, reg);
 }
 ThreadBuilder& ThreadBuilder::unlock_if(ObjectId m, std::size_t reg) {
-  check_object(*program_, m);
-  program_->add_op(index_, Program::Action::kUnlockIf, OpKind::MutexUnlock, m).reg =
-      static_cast<std::uint32_t>(reg);
-  return *this;
+  return with_register(static_cast<int>(Program::Action::kUnlockIf), OpKind::MutexUnlock, m, reg);
 }
 ThreadBuilder& ThreadBuilder::sem_try_wait(ObjectId s, std::size_t reg) {
-  check_object(*program_, s);
-  program_->add_op(index_, Program::Action::kSemTryWait, OpKind::SemTryWait, s).reg =
-      static_cast<std::uint32_t>(reg);
-  return *this;
+  return with_register(static_cast<int>(Program::Action::kSemTryWait), OpKind::SemTryWait, s, reg);
 }
 ThreadBuilder& ThreadBuilder::sem_post_if(ObjectId s, std::size_t reg) {
-  check_object(*program_, s);
-  program_->add_op(index_, Program::Action::kSemPostIf, OpKind::SemPost, s).reg =
-      static_cast<std::uint32_t>(reg);
-  return *this;
+  return with_register(static_cast<int>(Program::Action::kSemPostIf), OpKind::SemPost, s, reg);
 }
 ThreadBuilder& ThreadBuilder::wait(ObjectId e) {
   check_object(*program_, e);

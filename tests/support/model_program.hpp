@@ -96,6 +96,9 @@ class ThreadBuilder {
   ThreadBuilder& check(Check ok, std::string message = "assertion failed");
 
  private:
+  // An op (`action`: a Program::Action, declared below) that keeps its outcome in a
+  // register, or reads it there (the try kinds).
+  ThreadBuilder& with_register(int action, OpKind kind, ObjectId o, std::size_t reg);
   Program* program_;
   ThreadIndex index_;
 };

@@ -711,8 +711,8 @@ int merge_command(const Merge& a) {
               << "coverage: " << j["coverage"].value("summary", "") << "\n";
     const std::uint64_t cut = j.value("cut_executions", std::uint64_t{0});
     if (cut != 0)
-      std::cout << "warning: " << weft::cut_executions_warning(cut, j.value("max_steps", std::uint64_t{0}))
-                << "\n";
+      std::cout << "warning: "
+                << weft::cut_executions_warning(cut, j.value("max_steps", std::uint64_t{0})) << "\n";
   }
   if (!bugs.empty()) {
     const std::string program = j.value("program", "");

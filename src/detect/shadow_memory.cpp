@@ -107,7 +107,8 @@ ShadowMemory::Word& ShadowMemory::make(std::uintptr_t w) {
   if (*block == 0) {
     // Dense: half the words of the block before it in use.
     const std::uint32_t* before = block_entry(w - kBlockBytes, false);
-    const bool next = before != nullptr && *before != 0 && states_[*before - 1].used >= kBlockWords / 2;
+    const bool next =
+        before != nullptr && *before != 0 && states_[*before - 1].used >= kBlockWords / 2;
     if (next && nnext_ < kMaxBlocks / 2) {
       *block = static_cast<std::uint32_t>(kMaxBlocks / 2 + ++nnext_);
     } else if (nlone_ < kMaxBlocks / 2) {

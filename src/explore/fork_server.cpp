@@ -448,7 +448,8 @@ void serve(ServerState& s) {
   text_options.colour = cfg.colour;
   auto finish = [&](const std::string& note) {
     Symbolizer symbolizer;
-    if (!note.empty() && run.error.empty() && run.bugs.empty()) run.coverage.summary = run.note = note;
+    if (!note.empty() && run.error.empty() && run.bugs.empty())
+      run.coverage.summary = run.note = note;
     write_file(cfg.result_dir + "/result.json", format_json(run, symbolizer, program, args));
     write_file(cfg.result_dir + "/report.txt", format_text(run, symbolizer, text_options));
     write_file(cfg.result_dir + "/output.txt", output);

@@ -710,9 +710,8 @@ int merge_command(const Merge& a) {
               << j.value("executions", std::uint64_t{0}) << " executions\n"
               << "coverage: " << j["coverage"].value("summary", "") << "\n";
     const std::uint64_t cut = j.value("cut_executions", std::uint64_t{0});
-    if (cut != 0)
-      std::cout << "warning: "
-                << weft::cut_executions_warning(cut, j.value("max_steps", std::uint64_t{0})) << "\n";
+    const std::uint64_t max_steps = j.value("max_steps", std::uint64_t{0});
+    if (cut != 0) std::cout << "warning: " << weft::cut_executions_warning(cut, max_steps) << "\n";
   }
   if (!bugs.empty()) {
     const std::string program = j.value("program", "");

@@ -45,7 +45,8 @@ int gettimeofday(struct timeval* tv, void* tz) noexcept {
 clock_t clock() noexcept {
   struct timespec ts;
   if (virtual_time(CLOCK_PROCESS_CPUTIME_ID, &ts))
-    return static_cast<clock_t>(ts.tv_sec * CLOCKS_PER_SEC + ts.tv_nsec / (1000000000 / CLOCKS_PER_SEC));
+    return static_cast<clock_t>(ts.tv_sec * CLOCKS_PER_SEC +
+                                ts.tv_nsec / (1000000000 / CLOCKS_PER_SEC));
   return real_clock()();
 }
 

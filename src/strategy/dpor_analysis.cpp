@@ -75,7 +75,8 @@ bool DporAnalysis::unavailable_at(std::size_t a, const Event& ej) const {
     case OpKind::MutexLock: return holder_at_[a] != kNoThread && holder_at_[a] != ej.thread;
     case OpKind::SemWait: return failed && ea.op.kind == OpKind::SemTryWait;
     case OpKind::RwWriteLock:  // any failed try: a writer, or readers, held it
-      return failed && (ea.op.kind == OpKind::RwTryReadLock || ea.op.kind == OpKind::RwTryWriteLock);
+      return failed &&
+             (ea.op.kind == OpKind::RwTryReadLock || ea.op.kind == OpKind::RwTryWriteLock);
     case OpKind::RwReadLock:  // a failed read try: a writer held it
       return failed && ea.op.kind == OpKind::RwTryReadLock;
     default: return false;

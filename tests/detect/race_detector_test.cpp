@@ -283,7 +283,8 @@ TEST_F(Races, ResetForgetsEverything) {
 
 TEST_F(Races, ARangeAcrossShadowBlocksIsForgottenExactly) {
   // 64 KiB blocks: the range starts and ends inside blocks and covers two whole ones.
-  constexpr std::uintptr_t kBase = 0x7f0000000000, kFrom = kBase + 0x8004, kTo = kFrom + 3 * 0x10000;
+  constexpr std::uintptr_t kBase = 0x7f0000000000, kFrom = kBase + 0x8004;
+  constexpr std::uintptr_t kTo = kFrom + 3 * 0x10000;
   create(0, 1);
   for (std::uintptr_t a = kBase; a < kTo + 0x10000; a += 0x1000) ASSERT_FALSE(write(0, a, 8));
   ASSERT_FALSE(write(0, kFrom - 12, 8));  // the word before the range's

@@ -66,8 +66,9 @@ Comparison compare_with_brute_force(const Program& p, const std::string& what,
 Comparison compare_random_programs(const char* what, bool blocking, bool tries) {
   Comparison sum;
   for (std::uint64_t seed = 1; seed <= 150; ++seed) {
-    const Comparison c = compare_with_brute_force(model::random_program(seed, blocking, tries),
-                                                  std::string(what) + " seed " + std::to_string(seed));
+    const std::string label = std::string(what) + " seed " + std::to_string(seed);
+    const Comparison c =
+        compare_with_brute_force(model::random_program(seed, blocking, tries), label);
     sum.all_classes += c.all_classes;
     sum.dpor_executions += c.dpor_executions;
     sum.dpor_redundant += c.dpor_redundant;

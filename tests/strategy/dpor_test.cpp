@@ -63,12 +63,13 @@ Comparison compare_with_brute_force(const Program& p, const std::string& what,
 
 // compare_with_brute_force on 150 random programs (seeds 1-150), summed and printed (how
 // much work sleep sets leave redundant, for the record).
-Comparison compare_random_programs(const char* what, bool blocking, bool tries) {
+Comparison compare_random_programs(const char* what, bool blocking, bool tries,
+                                   bool rwlocks = false) {
   Comparison sum;
   for (std::uint64_t seed = 1; seed <= 150; ++seed) {
     const std::string label = std::string(what) + " seed " + std::to_string(seed);
     const Comparison c =
-        compare_with_brute_force(model::random_program(seed, blocking, tries), label);
+        compare_with_brute_force(model::random_program(seed, blocking, tries, rwlocks), label);
     sum.all_classes += c.all_classes;
     sum.dpor_executions += c.dpor_executions;
     sum.dpor_redundant += c.dpor_redundant;
@@ -90,6 +91,11 @@ TEST(Dpor, ExploresEveryClassOfRandomProgramsOfAccessesAndLocks) {
 // whole orders.
 TEST(Dpor, ExploresEveryClassOfRandomProgramsWithTryLocksAndTryWaits) {
   const Comparison c = compare_random_programs("try-lock and try-wait", false, true);
+  EXPECT_EQ(c.dpor_executions, c.all_classes + c.dpor_redundant);
+}
+
+TEST(Dpor, ExploresEveryClassOfRandomProgramsWithReaderWriterLocks) {
+  const Comparison c = compare_random_programs("rwlock", false, false, true);
   EXPECT_EQ(c.dpor_executions, c.all_classes + c.dpor_redundant);
 }
 

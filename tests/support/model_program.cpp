@@ -27,6 +27,9 @@ ObjectId Program::event(std::string name) {
 ObjectId Program::semaphore(std::string name, Value initial) {
   return add_object(std::move(name), ObjectKind::kSemaphore, initial);
 }
+ObjectId Program::rwlock(std::string name) {
+  return add_object(std::move(name), ObjectKind::kRwLock, 0);
+}
 
 ThreadBuilder Program::thread(std::string name, bool started) {
   threads_.push_back(Thread{std::move(name), started, {}});
@@ -164,6 +167,21 @@ ThreadBuilder& ThreadBuilder::sem_wait(ObjectId s) {
   program_->add_op(index_, Program::Action::kSemWait, OpKind::SemWait, s);
   return *this;
 }
+ThreadBuilder& ThreadBuilder::rdlock(ObjectId l) {
+  check_object(*program_, l);
+  program_->add_op(index_, Program::Action::kRdLock, OpKind::RwReadLock, l);
+  return *this;
+}
+ThreadBuilder& ThreadBuilder::wrlock(ObjectId l) {
+  check_object(*program_, l);
+  program_->add_op(index_, Program::Action::kWrLock, OpKind::RwWriteLock, l);
+  return *this;
+}
+ThreadBuilder& ThreadBuilder::rw_unlock(ObjectId l) {
+  check_object(*program_, l);
+  program_->add_op(index_, Program::Action::kRwUnlock, OpKind::RwUnlock, l);
+  return *this;
+}
 ThreadBuilder& ThreadBuilder::sem_post(ObjectId s) {
   check_object(*program_, s);
   program_->add_op(index_, Program::Action::kSemPost, OpKind::SemPost, s);
@@ -225,6 +243,8 @@ bool Executor::is_enabled(const Program::ModelOp& op) const {
     case Program::Action::kLock: return state_[op.target] == 0;
     case Program::Action::kWait: return state_[op.target] != 0;
     case Program::Action::kSemWait: return state_[op.target] > 0;
+    case Program::Action::kRdLock: return state_[op.target] >= 0;
+    case Program::Action::kWrLock: return state_[op.target] == 0;
     case Program::Action::kJoin: return live_[op.target].finished;
     default: return true;
   }
@@ -372,6 +392,11 @@ ExecutionResult Executor::run(Strategy& strategy) {
       case Program::Action::kWait: break;
       case Program::Action::kSignal: state_[op.target] = 1; break;
       case Program::Action::kSemWait: --state_[op.target]; break;
+      case Program::Action::kRdLock: ++state_[op.target]; break;
+      case Program::Action::kWrLock: state_[op.target] = -1; break;
+      case Program::Action::kRwUnlock:
+        state_[op.target] = state_[op.target] < 0 ? 0 : state_[op.target] - 1;
+        break;
       case Program::Action::kSemPost: ++state_[op.target]; break;
       case Program::Action::kSpawn: {
         Live& child = live_[op.target];

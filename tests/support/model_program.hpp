@@ -81,6 +81,10 @@ class ThreadBuilder {
   ThreadBuilder& sem_try_wait(ObjectId sem, std::size_t reg);
   // Posts when reg is 1 (a sem_try_wait took one); else a yield.
   ThreadBuilder& sem_post_if(ObjectId sem, std::size_t reg);
+  // A reader-writer lock: readers share it, a writer has it alone.
+  ThreadBuilder& rdlock(ObjectId rwlock);
+  ThreadBuilder& wrlock(ObjectId rwlock);
+  ThreadBuilder& rw_unlock(ObjectId rwlock);
   ThreadBuilder& wait(ObjectId event);     // enabled once the event is signalled
   ThreadBuilder& signal(ObjectId event);   // sets it for good (manual reset)
   ThreadBuilder& sem_wait(ObjectId sem);   // enabled while the count is > 0; decrements
@@ -109,6 +113,7 @@ class Program {
   ObjectId mutex(std::string name);
   ObjectId event(std::string name);
   ObjectId semaphore(std::string name, Value initial = 0);
+  ObjectId rwlock(std::string name);  // its value: readers holding it, -1 a writer
 
   // A started thread runs from the beginning; started threads take ThreadIds 0, 1, ...
   // in declaration order. Others start when some thread spawn()s them and take the next
@@ -133,9 +138,9 @@ class Program {
   friend class Executor;
   enum class Action : std::uint8_t {
     kAccess, kLock, kUnlock, kWait, kSignal, kSemWait, kSemPost, kSpawn, kJoin, kYield, kChoose,
-    kTryLock, kUnlockIf, kSemTryWait, kSemPostIf
+    kTryLock, kUnlockIf, kSemTryWait, kSemPostIf, kRdLock, kWrLock, kRwUnlock
   };
-  enum class ObjectKind : std::uint8_t { kVariable, kMutex, kEvent, kSemaphore };
+  enum class ObjectKind : std::uint8_t { kVariable, kMutex, kEvent, kSemaphore, kRwLock };
   static constexpr std::uint32_t kNoLabel = 0xffffffffu;
   struct ModelOp {
     Action action = Action::kYield;

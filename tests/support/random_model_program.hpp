@@ -14,12 +14,13 @@ namespace weft::model {
 // `blocking`, also semaphores and one-shot events (threads that wait); with `try_locks`,
 // also try-locks and semaphore try-waits (that succeed, or fail: of a mutex the thread
 // holds, of a semaphore it took the last of).
-inline Program random_program(std::uint64_t seed, bool blocking, bool try_locks = false) {
+inline Program random_program(std::uint64_t seed, bool blocking, bool try_locks = false,
+                              bool rwlocks = false) {
   Rng rng(seed);
   Program p;
   const std::size_t threads = 2 + rng.below(2);
   // Small enough for dfs to enumerate every schedule quickly.
-  const std::size_t ops = try_locks ? (threads == 2 ? 2 + rng.below(2) : 1 + rng.below(2))
+  const std::size_t ops = try_locks || rwlocks ? (threads == 2 ? 2 + rng.below(2) : 1 + rng.below(2))
                         : threads == 2 ? 3 + rng.below(blocking ? 2 : 3)
                                        : 2 + rng.below(blocking ? 1 : 2);
   const std::size_t objects = 1 + rng.below(3);
@@ -29,13 +30,15 @@ inline Program random_program(std::uint64_t seed, bool blocking, bool try_locks 
   const ObjectId m2 = p.mutex("m2");
   const ObjectId sem = p.semaphore("s", 1);
   const ObjectId ev = p.event("e");
+  const ObjectId rw = p.rwlock("rw");
   for (std::size_t t = 0; t < threads; ++t) {
     ThreadBuilder b = p.thread("T" + std::to_string(t));
     for (std::size_t i = 0; i < ops; ++i) {
       const ObjectId o = obj[rng.below(objects)];
-      const std::uint64_t kinds = try_locks ? 10 : blocking ? 8 : 6;
+      const std::uint64_t kinds = try_locks || rwlocks ? 10 : blocking ? 8 : 6;
       std::uint64_t kind = rng.below(kinds);
       if (try_locks && kind >= 6) kind += 2;  // 8-11: the try kinds
+      if (rwlocks && kind >= 6) kind += 6;    // 12-15: the rwlock kinds
       switch (kind) {
         case 0: case 1: b.read(o, i % kRegisters); break;
         case 2: case 3: b.write(o, static_cast<Value>(10 * t + i + 1)); break;
@@ -63,6 +66,8 @@ inline Program random_program(std::uint64_t seed, bool blocking, bool try_locks 
         case 11:  // take it, try again (it fails: the count is 0), post
           b.sem_wait(sem).sem_try_wait(sem, 5).read(o, 1).sem_post(sem);
           break;
+        case 12: case 13: b.rdlock(rw).read(o, 1).rw_unlock(rw); break;
+        case 14: case 15: b.wrlock(rw).write(o, static_cast<Value>(t + 20)).rw_unlock(rw); break;
       }
     }
   }

@@ -764,7 +764,9 @@ void add_run_options(CLI::App* app, Run& r) {
                   "preemptions and the bug marked")->option_text("FILE");
   app->add_option("--steps", r.steps,
                   "an execution longer than N steps (scheduling\n"
-                  "points) is reported as a livelock (1 to 50000000;\n"
+                  "points) is reported as a livelock when its last\n"
+                  "steps spin or yield, else cut there as a long\n"
+                  "execution, with a warning (1 to 50000000;\n"
                   "default 100000)")->option_text("N")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{50000000}));
   app->add_option("--hang-timeout", r.hang_timeout_s,

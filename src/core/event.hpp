@@ -16,6 +16,8 @@ enum EventFlag : std::uint8_t {
   kFailed = 1u << 2,      // a try-operation that did not acquire
   kYielded = 1u << 3,     // the thread yielded (or was seen spinning): fairness holds it back
   kSpurious = 1u << 4,    // a condition variable or futex wait woke with nobody waking it
+  kUnchanged = 1u << 5,   // a read-modify-write that left memory as it was (a failed CAS,
+                          // an exchange of the same value): what a spin does, not work
 };
 
 struct Event {

@@ -40,6 +40,21 @@ __attribute__((noinline)) void atomic_point(OpKind kind, const volatile void* a,
   ctl().memory_access(self, op, size);
 }
 
+// The read-modify-write just performed left memory as it was: its step says so, for the
+// livelock judge (a spin repeats such steps; work changes memory).
+__attribute__((noinline)) void unchanged_point() {
+  if (ThreadState* self = rt::controlled_thread()) {
+    RuntimeScope scope(self);
+    ctl().mark_own_last_event(self, kUnchanged);
+  }
+}
+
+template <typename T>
+T rmw_done(T old, T now) {
+  if (old == now) unchanged_point();
+  return old;
+}
+
 }  // namespace
 
 #define WEFT_TSAN_ATOMIC(n, T)                                                              \
@@ -53,44 +68,55 @@ __attribute__((noinline)) void atomic_point(OpKind kind, const volatile void* a,
   }                                                                                         \
   T __tsan_atomic##n##_exchange(volatile T* a, T v, int mo) {                               \
     atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                     \
+    return rmw_done<T>(__atomic_exchange_n(a, v, __ATOMIC_SEQ_CST), v);                                     \
   }                                                                                         \
   T __tsan_atomic##n##_fetch_add(volatile T* a, T v, int mo) {                              \
     atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                      \
+    const T old = __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                  \
+    return rmw_done<T>(old, static_cast<T>(old + v));                                      \
   }                                                                                         \
   T __tsan_atomic##n##_fetch_sub(volatile T* a, T v, int mo) {                              \
     atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                      \
+    const T old = __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                  \
+    return rmw_done<T>(old, static_cast<T>(old - v));                                      \
   }                                                                                         \
   T __tsan_atomic##n##_fetch_and(volatile T* a, T v, int mo) {                              \
     atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                      \
+    const T old = __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                  \
+    return rmw_done<T>(old, static_cast<T>(old & v));                                      \
   }                                                                                         \
   T __tsan_atomic##n##_fetch_or(volatile T* a, T v, int mo) {                               \
     atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                       \
+    const T old = __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                   \
+    return rmw_done<T>(old, static_cast<T>(old | v));                                       \
   }                                                                                         \
   T __tsan_atomic##n##_fetch_xor(volatile T* a, T v, int mo) {                              \
     atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                      \
+    const T old = __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                  \
+    return rmw_done<T>(old, static_cast<T>(old ^ v));                                      \
   }                                                                                         \
   T __tsan_atomic##n##_fetch_nand(volatile T* a, T v, int mo) {                             \
     atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                     \
+    const T old = __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                 \
+    return rmw_done<T>(old, static_cast<T>(~(old & v)));                                     \
   }                                                                                         \
   int __tsan_atomic##n##_compare_exchange_strong(volatile T* a, T* c, T v, int mo, int fmo) { \
     atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+    const bool ok = __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+    if (!ok) unchanged_point();                                                             \
+    return ok;                                                                              \
   }                                                                                         \
   /* A weak CAS that fails spuriously is a strong one retried: weft never fails it. */      \
   int __tsan_atomic##n##_compare_exchange_weak(volatile T* a, T* c, T v, int mo, int fmo) {   \
     atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+    const bool ok = __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+    if (!ok) unchanged_point();                                                             \
+    return ok;                                                                              \
   }                                                                                         \
   T __tsan_atomic##n##_compare_exchange_val(volatile T* a, T c, T v, int mo, int fmo) {      \
     atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
+    if (!__atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) \
+      unchanged_point();                                                                    \
     return c;                                                                               \
   }
 

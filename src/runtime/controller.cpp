@@ -24,6 +24,12 @@ namespace {
 // The steps a livelock report (and the progress test before it) looks back over.
 constexpr std::uint64_t kLivelockWindow = 1000;
 
+// A read-modify-write step that changed memory (one that did not is marked kUnchanged).
+bool changed_memory(const Event& e) {
+  return (e.op.kind == OpKind::AtomicRmw || e.op.kind == OpKind::AtomicCas) &&
+         (e.flags & kUnchanged) == 0;
+}
+
 }  // namespace
 
 thread_local ThreadState* t_self __attribute__((tls_model("initial-exec"))) = nullptr;
@@ -615,7 +621,8 @@ bool Controller::in_no_preempt_code(const ThreadState& t) const {
 // The last steps' window, as livelock() reads it. Under fair scheduling a livelock is
 // threads spinning while they wait, and fairness marks every yield and detected spin
 // (sched_yield, sleeps, loops of loads or read-modify-writes, failed try-locks): there
-// must be none. A loop that waits without looking like a spin (it also stores) starves
+// must be none, apart from read-modify-writes that changed memory (fairness must take a
+// loop of them for a spin before they run: a test-and-set spin is one; counting is work). A loop that waits without looking like a spin (it also stores) starves
 // the thread it waits for (a good-samaritan violation): so an enabled thread that did
 // not run in the window is a sign, unless the runners also synchronised (locks,
 // semaphores, condition variables...), which a memory-polling loop does not: a thread
@@ -625,8 +632,9 @@ bool Controller::progressing() const {
   const std::uint64_t first = step_ - std::min<std::uint64_t>(step_, kLivelockWindow);
   bool synchronised = false;
   for (std::uint64_t i = first; i < step_; ++i) {
-    if (events_[i].flags & kYielded) return false;
-    synchronised |= !is_memory_access(events_[i].op.kind) && events_[i].op.kind != OpKind::Fence;
+    const Event& e = events_[i];
+    if ((e.flags & kYielded) && !changed_memory(e)) return false;
+    synchronised |= !is_memory_access(e.op.kind) && e.op.kind != OpKind::Fence;
   }
   if (synchronised) return true;
   for (ThreadId t : enabled_) {
@@ -654,8 +662,8 @@ void Controller::livelock() {
   for (std::uint64_t i = step_ - window; i < step_; ++i) {
     const Event& e = events_[i];
     switch (e.op.kind) {
-      case OpKind::AtomicRmw: case OpKind::AtomicStore: case OpKind::Write: ++writes; break;
-      case OpKind::AtomicCas: writes += (e.flags & kFailed) == 0; break;
+      case OpKind::AtomicStore: case OpKind::Write: ++writes; break;
+      case OpKind::AtomicRmw: case OpKind::AtomicCas: writes += changed_memory(e); break;
       default: break;
     }
     auto it = std::find_if(runners.begin(), runners.end(),

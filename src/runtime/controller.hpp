@@ -183,6 +183,10 @@ class Controller {
   void mark_last_event(std::uint8_t flags) {
     if (step_ > 0) events_[step_ - 1].flags |= flags;
   }
+  // The same, when the last step is self's (an access that was not a step is not marked).
+  void mark_own_last_event(const ThreadState* self, std::uint8_t flags) {
+    if (step_ > 0 && events_[step_ - 1].thread == self->id) events_[step_ - 1].flags |= flags;
+  }
   // The thread holding the baton (for the watchdog), or nullptr between executions.
   ThreadState* holder() const { return holder_.load(std::memory_order_acquire); }
 

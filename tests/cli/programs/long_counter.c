@@ -1,6 +1,6 @@
 // Two threads each add 60,000 times to an atomic counter: 120,000 steps, past the default
-// bound of 100,000, though nothing spins. The livelock report must say the steps kept
-// writing memory and point at --steps; with a larger bound the program passes.
+// bound of 100,000, though nothing spins. weft cuts the execution there (a long one, not
+// a livelock); with a larger bound the program runs to its end.
 #include <pthread.h>
 #include <stdatomic.h>
 

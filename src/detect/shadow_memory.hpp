@@ -13,9 +13,8 @@
 // used densely (an array) from the half in transparent huge pages, so that a big
 // footprint takes a fault per 2 MiB; any other (a thread's stack, globals, scattered heap
 // objects) from the half in small pages, so that a few words do not cost a 2 MiB page
-// zeroed. Beyond kMaxBlocks / 2
-// blocks of a kind, words are untracked (scratch(): races there may be missed, none is
-// invented).
+// zeroed. Beyond kMaxBlocks / 2 blocks of a kind, words are untracked (scratch(): races
+// there may be missed, none is invented).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -112,7 +111,7 @@ class ShadowMemory {
   static constexpr std::size_t kBlockWords = kBlockBytes / 8;
   static constexpr std::size_t kTopEntries = std::size_t{1} << (kAddressBits - kTableShift);
   static constexpr std::size_t kMaxTables = 1024;
-  static constexpr std::size_t kMaxBlocks = 8192;  // 512 MiB of the program's memory
+  static constexpr std::size_t kMaxBlocks = 8192;  // 512 MiB of the program's memory, in all
   static constexpr std::size_t kTrackedWords = 4096;
 
   static constexpr std::size_t kPageWords = 4096 / sizeof(Word);

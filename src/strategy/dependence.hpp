@@ -47,9 +47,10 @@ inline std::size_t object_accesses(ThreadId t, const Op& op, ObjectAccess out[2]
   }
 }
 
-// The same for a step that ran: one that failed (a try-lock of a held lock, an errorcheck
-// relock, an unlock by a non-holder, a compare-exchange that did not exchange) changed
-// nothing, so it only reads its objects.
+// The same for a step that ran: one that failed (kFailed: a try of a held lock, an
+// errorcheck relock, an unlock by a non-holder) changed nothing, so it only reads its
+// objects. (A compare-exchange that did not exchange is marked kUnchanged instead, and
+// stays a write here: the strategy is offered it before anyone knows it will fail.)
 inline std::size_t object_accesses(const Event& e, ObjectAccess out[2]) {
   const std::size_t n = object_accesses(e.thread, e.op, out);
   if (e.flags & kFailed)

@@ -1,7 +1,8 @@
 // Process and thread ids are the same in every execution: the worker count below comes
 // from them, so a systematic search completes only if they do not change. Signals sent
-// with those ids (kill, tgkill, syscall) still reach this process and its threads. With
-// `print` as argument, the program prints its ids and fails, so that its output shows.
+// with those ids (kill, tgkill, syscall) still reach this process and its threads, and
+// /proc/<getpid()>/ is this process's. With `print` as argument, the program prints its
+// ids and fails, so that its output shows.
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
@@ -36,6 +38,14 @@ int main(int argc, char** argv) {
   if (kill(getpid(), SIGUSR1) != 0 || syscall(SYS_kill, getpid(), SIGUSR1) != 0) return 3;
   if (tgkill(getpid(), gettid(), SIGUSR1) != 0) return 4;
   if (atomic_load(&got_signal) != 3) return 5;
+  char path[64], line[64] = "";
+  snprintf(path, sizeof path, "/proc/%d/status", (int)getpid());
+  FILE* f = fopen(path, "r");
+  if (f == NULL || fgets(line, sizeof line, f) == NULL || strncmp(line, "Name:", 5) != 0) return 8;
+  fclose(f);
+  const int fd = open(path, O_RDONLY);
+  if (fd < 0) return 8;
+  close(fd);
   const int workers = 2 + pid % 2;
   pthread_t t[3];
   void* bad = 0;

@@ -41,7 +41,7 @@ int lock(ThreadState* self, pthread_mutex_t* m, std::uintptr_t pc, const Deadlin
   learn_type(c, m);
   if (c.schedule_wait(self, make_op(OpKind::MutexLock, addr(m), pc), deadline)) return ETIMEDOUT;
   const int rc = c.mutexes.lock(addr(m), self->id);
-  if (rc != 0) c.mark_last_event(kFailed);  // an errorcheck relock: EDEADLK, nothing taken
+  if (rc != 0) c.mark_last_event(self, kFailed);  // an errorcheck relock: EDEADLK, nothing taken
   return rc;
 }
 
@@ -50,7 +50,7 @@ int trylock(ThreadState* self, std::uintptr_t m, std::uintptr_t pc) {
   Controller& c = ctl();
   c.schedule(self, make_op(OpKind::MutexTryLock, m, pc));
   int rc = c.mutexes.try_lock(m, self->id);
-  if (rc != 0) c.mark_last_event(kFailed);
+  if (rc != 0) c.mark_last_event(self, kFailed);
   return rc;
 }
 
@@ -59,7 +59,7 @@ int unlock(ThreadState* self, std::uintptr_t m, std::uintptr_t pc) {
   Controller& c = ctl();
   c.schedule(self, make_op(OpKind::MutexUnlock, m, pc));
   int rc = c.mutexes.unlock(m, self->id);
-  if (rc != 0) c.mark_last_event(kFailed);  // not the holder: nothing released
+  if (rc != 0) c.mark_last_event(self, kFailed);  // not the holder: nothing released
   // Unlocking a normal mutex one does not hold is undefined; glibc lets it pass.
   if (rc != 0 && c.mutexes.type(m) == MutexModel::Type::kNormal) return 0;
   return rc;

@@ -42,7 +42,7 @@ int trylock(ThreadState* self, pthread_rwlock_t* l, std::uintptr_t pc, bool writ
   const std::uintptr_t a = addr(l);
   c.schedule(self, make_op(write ? OpKind::RwTryWriteLock : OpKind::RwTryReadLock, a, pc));
   if (write ? !c.rwlocks.can_write(a) : !c.rwlocks.can_read(a)) {
-    c.mark_last_event(kFailed);
+    c.mark_last_event(self, kFailed);
     return EBUSY;
   }
   if (write)

@@ -38,7 +38,7 @@ int join(ThreadState* self, pthread_t t, void** ret, std::uintptr_t pc, bool try
   if (try_only) {
     c.schedule(self, make_op(OpKind::Yield, 0, pc));
     if (!target->finished) {
-      c.mark_last_event(kFailed);
+      c.mark_last_event(self, kFailed);
       return EBUSY;
     }
   } else {

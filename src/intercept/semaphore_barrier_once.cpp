@@ -102,7 +102,7 @@ int sem_trywait(sem_t* s) noexcept {
     learn_semaphore(c, s);
     c.schedule(self, make_op(OpKind::SemTryWait, addr(s), WEFT_PC));
     if (!c.semaphores.can_wait(addr(s))) {
-      c.mark_last_event(kFailed);
+      c.mark_last_event(self, kFailed);
       errno = EAGAIN;
       return -1;
     }

@@ -45,7 +45,7 @@ __attribute__((noinline)) void atomic_point(OpKind kind, const volatile void* a,
 __attribute__((noinline)) void unchanged_point() {
   if (ThreadState* self = rt::controlled_thread()) {
     RuntimeScope scope(self);
-    ctl().mark_own_last_event(self, kUnchanged);
+    ctl().mark_last_event(self, kUnchanged);
   }
 }
 
@@ -55,69 +55,71 @@ T rmw_done(T old, T now) {
   return old;
 }
 
+// Every compare-exchange, at the program's `pc` (the caller's return address).
+template <typename T>
+bool compare_exchange(volatile T* a, T* expected, T v, int mo, std::uintptr_t pc) {
+  atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, pc);
+  const bool ok = __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST,
+                                              __ATOMIC_SEQ_CST);
+  if (!ok) unchanged_point();
+  return ok;
+}
+
 }  // namespace
 
-#define WEFT_TSAN_ATOMIC(n, T)                                                              \
-  T __tsan_atomic##n##_load(const volatile T* a, int mo) {                                 \
-    atomic_point(OpKind::AtomicLoad, a, sizeof(T), mo, WEFT_RAW_PC);                            \
-    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                            \
-  }                                                                                         \
-  void __tsan_atomic##n##_store(volatile T* a, T v, int mo) {                               \
-    atomic_point(OpKind::AtomicStore, a, sizeof(T), mo, WEFT_RAW_PC);                           \
-    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                               \
-  }                                                                                         \
-  T __tsan_atomic##n##_exchange(volatile T* a, T v, int mo) {                               \
-    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    return rmw_done<T>(__atomic_exchange_n(a, v, __ATOMIC_SEQ_CST), v);                                     \
-  }                                                                                         \
-  T __tsan_atomic##n##_fetch_add(volatile T* a, T v, int mo) {                              \
-    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    const T old = __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                  \
-    return rmw_done<T>(old, static_cast<T>(old + v));                                      \
-  }                                                                                         \
-  T __tsan_atomic##n##_fetch_sub(volatile T* a, T v, int mo) {                              \
-    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    const T old = __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                  \
-    return rmw_done<T>(old, static_cast<T>(old - v));                                      \
-  }                                                                                         \
-  T __tsan_atomic##n##_fetch_and(volatile T* a, T v, int mo) {                              \
-    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    const T old = __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                  \
-    return rmw_done<T>(old, static_cast<T>(old & v));                                      \
-  }                                                                                         \
-  T __tsan_atomic##n##_fetch_or(volatile T* a, T v, int mo) {                               \
-    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    const T old = __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                   \
-    return rmw_done<T>(old, static_cast<T>(old | v));                                       \
-  }                                                                                         \
-  T __tsan_atomic##n##_fetch_xor(volatile T* a, T v, int mo) {                              \
-    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    const T old = __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                  \
-    return rmw_done<T>(old, static_cast<T>(old ^ v));                                      \
-  }                                                                                         \
-  T __tsan_atomic##n##_fetch_nand(volatile T* a, T v, int mo) {                             \
-    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    const T old = __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                 \
-    return rmw_done<T>(old, static_cast<T>(~(old & v)));                                     \
-  }                                                                                         \
+#define WEFT_TSAN_ATOMIC(n, T)                                                                \
+  T __tsan_atomic##n##_load(const volatile T* a, int mo) {                                    \
+    atomic_point(OpKind::AtomicLoad, a, sizeof(T), mo, WEFT_RAW_PC);                          \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                              \
+  }                                                                                           \
+  void __tsan_atomic##n##_store(volatile T* a, T v, int mo) {                                 \
+    atomic_point(OpKind::AtomicStore, a, sizeof(T), mo, WEFT_RAW_PC);                         \
+    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                 \
+  }                                                                                           \
+  T __tsan_atomic##n##_exchange(volatile T* a, T v, int mo) {                                 \
+    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                           \
+    return rmw_done<T>(__atomic_exchange_n(a, v, __ATOMIC_SEQ_CST), v);                       \
+  }                                                                                           \
+  T __tsan_atomic##n##_fetch_add(volatile T* a, T v, int mo) {                                \
+    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                           \
+    const T old = __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                 \
+    return rmw_done<T>(old, static_cast<T>(old + v));                                         \
+  }                                                                                           \
+  T __tsan_atomic##n##_fetch_sub(volatile T* a, T v, int mo) {                                \
+    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                           \
+    const T old = __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                 \
+    return rmw_done<T>(old, static_cast<T>(old - v));                                         \
+  }                                                                                           \
+  T __tsan_atomic##n##_fetch_and(volatile T* a, T v, int mo) {                                \
+    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                           \
+    const T old = __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                 \
+    return rmw_done<T>(old, static_cast<T>(old & v));                                         \
+  }                                                                                           \
+  T __tsan_atomic##n##_fetch_or(volatile T* a, T v, int mo) {                                 \
+    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                           \
+    const T old = __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                  \
+    return rmw_done<T>(old, static_cast<T>(old | v));                                         \
+  }                                                                                           \
+  T __tsan_atomic##n##_fetch_xor(volatile T* a, T v, int mo) {                                \
+    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                           \
+    const T old = __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                 \
+    return rmw_done<T>(old, static_cast<T>(old ^ v));                                         \
+  }                                                                                           \
+  T __tsan_atomic##n##_fetch_nand(volatile T* a, T v, int mo) {                               \
+    atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                           \
+    const T old = __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                \
+    return rmw_done<T>(old, static_cast<T>(~(old & v)));                                      \
+  }                                                                                           \
   int __tsan_atomic##n##_compare_exchange_strong(volatile T* a, T* c, T v, int mo, int fmo) { \
-    atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    const bool ok = __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-    if (!ok) unchanged_point();                                                             \
-    return ok;                                                                              \
-  }                                                                                         \
-  /* A weak CAS that fails spuriously is a strong one retried: weft never fails it. */      \
+    return compare_exchange<T>(a, c, v, mo, WEFT_RAW_PC);                                     \
+  }                                                                                           \
+  /* A weak CAS that fails spuriously is a strong one retried: weft never fails it. */        \
   int __tsan_atomic##n##_compare_exchange_weak(volatile T* a, T* c, T v, int mo, int fmo) {   \
-    atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    const bool ok = __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-    if (!ok) unchanged_point();                                                             \
-    return ok;                                                                              \
-  }                                                                                         \
-  T __tsan_atomic##n##_compare_exchange_val(volatile T* a, T c, T v, int mo, int fmo) {      \
-    atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, WEFT_RAW_PC);                             \
-    if (!__atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) \
-      unchanged_point();                                                                    \
-    return c;                                                                               \
+    return compare_exchange<T>(a, c, v, mo, WEFT_RAW_PC);                                     \
+  }                                                                                           \
+  T __tsan_atomic##n##_compare_exchange_val(volatile T* a, T c, T v, int mo, int fmo) {       \
+    compare_exchange<T>(a, &c, v, mo, WEFT_RAW_PC);                                           \
+    return c;                                                                                 \
   }
 
 extern "C" {

@@ -43,9 +43,8 @@ struct ControllerConfig {
   std::uint64_t max_steps = 100000;
   // An execution past max_steps whose last steps show no thread yielding or spinning, and
   // no thread starved by memory polling (Controller::progressing), is a long execution,
-  // not a livelock: the
-  // sink cuts it there (ExecutionSink::on_cut) instead of reporting it. For sinks that can
-  // end one execution alone (a process per execution).
+  // not a livelock: the sink cuts it there (ExecutionSink::on_cut) instead of reporting
+  // it. For sinks that can end one execution alone (a process per execution).
   bool cut_long_executions = false;
   bool fair = true;                   // fair scheduling (fairness.hpp); off: every schedule
   const CodeRanges* no_preempt = nullptr;  // code a running thread is not preempted in
@@ -179,12 +178,9 @@ class Controller {
   [[noreturn]] void uncaught_exception(ThreadState* self);
   // Unfinished threads: an access by the only one left cannot interleave with anything.
   std::size_t alive() const { return alive_; }
-  // Marks the step just taken (e.g. a trylock that failed).
-  void mark_last_event(std::uint8_t flags) {
-    if (step_ > 0) events_[step_ - 1].flags |= flags;
-  }
-  // The same, when the last step is self's (an access that was not a step is not marked).
-  void mark_own_last_event(const ThreadState* self, std::uint8_t flags) {
+  // Marks the step self just took (a trylock that failed, an atomic that changed nothing);
+  // nothing when self's operation was not a step.
+  void mark_last_event(const ThreadState* self, std::uint8_t flags) {
     if (step_ > 0 && events_[step_ - 1].thread == self->id) events_[step_ - 1].flags |= flags;
   }
   // The thread holding the baton (for the watchdog), or nullptr between executions.

@@ -474,6 +474,20 @@ std::string without_parameters(const std::string& function) {
   return function;
 }
 
+// f(name, address, size) for each symbol of `mod` of ELF type `type` (STT_FUNC,
+// STT_OBJECT) that has a size.
+template <typename F>
+void each_symbol(Dwfl_Module* mod, int type, F f) {
+  const int nsyms = dwfl_module_getsymtab(mod);
+  for (int k = 0; k < nsyms; ++k) {
+    GElf_Sym sym;
+    GElf_Addr addr = 0;
+    const char* name = dwfl_module_getsym_info(mod, k, &sym, &addr, nullptr, nullptr, nullptr);
+    if (name != nullptr && GELF_ST_TYPE(sym.st_info) == type && sym.st_size != 0)
+      f(name, static_cast<std::uintptr_t>(addr), static_cast<std::uintptr_t>(sym.st_size));
+  }
+}
+
 }  // namespace
 
 std::vector<CodeRange> DwSymbolizer::find_code(const std::vector<std::string>& patterns,
@@ -507,21 +521,16 @@ std::vector<CodeRange> DwSymbolizer::find_code(const std::vector<std::string>& p
         }
         if (others.empty()) return DWARF_CB_OK;
         // Functions, by their symbols.
-        const int nsyms = dwfl_module_getsymtab(mod);
-        for (int k = 0; k < nsyms; ++k) {
-          GElf_Sym sym;
-          GElf_Addr addr = 0;
-          const char* sname = dwfl_module_getsym_info(mod, k, &sym, &addr, nullptr, nullptr, nullptr);
-          if (sname == nullptr || GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_size == 0)
-            continue;
+        each_symbol(mod, STT_FUNC, [&](const char* sname, std::uintptr_t addr,
+                                       std::uintptr_t size) {
           const std::string function = without_parameters(demangle(sname));
           for (std::size_t i : others) {
             if (glob((*s.patterns)[i], function) || glob((*s.patterns)[i], sname)) {
               (*s.matched)[i] = true;
-              s.out->push_back({addr, addr + sym.st_size});
+              s.out->push_back({addr, addr + size});
             }
           }
-        }
+        });
         // Source files, by their compile units.
         Dwarf_Addr bias = 0;
         if (Dwarf* dw = dwfl_module_getdwarf(mod, &bias)) {
@@ -564,16 +573,11 @@ std::vector<CodeRange> DwSymbolizer::find_variables(const std::string& pattern) 
       impl_->dwfl,
       [](Dwfl_Module* mod, void**, const char*, Dwarf_Addr, void* arg) -> int {
         auto& s = *static_cast<Search*>(arg);
-        const int nsyms = dwfl_module_getsymtab(mod);
-        for (int k = 0; k < nsyms; ++k) {
-          GElf_Sym sym;
-          GElf_Addr addr = 0;
-          const char* sname = dwfl_module_getsym_info(mod, k, &sym, &addr, nullptr, nullptr, nullptr);
-          if (sname == nullptr || GELF_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_size == 0)
-            continue;
+        each_symbol(mod, STT_OBJECT, [&](const char* sname, std::uintptr_t addr,
+                                         std::uintptr_t size) {
           if (glob(*s.pattern, sname) || glob(*s.pattern, demangle(sname)))
-            s.out->push_back({addr, addr + sym.st_size});
-        }
+            s.out->push_back({addr, addr + size});
+        });
         return DWARF_CB_OK;
       },
       &search, 0);

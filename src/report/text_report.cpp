@@ -262,7 +262,7 @@ class TextWriter {
     }
   }
 
-  // A failed try-lock (or CAS) that repeats its thread's step one or two steps back, as in
+  // A failed try-lock that repeats its thread's step one or two steps back, as in
   // a spin loop (a try-lock and a yield): not notable again, so that a livelock's 100,000
   // steps fold. Preemptions and thread operations always are.
   static bool spin_repeat(const std::vector<Event>& events, std::size_t i) {

@@ -622,11 +622,12 @@ bool Controller::in_no_preempt_code(const ThreadState& t) const {
 // threads spinning while they wait, and fairness marks every yield and detected spin
 // (sched_yield, sleeps, loops of loads or read-modify-writes, failed try-locks): there
 // must be none, apart from read-modify-writes that changed memory (fairness must take a
-// loop of them for a spin before they run: a test-and-set spin is one; counting is work). A loop that waits without looking like a spin (it also stores) starves
-// the thread it waits for (a good-samaritan violation): so an enabled thread that did
-// not run in the window is a sign, unless the runners also synchronised (locks,
-// semaphores, condition variables...), which a memory-polling loop does not: a thread
-// taking a lock over and over while a priority schedule holds the others back works.
+// loop of them for a spin before they run: a test-and-set spin is one; counting is
+// work). A loop that waits without looking like a spin (it also stores) starves the
+// thread it waits for (a good-samaritan violation): so an enabled thread that did not run
+// in the window is a sign, unless the runners also synchronised (locks, semaphores,
+// condition variables...), which a memory-polling loop does not: a thread taking a lock
+// over and over while a priority schedule holds the others back works.
 bool Controller::progressing() const {
   if (!config_.fair) return false;
   const std::uint64_t first = step_ - std::min<std::uint64_t>(step_, kLivelockWindow);

@@ -39,7 +39,8 @@ std::string TreeStrategy::cache_summary() const {
   return "; " +
          (classes == 0 ? "" : std::to_string(classes) + " happens-before class" +
                                   (classes == 1 ? "" : "es") + ", ") +
-         std::to_string(pruned) + " branch" + (pruned == 1 ? "" : "es") + " pruned by state caching";
+         std::to_string(pruned) + " branch" + (pruned == 1 ? "" : "es") +
+         " pruned by state caching";
 }
 
 }  // namespace weft

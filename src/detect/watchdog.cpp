@@ -69,7 +69,7 @@ void* run(void*) {
     if (now - since < limit) continue;
     // Stalled: find out where the running thread is, then report.
     g_sampled_pc.store(0);
-    pthread_kill(t.os, SIGURG);
+    os::signal_thread(t.tid, SIGURG);
     for (int i = 0; i < 20 && g_sampled_pc.load() == 0; ++i) sleep_ms(5);
     if (s.slot->claim()) {
       s.slot->pc = g_sampled_pc.load();

@@ -15,7 +15,7 @@ namespace weft::detect {
 
 struct HangTarget {
   bool running = false;  // an execution is in progress and some thread holds the baton
-  pthread_t os{};
+  pid_t tid = 0;  // the kernel thread running it
   ThreadId thread = kNoThread;
 };
 

@@ -38,7 +38,7 @@ detect::HangTarget hang_target() {
   rt::ThreadState* holder = c == nullptr ? nullptr : c->holder();
   if (holder != nullptr) {
     t.running = true;
-    t.os = holder->os;
+    t.tid = c->running_tid();
     t.thread = holder->id;
   }
   return t;

@@ -73,6 +73,8 @@ void restart_random_generators() {
   rt::VirtualIds::enabled = true;
   install_child_detectors(h, options.hang_timeout_s);
 
+  // A replay is for a debugger: each thread on its own kernel thread, as gdb shows them.
+  if (replay != nullptr) rt::fiber::disable();
   ChildSink sink(&h);
   std::unique_ptr<Strategy> strategy;
   rt::RacyPoints racy;

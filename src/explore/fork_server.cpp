@@ -203,6 +203,8 @@ void become_execution(ServerState& s) {
   } else if (s.config.stdout_to_stderr) {
     dup2(STDERR_FILENO, STDOUT_FILENO);
   }
+  // A replay is for a debugger: each thread on its own kernel thread, as gdb shows them.
+  if (s.config.replay) rt::fiber::disable();
   if (s.stdin_fd >= 0) {
     // The server's read-only description of the input, rewound: no other process reads it
     // while this execution runs.

@@ -54,6 +54,14 @@ constexpr const char* kChildren =
                    pc);
 }
 
+// A signal mask is its kernel thread's: the thread runs only there from now on.
+void mask_changing(const sigset_t* set) {
+  if (ThreadState* self = rt::controlled_thread(); self != nullptr && set != nullptr) {
+    RuntimeScope scope(self);
+    ctl().pin(self);
+  }
+}
+
 // The program's mask, as weft keeps it; its carrier restores the mask before its next thread.
 void mask_set(ThreadState* self) {
   real_pthread_sigmask()(SIG_SETMASK, nullptr, &self->program_mask);
@@ -146,24 +154,32 @@ sighandler_t signal(int sig, sighandler_t handler) noexcept {
 }
 
 int pthread_sigmask(int how, const sigset_t* set, sigset_t* old) noexcept {
+  mask_changing(set);
   const int rc = real_pthread_sigmask()(how, set, old);
   if (ThreadState* self = rt::controlled_thread()) mask_set(self);
   return rc;
 }
 
 int sigprocmask(int how, const sigset_t* set, sigset_t* old) noexcept {
+  mask_changing(set);
   const int rc = real_sigprocmask()(how, set, old);
   if (ThreadState* self = rt::controlled_thread()) mask_set(self);
   return rc;
 }
 
-// Only PR_SET_NAME is news: the carrier gives its next thread its own name back.
+// Most of what prctl sets is the calling kernel thread's (its name, seccomp, timer slack):
+// the thread runs only there from then on. PR_SET_NAME is news too: the carrier gives its
+// next thread its own name back.
 int prctl(int option, ...) noexcept {
   va_list args;
   va_start(args, option);
   unsigned long a[4];
   for (unsigned long& v : a) v = va_arg(args, unsigned long);
   va_end(args);
+  if (ThreadState* self = rt::controlled_thread(); self != nullptr && option != PR_GET_NAME) {
+    RuntimeScope scope(self);
+    ctl().pin(self);
+  }
   const int rc = real_prctl()(option, a[0], a[1], a[2], a[3]);
   if (option == PR_SET_NAME)
     if (ThreadState* self = rt::controlled_thread(); self != nullptr && self->carrier != nullptr)

@@ -161,10 +161,16 @@ void pthread_testcancel() {
   real_pthread_testcancel()();
 }
 
-// Not a scheduling point: the name labels the thread in reports.
+// Not a scheduling point: the name labels the thread in reports. The name is its kernel
+// thread's: the thread runs only there from now on (runtime/fiber.hpp).
 int pthread_setname_np(pthread_t t, const char* name) noexcept {
+  ThreadState* self = rt::controlled_thread();
+  if (self != nullptr) {
+    RuntimeScope scope(self);
+    if (ThreadState* target = ctl().find_thread(t)) ctl().pin(target);
+  }
   const int r = real_pthread_setname_np()(t, name);
-  if (ThreadState* self = rt::controlled_thread(); self != nullptr && r == 0) {
+  if (self != nullptr && r == 0) {
     RuntimeScope scope(self);
     if (ThreadState* target = ctl().find_thread(t)) {
       ctl().thread_named(*target, name);
@@ -177,8 +183,13 @@ int pthread_setname_np(pthread_t t, const char* name) noexcept {
 void pthread_exit(void* ret) {
   if (ThreadState* self = rt::controlled_thread()) {
     self->retval = ret;
+    // Its kernel thread ends with it: it must run there (runtime/fiber.hpp).
+    {
+      RuntimeScope scope(self);
+      ctl().pin(self);
+    }
     // A process's main thread has no weft entry frame to finish it on the way out.
-    if (self->adopted) ctl().finish_thread(self);
+    if (self->adopted) ctl().finish_adopted_thread(self);
   }
   // The unwind passes through the thread's entry, which finishes it under control.
   real_pthread_exit()(ret);

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "runtime/fiber.hpp"
+
 namespace weft::rt {
 
 struct ThreadState;
@@ -34,6 +36,9 @@ struct Carrier {
   bool mask_changed = false;
   // An alternate signal stack, so that a stack overflow is reported like any other crash.
   std::unique_ptr<char[]> altstack{new char[kAltStackSize]};
+  // Its stack and TCB as a fiber, and its kernel thread as a processor (fiber.hpp).
+  Fiber fiber;
+  Processor processor;
 };
 
 // Restores what a new thread would have: the calling thread's static TLS of the program's

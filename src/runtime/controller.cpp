@@ -52,6 +52,8 @@ Controller::Controller(const ControllerConfig& config)
 
 Controller::~Controller() { active_.store(nullptr, std::memory_order_release); }
 
+bool Controller::signals_active() { return signals::active(); }
+
 ThreadState* Controller::new_thread() {
   auto t = std::make_unique<ThreadState>();
   t->id = static_cast<ThreadId>(nthreads_);
@@ -62,7 +64,8 @@ ThreadState* Controller::new_thread() {
 }
 
 // A carrier waits for a controlled thread to run, runs it, makes itself new again, and
-// waits for the next (a carrier with a custom stack size ends with its one thread).
+// waits for the next (a carrier with a custom stack size ends with its one thread). As a
+// fiber it waits saved, resumed by whichever processor runs its next thread's first turn.
 void* Controller::carrier_main(void* arg) {
   auto* carrier = static_cast<Carrier*>(arg);
   stack_t alt{};
@@ -72,18 +75,28 @@ void* Controller::carrier_main(void* arg) {
   os::signal_mask(SIG_SETMASK, nullptr, &carrier->initial_mask);
   prctl(PR_GET_NAME, carrier->initial_name, 0, 0, 0);
   carrier->tid = os::gettid();
-  for (;;) {
-    // An idle carrier is no program thread: it must not take the program's signals.
-    if (signals::active()) os::signal_mask(SIG_BLOCK, &signals::async_set(), nullptr);
-    while (carrier->go.load(std::memory_order_acquire) == 0)
-      os::futex_wait(reinterpret_cast<const std::uint32_t*>(&carrier->go), 0);
-    carrier->go.store(0, std::memory_order_relaxed);
+  const auto tcb = reinterpret_cast<std::uintptr_t>(pthread_self());
+  carrier->processor.init(carrier->tid, tcb);
+  Fiber& me = carrier->fiber;
+  me.tcb = tcb;
+  me.home = &carrier->processor;
+  for (bool resumed = false;;) {
+    if (!resumed) {
+      // An idle carrier is no program thread: it must not take the program's signals.
+      if (signals_active()) os::signal_mask(SIG_BLOCK, &signals::async_set(), nullptr);
+      while (carrier->go.load(std::memory_order_acquire) == 0)
+        os::futex_wait(reinterpret_cast<const std::uint32_t*>(&carrier->go), 0);
+      carrier->go.store(0, std::memory_order_relaxed);
+      me.state = Fiber::State::kRunning;
+      me.on = me.home;
+    }
     ThreadState* self = carrier->assigned;
     self->tid = carrier->tid;
     Controller* c = active();
     c->note_stack(*self);
+    ThreadState* next = nullptr;
     try {
-      c->run_thread(self);
+      next = c->run_thread(self);
     } catch (abi::__forced_unwind&) {  // pthread_exit: this OS thread ends
       carrier->dead = true;
       c->carrier_parked();
@@ -91,12 +104,12 @@ void* Controller::carrier_main(void* arg) {
     }
     reset_carrier(carrier);
     const bool reusable = carrier->reusable;
-    c->carrier_parked();
+    resumed = c->leave(carrier, next);
     if (!reusable) return nullptr;
   }
 }
 
-void Controller::run_thread(ThreadState* self) {
+ThreadState* Controller::run_thread(ThreadState* self) {
   t_self = self;
   wait_baton(self);  // chosen for its ThreadStart step
   try {
@@ -104,13 +117,48 @@ void Controller::run_thread(ThreadState* self) {
       (*body_)();
     else
       self->retval = self->start(self->arg);
-  } catch (abi::__forced_unwind&) {  // pthread_exit: finish under control, then unwind on
-    finish_thread(self);
+  } catch (abi::__forced_unwind&) {  // pthread_exit (pinned): finish under control, unwind on
+    release_baton(finish_thread(self));
     throw;
   } catch (...) {
     uncaught_exception(self);
   }
-  finish_thread(self);
+  return finish_thread(self);
+}
+
+bool Controller::leave(Carrier* carrier, ThreadState* next) {
+  Fiber& me = carrier->fiber;
+  if (me.pinned || !carrier->reusable) {
+    me.state = Fiber::State::kBlocked;  // next, in the carrier's loop, waiting for go
+    carrier_parked();
+    release_baton(next);
+    return false;
+  }
+  // The carrier idles as a saved fiber. Counted back first: once saved, nothing of this
+  // execution is left to it.
+  holder_.store(next, std::memory_order_release);
+  carrier_parked();
+  if (next == nullptr) {
+    park(me, &done_);
+    return true;
+  }
+  Fiber& to = fiber_of(*next);
+  if (to.state == Fiber::State::kSaved && !to.pinned && user_switching()) {
+    Processor* p = me.on;
+    if (next->carrier_asleep) {
+      next->carrier_asleep = false;
+      next->baton.store(1, std::memory_order_relaxed);
+    }
+    to.on = p;
+    to.state = Fiber::State::kRunning;
+    me.state = Fiber::State::kSaved;
+    publish_holder(*next, p->tid);
+    fiber::switch_to(&me.sp, to.sp, to.tcb);
+    return true;
+  }
+  if (next->tid != 0) publish_holder(*next, next->tid);
+  park(me, wake_word(next));
+  return true;
 }
 
 void Controller::carrier_parked() {
@@ -154,6 +202,8 @@ int Controller::start_os_thread(ThreadState* t, const pthread_attr_t* attr) {
   }
   t->carrier = carrier;
   t->os = carrier->os;
+  // A custom stack's carrier ends with its thread: its kernel thread must run it.
+  carrier->fiber.pinned = !carrier->reusable || !fiber::enabled();
   busy_.fetch_add(1, std::memory_order_relaxed);
   carrier->assigned = t;
   t->carrier_asleep = true;  // woken by pass_baton
@@ -193,9 +243,9 @@ void Controller::run_execution(const std::function<void()>& body) {
   ThreadState* first = pick();
   // While the execution runs, its signals are its threads' (signals.hpp), not the driver's.
   sigset_t driver_mask;
-  const bool discipline = signals::active();
+  const bool discipline = signals_active();
   if (discipline) os::signal_mask(SIG_BLOCK, &signals::async_set(), &driver_mask);
-  pass_baton(first);
+  release_baton(first);
   while (done_.load(std::memory_order_acquire) == 0)
     os::futex_wait(reinterpret_cast<const std::uint32_t*>(&done_), 0);
   if (discipline) os::signal_mask(SIG_SETMASK, &driver_mask, nullptr);
@@ -263,12 +313,17 @@ void Controller::adopt_main_thread() {
   main->adopted = true;
   main->program_mask = driver_mask_;  // this thread's: the Controller was made on it
   main->tid = os::gettid();
+  main_processor_.init(main->tid, reinterpret_cast<std::uintptr_t>(main->os));
+  main_fiber_.tcb = main_processor_.tcb;
+  main_fiber_.home = main_fiber_.on = &main_processor_;
+  main_fiber_.state = Fiber::State::kRunning;
+  main_fiber_.pinned = !fiber::enabled();
   if (races_ != nullptr) races_->reset();
   clear_notes();
   t_self = main;
   note_stack(*main);
   holder_.store(main, std::memory_order_release);
-  publish_holder(*main);
+  publish_holder(*main, main->tid);
   ThreadState* first = pick();  // thread 0's ThreadStart: the only choice
   (void)first;
 }
@@ -505,25 +560,47 @@ std::size_t Controller::choose_value(std::size_t n) {
   return v;
 }
 
-void Controller::pass_baton(ThreadState* next) {
+std::atomic<std::uint32_t>* Controller::wake_word(ThreadState* next) {
+  Fiber& to = fiber_of(*next);
+  const bool first = next->carrier_asleep;  // run_thread's wait_baton finds its baton set
+  next->carrier_asleep = false;
+  if (first) next->baton.store(1, std::memory_order_relaxed);
+  if (to.state == Fiber::State::kSaved) {
+    to.home->resume = &to;
+    return &to.home->wake;
+  }
+  return first ? &next->carrier->go : &next->baton;
+}
+
+void Controller::release_baton(ThreadState* next) {
   holder_.store(next, std::memory_order_release);
-  // Said here too, for a watchdog in another process: on a loaded machine `next` may take
-  // long to wake and say it itself (a thread not started yet has no kernel id to give).
-  if (next->tid != 0) publish_holder(*next);
-  next->baton.store(1, std::memory_order_release);
-  if (next->carrier_asleep) {  // its first turn: the carrier takes it up and runs on
-    next->carrier_asleep = false;
-    Carrier* carrier = next->carrier;
-    carrier->go.store(1, std::memory_order_release);
-    os::futex_wake(reinterpret_cast<const std::uint32_t*>(&carrier->go), 1);
+  if (next == nullptr) {
+    fiber::set_and_wake(&done_);
     return;
   }
-  os::futex_wake(reinterpret_cast<const std::uint32_t*>(&next->baton), 1);
+  // Said here too, for a watchdog in another process: on a loaded machine `next` may take
+  // long to wake and say it itself (a thread not started yet has no kernel id to give).
+  if (next->tid != 0) publish_holder(*next, next->tid);
+  fiber::set_and_wake(wake_word(next));
+}
+
+void Controller::park(Fiber& me, std::atomic<std::uint32_t>* word) {
+  Processor* p = me.on;
+  p->after_park = word;
+  me.state = Fiber::State::kSaved;
+  // Pending signals wait for a thread that runs (signals.hpp).
+  if (signals_active()) os::signal_mask(SIG_BLOCK, &signals::async_set(), nullptr);
+  fiber::switch_to(&me.sp, p->park_sp, p->tcb);
+}
+
+void Controller::resumed(ThreadState* self) {
+  if (signals_active()) os::signal_mask(SIG_SETMASK, &self->program_mask, nullptr);
+  publish_holder(*self, fiber_of(*self).on->tid);
 }
 
 void Controller::wait_baton(ThreadState* self) {
   // A handler must not run on a thread that is not the one weft chose (signals.hpp).
-  const bool discipline = signals::active();
+  const bool discipline = signals_active();
   if (discipline) os::signal_mask(SIG_BLOCK, &signals::async_set(), nullptr);
   // No spinning before sleeping: measured with `make bench` on 2 cores, any spin (30 to
   // 20000 pauses) made executions slower, the spinner taking the core the next thread
@@ -534,17 +611,58 @@ void Controller::wait_baton(ThreadState* self) {
   // Pending signals are handled here, by the thread that runs, at its scheduling point.
   if (discipline) os::signal_mask(SIG_SETMASK, &self->program_mask, nullptr);
   // The runner says who it is itself: only it surely knows its kernel thread id by now.
-  publish_holder(*self);
+  publish_holder(*self, fiber_of(*self).on->tid);
+}
+
+void Controller::switch_to(ThreadState* self, ThreadState* next) {
+  Fiber& me = fiber_of(*self);
+  Fiber& to = fiber_of(*next);
+  if (!me.pinned && !to.pinned && to.state == Fiber::State::kSaved && user_switching()) {
+    Processor* p = me.on;
+    holder_.store(next, std::memory_order_release);
+    if (next->carrier_asleep) {
+      next->carrier_asleep = false;
+      next->baton.store(1, std::memory_order_relaxed);
+    }
+    to.on = p;
+    to.state = Fiber::State::kRunning;
+    me.state = Fiber::State::kSaved;
+    publish_holder(*next, p->tid);
+    fiber::switch_to(&me.sp, to.sp, to.tcb);
+    resumed(self);
+    return;
+  }
+  if (me.pinned) {  // waits in the kernel, at home
+    me.state = Fiber::State::kBlocked;
+    release_baton(next);
+    wait_baton(self);
+    me.state = Fiber::State::kRunning;
+    return;
+  }
+  holder_.store(next, std::memory_order_release);
+  if (next->tid != 0) publish_holder(*next, next->tid);
+  park(me, wake_word(next));
+  resumed(self);
+}
+
+void Controller::pin(ThreadState* t) {
+  Fiber& f = fiber_of(*t);
+  if (f.pinned) return;
+  f.pinned = true;
+  // A saved fiber is resumed at home when next chosen (wake_word); a running one away
+  // from home goes there now: its kernel thread, parked (it runs no fiber but its own),
+  // resumes it.
+  if (f.state != Fiber::State::kRunning || f.on == f.home) return;
+  f.home->resume = &f;
+  park(f, &f.home->wake);
+  resumed(t);
 }
 
 void Controller::schedule(ThreadState* self, const Op& op) {
   self->pending = op;
   self->timed_out = false;
   ThreadState* next = pick();
-  if (next != self) {
-    pass_baton(next);
-    wait_baton(self);
-  }
+  if (next != self) switch_to(self, next);
 }
 
 int Controller::create_thread(ThreadState* self, pthread_t* out, const pthread_attr_t* attr,
@@ -569,7 +687,7 @@ int Controller::create_thread(ThreadState* self, pthread_t* out, const pthread_a
   return 0;
 }
 
-void Controller::finish_thread(ThreadState* self) {
+ThreadState* Controller::finish_thread(ThreadState* self) {
   // C++ thread_local destructors run under control: they may touch shared state.
   while (!self->tls_dtors.empty()) {
     auto [fn, obj] = self->tls_dtors.back();
@@ -583,17 +701,19 @@ void Controller::finish_thread(ThreadState* self) {
   --alive_;
   ThreadState* next = pick();
   t_self = nullptr;  // whatever glibc runs after this is outside the program's schedule
-  if (next != nullptr) {
-    pass_baton(next);
-  } else {
+  // A whole program whose main thread left with pthread_exit: its last thread ending
+  // ends the process with status 0, as glibc does (the pooled carriers, parked, would
+  // otherwise keep it alive).
+  if (next == nullptr && threads_[0]->adopted) {
     holder_.store(nullptr, std::memory_order_release);
-    // A whole program whose main thread left with pthread_exit: its last thread ending
-    // ends the process with status 0, as glibc does (the pooled carriers, parked, would
-    // otherwise keep it alive).
-    if (threads_[0]->adopted) std::exit(0);
-    done_.store(1, std::memory_order_release);
-    os::futex_wake(reinterpret_cast<const std::uint32_t*>(&done_), 1);
+    std::exit(0);
   }
+  return next;
+}
+
+void Controller::finish_adopted_thread(ThreadState* self) {
+  pin(self);  // its kernel thread ends with it
+  release_baton(finish_thread(self));
 }
 
 ThreadState* Controller::find_thread(pthread_t t) const {

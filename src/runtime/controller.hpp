@@ -161,9 +161,14 @@ class Controller {
   // pthread_create under control: a ThreadCreate step, then a new controlled thread.
   int create_thread(ThreadState* self, pthread_t* out, const pthread_attr_t* attr,
                     void* (*start)(void*), void* arg, std::uintptr_t pc);
-  // The end of a controlled thread: its C++ thread_local destructors, a ThreadExit step,
-  // then the baton goes on and this OS thread leaves weft's control.
-  void finish_thread(ThreadState* self);
+  // The end of a process's own main thread (pthread_exit): its C++ thread_local
+  // destructors, a ThreadExit step, then the baton goes on and this OS thread leaves
+  // weft's control. (Carriers' threads end in run_thread.)
+  void finish_adopted_thread(ThreadState* self);
+  // From now on thread `t` (the caller, or another) runs only on its own kernel thread
+  // (fiber.hpp): what it does next belongs to that kernel thread (a signal mask, a name,
+  // its end).
+  void pin(ThreadState* t);
   ThreadState* find_thread(pthread_t t) const;
   ThreadState* thread(ThreadId id) const { return threads_[id].get(); }
   std::size_t thread_count() const { return nthreads_; }
@@ -183,8 +188,10 @@ class Controller {
   void mark_last_event(const ThreadState* self, std::uint8_t flags) {
     if (step_ > 0 && events_[step_ - 1].thread == self->id) events_[step_ - 1].flags |= flags;
   }
-  // The thread holding the baton (for the watchdog), or nullptr between executions.
+  // The thread holding the baton (for the watchdog), or nullptr between executions, and
+  // the kernel thread running it (a fiber may run on any, fiber.hpp).
   ThreadState* holder() const { return holder_.load(std::memory_order_acquire); }
+  pid_t running_tid() const { return running_tid_.load(std::memory_order_relaxed); }
 
   MutexModel mutexes;
   RwLockModel rwlocks;
@@ -205,13 +212,39 @@ class Controller {
   bool can_wake_spuriously(const ThreadState& t) const;
   // Chooses who takes the next step and records it; nullptr when every thread finished.
   ThreadState* pick();
-  void pass_baton(ThreadState* next);
-  // Tells a watchdog in another process (ControllerConfig::holder_out) who holds the baton.
-  void publish_holder(const ThreadState& t) {
+  // Its C++ thread_local destructors and key destructors, a ThreadExit step; then who runs
+  // next (nullptr: nobody, the execution is over), told nothing yet.
+  ThreadState* finish_thread(ThreadState* self);
+  // The baton goes to `next` (nullptr: the execution is over), and the caller, which does
+  // not wait for it back, goes on outside the schedule.
+  void release_baton(ThreadState* next);
+  // Gives the baton to `next` and returns when `self` holds it again: in user space when
+  // both are fibers that may move (fiber.hpp), else through the kernel.
+  void switch_to(ThreadState* self, ThreadState* next);
+  // The carrier's thread finished and `next` runs next: hands the baton on. Returns true
+  // when the carrier, a fiber, was resumed later with a new thread to run; false when it
+  // must wait for one in the kernel.
+  bool leave(Carrier* carrier, ThreadState* next);
+  // The word that, set and woken, makes `next` run: its baton, its carrier's go (a first
+  // turn), or, for a saved fiber, its home processor's wake (told to resume it).
+  std::atomic<std::uint32_t>* wake_word(ThreadState* next);
+  // Saves `me` and parks the processor running it, which then sets and wakes `word`.
+  void park(Fiber& me, std::atomic<std::uint32_t>* word);
+  // `self` was resumed as a fiber (by a switch or a parked processor).
+  void resumed(ThreadState* self);
+  Fiber& fiber_of(const ThreadState& t) { return t.carrier != nullptr ? t.carrier->fiber : main_fiber_; }
+  // Whether a switch between two movable fibers may stay in user space now.
+  static bool user_switching() { return fiber::enabled() && !signals_active(); }
+  static bool signals_active();
+  // Tells a watchdog in another process (ControllerConfig::holder_out) who holds the baton
+  // and which kernel thread runs it.
+  void publish_holder(const ThreadState& t, pid_t kernel_tid) {
+    running_tid_.store(kernel_tid, std::memory_order_relaxed);
     if (config_.holder_out != nullptr)
-      config_.holder_out->store(static_cast<std::uint64_t>(t.id) << 32 | static_cast<std::uint32_t>(t.tid),
+      config_.holder_out->store(static_cast<std::uint64_t>(t.id) << 32 | static_cast<std::uint32_t>(kernel_tid),
                                 std::memory_order_relaxed);
   }
+  // Waits in the kernel, on self's own kernel thread, for the baton.
   void wait_baton(ThreadState* self);
   std::vector<BlockedThread> blocked_threads() const;
   std::vector<detect::WaitEdge> wait_edges() const;
@@ -242,8 +275,9 @@ class Controller {
   // Gives `t` an OS thread: an idle carrier, or a new one (a custom stack size needs one).
   int start_os_thread(ThreadState* t, const pthread_attr_t* attr);
   static void* carrier_main(void* carrier);
-  // Runs controlled thread `self` from its ThreadStart step to its end.
-  void run_thread(ThreadState* self);
+  // Runs controlled thread `self` from its ThreadStart step to its end; returns who runs
+  // next (see finish_thread).
+  ThreadState* run_thread(ThreadState* self);
   // A carrier is done with its thread of this execution (touches nothing afterwards).
   void carrier_parked();
 
@@ -273,11 +307,16 @@ class Controller {
   std::vector<ThreadId> alternates_;
   Fairness fairness_;
   std::atomic<ThreadState*> holder_{nullptr};
+  std::atomic<pid_t> running_tid_{0};
   std::atomic<std::uint32_t> done_{0};
   std::vector<std::unique_ptr<Carrier>> carriers_;
   std::vector<Carrier*> idle_;            // carriers free for this execution
   std::atomic<std::uint32_t> busy_{0};    // carriers still running this execution's threads
   const std::function<void()>* body_ = nullptr;
+  // A process's own main thread (adopt_main_thread) as a fiber, its kernel thread as a
+  // processor.
+  Fiber main_fiber_;
+  Processor main_processor_;
 };
 
 }  // namespace weft::rt

@@ -92,6 +92,8 @@ std::uint64_t monotonic_ns() {
 
 pid_t gettid() { return static_cast<pid_t>(raw_syscall6(SYS_gettid, 0, 0, 0, 0, 0, 0)); }
 
+void signal_thread(pid_t tid, int sig) { raw_syscall6(SYS_tgkill, getpid(), tid, sig, 0, 0, 0); }
+
 pid_t getpid() { return static_cast<pid_t>(raw_syscall6(SYS_getpid, 0, 0, 0, 0, 0, 0)); }
 
 bool any_ready(struct pollfd* fds, std::size_t n) {

@@ -169,6 +169,13 @@ int main(int argc, char** argv) {
     return 1;
   }
   const double weft_s = r.elapsed_s();
+  // The same with every switch through the kernel (runtime/fiber.hpp: WEFT_FIBERS=0 is
+  // read by each exploration's process).
+  setenv("WEFT_FIBERS", "0", 1);
+  weft::Result kernel_run = weft::explore([] { two_threads(); },
+                                          {.strategy = "random", .executions = executions, .seed = 1});
+  unsetenv("WEFT_FIBERS");
+  const double kernel_s = kernel_run.elapsed_s();
 
   for (int i = 0; i < 64; ++i) g_plain[i] = i;
   // Where an execution's time goes: steps that switch threads vs. the fixed cost.
@@ -181,6 +188,10 @@ int main(int argc, char** argv) {
   long_options.fair = false;
   weft::Result long_run = weft::explore([] { two_long_threads(); }, long_options);
   const double switch_us = long_run.elapsed_s() * 1e6 / (3 * 40000.0);
+  setenv("WEFT_FIBERS", "0", 1);
+  weft::Result long_kernel = weft::explore([] { two_long_threads(); }, long_options);
+  unsetenv("WEFT_FIBERS");
+  const double kernel_switch_us = long_kernel.elapsed_s() * 1e6 / (3 * 40000.0);
   weft::Result one_thread = weft::explore([] {}, {.strategy = "random", .executions = executions});
   const double empty_us = one_thread.elapsed_s() * 1e6 / executions;
 
@@ -223,9 +234,13 @@ int main(int argc, char** argv) {
   std::printf("  weft random walk                  %10.0f executions/s  %8.1f us each\n",
               executions / weft_s, weft_s * 1e6 / executions);
   std::printf("  ratio weft/native time            %10.2fx\n", weft_s / native_s);
+  std::printf("  weft, switches through the kernel %10.0f executions/s  %8.1f us each (%.2fx)\n",
+              executions / kernel_s, kernel_s * 1e6 / executions, kernel_s / weft_s);
   std::printf("  where the time goes:\n");
   std::printf("    one step (random walk: a thread switch every other step) %8.2f us\n",
               switch_us);
+  std::printf("    ...with every switch through the kernel (WEFT_FIBERS=0)   %8.2f us (%.1fx)\n",
+              kernel_switch_us, kernel_switch_us / switch_us);
   std::printf("    an execution of an empty body (one thread started/reaped) %7.2f us\n",
               empty_us);
   std::printf("\ninstrumented access off the schedule (thread not under test):\n");

@@ -3,7 +3,8 @@
 //
 // Every controlled thread is a real OS thread. The one holding the baton runs; at a
 // scheduling point it announces its next operation (ThreadState::pending), the strategy
-// chooses among the enabled threads, and the baton moves. Blocking is modelled: a thread
+// chooses among the enabled threads, and the baton moves: in user space, the same kernel
+// thread resuming the next thread's registers, where it can (fiber.hpp). Blocking is modelled: a thread
 // whose pending operation cannot complete (held mutex, unsignalled condition, unfinished
 // join...) is simply not enabled. The semantics of each primitive live in its model.
 #include <pthread.h>

@@ -43,7 +43,7 @@ struct Fiber {
 
 // A kernel thread that runs fibers. Parked, it waits on `wake` to resume `resume`.
 struct Processor {
-  static constexpr std::size_t kParkStackSize = 16 * 1024;
+  static constexpr std::size_t kParkStackSize = 64 * 1024;
   pid_t tid = 0;
   std::uintptr_t tcb = 0;  // its own TCB, the fs base while parked
   void* park_sp = nullptr;

@@ -117,7 +117,8 @@ ThreadState* Controller::run_thread(ThreadState* self) {
       (*body_)();
     else
       self->retval = self->start(self->arg);
-  } catch (abi::__forced_unwind&) {  // pthread_exit (pinned): finish under control, unwind on
+  } catch (abi::__forced_unwind&) {  // pthread_exit: finish under control, unwind on
+    pin(self);  // at home (pthread_exit did, unless cancelled inside weft): its OS thread ends
     release_baton(finish_thread(self));
     throw;
   } catch (...) {

@@ -143,18 +143,8 @@ bool Controller::leave(Carrier* carrier, ThreadState* next) {
     park(me, &done_);
     return true;
   }
-  Fiber& to = fiber_of(*next);
-  if (to.state == Fiber::State::kSaved && !to.pinned && user_switching()) {
-    Processor* p = me.on;
-    if (next->carrier_asleep) {
-      next->carrier_asleep = false;
-      next->baton.store(1, std::memory_order_relaxed);
-    }
-    to.on = p;
-    to.state = Fiber::State::kRunning;
-    me.state = Fiber::State::kSaved;
-    publish_holder(*next, p->tid);
-    fiber::switch_to(&me.sp, to.sp, to.tcb);
+  if (can_resume_here(me, *next)) {
+    resume_here(me, next);
     return true;
   }
   if (next->tid != 0) publish_holder(*next, next->tid);
@@ -615,21 +605,30 @@ void Controller::wait_baton(ThreadState* self) {
   publish_holder(*self, fiber_of(*self).on->tid);
 }
 
+bool Controller::can_resume_here(const Fiber& me, const ThreadState& next) {
+  const Fiber& to = fiber_of(next);
+  return !me.pinned && !to.pinned && to.state == Fiber::State::kSaved && user_switching();
+}
+
+void Controller::resume_here(Fiber& me, ThreadState* next) {
+  Fiber& to = fiber_of(*next);
+  Processor* p = me.on;
+  if (next->carrier_asleep) {  // its first turn: run_thread's wait_baton finds its baton set
+    next->carrier_asleep = false;
+    next->baton.store(1, std::memory_order_relaxed);
+  }
+  to.on = p;
+  to.state = Fiber::State::kRunning;
+  me.state = Fiber::State::kSaved;
+  publish_holder(*next, p->tid);
+  fiber::switch_to(&me.sp, to.sp, to.tcb);
+}
+
 void Controller::switch_to(ThreadState* self, ThreadState* next) {
   Fiber& me = fiber_of(*self);
-  Fiber& to = fiber_of(*next);
-  if (!me.pinned && !to.pinned && to.state == Fiber::State::kSaved && user_switching()) {
-    Processor* p = me.on;
+  if (can_resume_here(me, *next)) {
     holder_.store(next, std::memory_order_release);
-    if (next->carrier_asleep) {
-      next->carrier_asleep = false;
-      next->baton.store(1, std::memory_order_relaxed);
-    }
-    to.on = p;
-    to.state = Fiber::State::kRunning;
-    me.state = Fiber::State::kSaved;
-    publish_holder(*next, p->tid);
-    fiber::switch_to(&me.sp, to.sp, to.tcb);
+    resume_here(me, next);
     resumed(self);
     return;
   }

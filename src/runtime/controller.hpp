@@ -226,6 +226,11 @@ class Controller {
   // when the carrier, a fiber, was resumed later with a new thread to run; false when it
   // must wait for one in the kernel.
   bool leave(Carrier* carrier, ThreadState* next);
+  // Whether `next` can run on the processor running `me`, in user space: both may move and
+  // next is saved.
+  bool can_resume_here(const Fiber& me, const ThreadState& next);
+  // Saves `me` and resumes `next` on the same processor; returns when me is resumed.
+  void resume_here(Fiber& me, ThreadState* next);
   // The word that, set and woken, makes `next` run: its baton, its carrier's go (a first
   // turn), or, for a saved fiber, its home processor's wake (told to resume it).
   std::atomic<std::uint32_t>* wake_word(ThreadState* next);

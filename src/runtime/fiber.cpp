@@ -14,12 +14,7 @@
 // arch_prctl system call), load `to` and pop what it saved. weft_fiber_start begins a new
 // context: it calls rbx(r12), both popped from the frame Processor::init lays out.
 asm(R"(
-  .text
-  .p2align 4
-  .globl weft_fiber_switch_fsgsbase
-  .hidden weft_fiber_switch_fsgsbase
-  .type weft_fiber_switch_fsgsbase, @function
-weft_fiber_switch_fsgsbase:
+  .macro WEFT_SAVE
   pushq %rbp
   pushq %rbx
   pushq %r12
@@ -30,8 +25,8 @@ weft_fiber_switch_fsgsbase:
   stmxcsr (%rsp)
   fnstcw 4(%rsp)
   movq %rsp, (%rdi)
-  wrfsbase %rdx
-  movq %rsi, %rsp
+  .endm
+  .macro WEFT_RESTORE
   ldmxcsr (%rsp)
   fldcw 4(%rsp)
   addq $8, %rsp
@@ -42,6 +37,18 @@ weft_fiber_switch_fsgsbase:
   popq %rbx
   popq %rbp
   ret
+  .endm
+
+  .text
+  .p2align 4
+  .globl weft_fiber_switch_fsgsbase
+  .hidden weft_fiber_switch_fsgsbase
+  .type weft_fiber_switch_fsgsbase, @function
+weft_fiber_switch_fsgsbase:
+  WEFT_SAVE
+  wrfsbase %rdx
+  movq %rsi, %rsp
+  WEFT_RESTORE
   .size weft_fiber_switch_fsgsbase, .-weft_fiber_switch_fsgsbase
 
   .p2align 4
@@ -49,32 +56,14 @@ weft_fiber_switch_fsgsbase:
   .hidden weft_fiber_switch_syscall
   .type weft_fiber_switch_syscall, @function
 weft_fiber_switch_syscall:
-  pushq %rbp
-  pushq %rbx
-  pushq %r12
-  pushq %r13
-  pushq %r14
-  pushq %r15
-  subq $8, %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
-  movq %rsp, (%rdi)
+  WEFT_SAVE
   movq %rsi, %r12
   movq %rdx, %rsi
   movl $0x1002, %edi
   movl $158, %eax
   syscall
   movq %r12, %rsp
-  ldmxcsr (%rsp)
-  fldcw 4(%rsp)
-  addq $8, %rsp
-  popq %r15
-  popq %r14
-  popq %r13
-  popq %r12
-  popq %rbx
-  popq %rbp
-  ret
+  WEFT_RESTORE
   .size weft_fiber_switch_syscall, .-weft_fiber_switch_syscall
 
   .p2align 4
@@ -113,11 +102,15 @@ Support& support() {
   static Support s = [] {
     Support r;
 #if defined(__x86_64__)
+    // WEFT_FIBERS=0: off; =arch_prctl: the system call even where WRFSBASE works (so
+    // that the fallback is tested on machines that have it).
     const char* env = getenv("WEFT_FIBERS");
     if (env != nullptr && std::strcmp(env, "0") == 0) return r;
+    const bool forced_syscall = env != nullptr && std::strcmp(env, "arch_prctl") == 0;
     r.enabled = true;
-    r.fn = (getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE) != 0 ? &weft_fiber_switch_fsgsbase
-                                                         : &weft_fiber_switch_syscall;
+    r.fn = (getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE) != 0 && !forced_syscall
+               ? &weft_fiber_switch_fsgsbase
+               : &weft_fiber_switch_syscall;
 #endif
     return r;
   }();

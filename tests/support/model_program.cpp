@@ -84,23 +84,24 @@ void check_object(const Program& p, ObjectId o) {
 }
 }  // namespace
 
+auto& ThreadBuilder::object_op(int action, OpKind kind, ObjectId o) {
+  check_object(*program_, o);
+  return program_->add_op(index_, static_cast<Program::Action>(action), kind, o);
+}
 ThreadBuilder& ThreadBuilder::read(ObjectId var, std::size_t reg) {
-  check_object(*program_, var);
-  program_->add_op(index_, Program::Action::kAccess, OpKind::Read, var).effect =
+  object_op(static_cast<int>(Program::Action::kAccess), OpKind::Read, var).effect =
       [var, reg](State& s, ThreadIndex self) { s.reg(self, reg) = s[var]; };
   return *this;
 }
 
 ThreadBuilder& ThreadBuilder::write(ObjectId var, Value v) {
-  check_object(*program_, var);
-  program_->add_op(index_, Program::Action::kAccess, OpKind::Write, var).effect =
+  object_op(static_cast<int>(Program::Action::kAccess), OpKind::Write, var).effect =
       [var, v](State& s, ThreadIndex) { s[var] = v; };
   return *this;
 }
 
 ThreadBuilder& ThreadBuilder::exchange(ObjectId var, Value v, std::size_t reg) {
-  check_object(*program_, var);
-  program_->add_op(index_, Program::Action::kAccess, OpKind::AtomicRmw, var).effect =
+  object_op(static_cast<int>(Program::Action::kAccess), OpKind::AtomicRmw, var).effect =
       [var, v, reg](State& s, ThreadIndex self) {
         s.reg(self, reg) = s[var];
         s[var] = v;
@@ -109,8 +110,7 @@ ThreadBuilder& ThreadBuilder::exchange(ObjectId var, Value v, std::size_t reg) {
 }
 
 ThreadBuilder& ThreadBuilder::fetch_add(ObjectId var, Value v, std::size_t reg) {
-  check_object(*program_, var);
-  program_->add_op(index_, Program::Action::kAccess, OpKind::AtomicRmw, var).effect =
+  object_op(static_cast<int>(Program::Action::kAccess), OpKind::AtomicRmw, var).effect =
       [var, v, reg](State& s, ThreadIndex self) {
         s.reg(self, reg) = s[var];
         s[var] += v;
@@ -119,25 +119,20 @@ ThreadBuilder& ThreadBuilder::fetch_add(ObjectId var, Value v, std::size_t reg) 
 }
 
 ThreadBuilder& ThreadBuilder::access(OpKind kind, ObjectId var, Effect effect) {
-  check_object(*program_, var);
-  program_->add_op(index_, Program::Action::kAccess, kind, var).effect = std::move(effect);
+  object_op(static_cast<int>(Program::Action::kAccess), kind, var).effect = std::move(effect);
   return *this;
 }
 
 ThreadBuilder& ThreadBuilder::lock(ObjectId m) {
-  check_object(*program_, m);
-  program_->add_op(index_, Program::Action::kLock, OpKind::MutexLock, m);
+  object_op(static_cast<int>(Program::Action::kLock), OpKind::MutexLock, m);
   return *this;
 }
 ThreadBuilder& ThreadBuilder::unlock(ObjectId m) {
-  check_object(*program_, m);
-  program_->add_op(index_, Program::Action::kUnlock, OpKind::MutexUnlock, m);
+  object_op(static_cast<int>(Program::Action::kUnlock), OpKind::MutexUnlock, m);
   return *this;
 }
 ThreadBuilder& ThreadBuilder::with_register(int action, OpKind kind, ObjectId o, std::size_t reg) {
-  check_object(*program_, o);
-  program_->add_op(index_, static_cast<Program::Action>(action), kind, o).reg =
-      static_cast<std::uint32_t>(reg);
+  object_op(action, kind, o).reg = static_cast<std::uint32_t>(reg);
   return *this;
 }
 ThreadBuilder& ThreadBuilder::try_lock(ObjectId m, std::size_t reg) {
@@ -153,38 +148,31 @@ ThreadBuilder& ThreadBuilder::sem_post_if(ObjectId s, std::size_t reg) {
   return with_register(static_cast<int>(Program::Action::kSemPostIf), OpKind::SemPost, s, reg);
 }
 ThreadBuilder& ThreadBuilder::wait(ObjectId e) {
-  check_object(*program_, e);
-  program_->add_op(index_, Program::Action::kWait, OpKind::FutexWait, e);
+  object_op(static_cast<int>(Program::Action::kWait), OpKind::FutexWait, e);
   return *this;
 }
 ThreadBuilder& ThreadBuilder::signal(ObjectId e) {
-  check_object(*program_, e);
-  program_->add_op(index_, Program::Action::kSignal, OpKind::FutexWake, e);
+  object_op(static_cast<int>(Program::Action::kSignal), OpKind::FutexWake, e);
   return *this;
 }
 ThreadBuilder& ThreadBuilder::sem_wait(ObjectId s) {
-  check_object(*program_, s);
-  program_->add_op(index_, Program::Action::kSemWait, OpKind::SemWait, s);
+  object_op(static_cast<int>(Program::Action::kSemWait), OpKind::SemWait, s);
   return *this;
 }
 ThreadBuilder& ThreadBuilder::rdlock(ObjectId l) {
-  check_object(*program_, l);
-  program_->add_op(index_, Program::Action::kRdLock, OpKind::RwReadLock, l);
+  object_op(static_cast<int>(Program::Action::kRdLock), OpKind::RwReadLock, l);
   return *this;
 }
 ThreadBuilder& ThreadBuilder::wrlock(ObjectId l) {
-  check_object(*program_, l);
-  program_->add_op(index_, Program::Action::kWrLock, OpKind::RwWriteLock, l);
+  object_op(static_cast<int>(Program::Action::kWrLock), OpKind::RwWriteLock, l);
   return *this;
 }
 ThreadBuilder& ThreadBuilder::rw_unlock(ObjectId l) {
-  check_object(*program_, l);
-  program_->add_op(index_, Program::Action::kRwUnlock, OpKind::RwUnlock, l);
+  object_op(static_cast<int>(Program::Action::kRwUnlock), OpKind::RwUnlock, l);
   return *this;
 }
 ThreadBuilder& ThreadBuilder::sem_post(ObjectId s) {
-  check_object(*program_, s);
-  program_->add_op(index_, Program::Action::kSemPost, OpKind::SemPost, s);
+  object_op(static_cast<int>(Program::Action::kSemPost), OpKind::SemPost, s);
   return *this;
 }
 ThreadBuilder& ThreadBuilder::spawn(ThreadIndex child) {

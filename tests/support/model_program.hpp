@@ -100,8 +100,10 @@ class ThreadBuilder {
   ThreadBuilder& check(Check ok, std::string message = "assertion failed");
 
  private:
-  // An op (`action`: a Program::Action, declared below) that keeps its outcome in a
-  // register, or reads it there (the try kinds).
+  // An op on object `o` (`action`: a Program::Action, declared below), checked and added.
+  // Returns the Program::ModelOp (declared below) to complete.
+  auto& object_op(int action, OpKind kind, ObjectId o);
+  // One that keeps its outcome in a register, or reads it there (the try kinds).
   ThreadBuilder& with_register(int action, OpKind kind, ObjectId o, std::size_t reg);
   Program* program_;
   ThreadIndex index_;

@@ -5,15 +5,18 @@
 // was found, 2 usage or tool error.
 #include <CLI/CLI.hpp>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -276,6 +279,50 @@ std::string collect(Instance& in) {
   return "";
 }
 
+// A worker that ended without leaving its team (it died, or failed before it joined)
+// would keep the others waiting at the team's barrier: they are told to leave.
+void release_team(const std::vector<Instance>& instances, const fs::path& control) {
+  const std::size_t bytes = weft::JobsLayout::file_bytes(instances.size());
+  const int fd = open(control.c_str(), O_RDWR | O_CLOEXEC);
+  void* map = fd < 0 ? MAP_FAILED : mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (fd >= 0) close(fd);
+  if (map == MAP_FAILED) return;
+  auto* team = reinterpret_cast<std::atomic<std::uint64_t>*>(static_cast<char*>(map) +
+                                                              weft::JobsLayout::kTeamOffset);
+  bool abort = false;
+  for (std::size_t j = 0; j < instances.size(); ++j)
+    abort |= instances[j].reaped && team[weft::JobsLayout::slot(j) + weft::JobsLayout::kDeparted].load() == 0;
+  if (abort && team[weft::JobsLayout::kAbort].exchange(1) == 0)
+    syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&team[weft::JobsLayout::kBarrier]) + 1,
+            FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+  munmap(map, bytes);
+}
+
+// Waits for every worker; with several, any that ends early releases the others' team.
+void wait_for_workers(std::vector<Instance>& instances, const fs::path& control) {
+  if (instances.size() == 1) {
+    reap(instances[0], true);
+    return;
+  }
+  for (;;) {
+    std::size_t running = 0;
+    for (Instance& in : instances) running += !reap(in, false);
+    if (running == 0) return;
+    release_team(instances, control);
+    int status;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, 0)) < 0 && errno == EINTR) {
+    }
+    if (pid < 0) return;
+    for (Instance& in : instances)
+      if (in.pid == pid && !in.reaped) {
+        in.status = status;
+        in.reaped = true;
+        if (in.group) kill(-in.pid, SIGKILL);
+      }
+  }
+}
+
 // --jobs on a terminal: the workers' executions and bugs (fork_server.cpp's JobsControl
 // words), four times a second, cleared when they are done.
 void wait_with_progress(std::vector<Instance>& instances, const fs::path& control) {
@@ -290,6 +337,7 @@ void wait_with_progress(std::vector<Instance>& instances, const fs::path& contro
     std::size_t running = 0;
     for (Instance& in : instances) running += !reap(in, false);
     if (running == 0 || w == nullptr) break;
+    release_team(instances, control);
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
     std::uint64_t executions = 0, bugs = 0;
     for (std::size_t j = 0; j < instances.size(); ++j) {
@@ -529,9 +577,19 @@ int launch(const Run& r, Mode mode) {
   if (jobs > 1) {
     std::vector<std::uint64_t> words(weft::JobsLayout::words(jobs), 0);
     words[weft::JobsLayout::kFirstBug] = weft::JobsLayout::kNoBug;
-    std::ofstream(control, std::ios::binary)
-        .write(reinterpret_cast<const char*>(words.data()),
+    std::vector<std::uint64_t> team(2, 0);
+    team[weft::JobsLayout::kBarrier] = weft::JobsLayout::barrier(jobs);
+    std::ofstream file(control, std::ios::binary);
+    file.write(reinterpret_cast<const char*>(words.data()),
                static_cast<std::streamsize>(words.size() * sizeof(std::uint64_t)));
+    file.seekp(static_cast<std::streamoff>(weft::JobsLayout::kTeamOffset));
+    file.write(reinterpret_cast<const char*>(team.data()),
+               static_cast<std::streamsize>(team.size() * sizeof(std::uint64_t)));
+    file.close();
+    // The rest of the team area (work_team.cpp) is a hole until a worker writes there.
+    std::error_code ec;
+    fs::resize_file(control, weft::JobsLayout::file_bytes(jobs), ec);
+    if (ec) return fail("cannot make " + control.string() + ": " + ec.message());
   }
   if (!gdb) signal(SIGINT, forward_signal);
   signal(SIGTERM, forward_signal);
@@ -549,6 +607,7 @@ int launch(const Run& r, Mode mode) {
     if (jobs > 1) {
       e.push_back("WEFT_JOBS_CONTROL=" + control.string());
       e.push_back("WEFT_JOBS_WORKER=" + std::to_string(j));
+      e.push_back("WEFT_JOBS_WORKERS=" + std::to_string(jobs));
     }
     in.group = !gdb;
     in.pid = spawn(e, argv, in.group);
@@ -560,7 +619,7 @@ int launch(const Run& r, Mode mode) {
   }
   if (jobs > 1 && !r.quiet && isatty(STDERR_FILENO))
     wait_with_progress(instances, control);
-  for (Instance& in : instances) reap(in, true);
+  wait_for_workers(instances, control);
   if (gdb) wait_for_orphans();
   std::string problem;
   for (Instance& in : instances)

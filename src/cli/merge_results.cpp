@@ -227,8 +227,10 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
     std::vector<Found> all;
     for (std::size_t i = 0; i < inputs.size(); ++i)
       for (const json& b : inputs[i].json.value(field, json::array())) {
+        // Workers that shared work order their executions by the rounds they ran in.
         const std::uint64_t e = b.value("execution", std::uint64_t{1});
-        all.push_back({parts[i].index + std::uint64_t{count} * (e == 0 ? 0 : e - 1), i, b});
+        const std::uint64_t place = b.contains("order") ? b.value("order", std::uint64_t{0}) : (e == 0 ? 0 : e - 1);
+        all.push_back({parts[i].index + std::uint64_t{count} * place, i, b});
       }
     std::stable_sort(all.begin(), all.end(),
                      [](const Found& a, const Found& b) { return a.global < b.global; });
@@ -239,7 +241,8 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
       // Numbered as the unsharded search numbers it; the shard's own number kept.
       f.bug["shard"] = parts[f.input].index;
       f.bug["shard_execution"] = f.bug.value("execution", std::uint64_t{1});
-      f.bug["execution"] = f.global + 1;
+      // A shared search has no unsharded numbering: the worker's own stands.
+      if (!f.bug.contains("order")) f.bug["execution"] = f.global + 1;
       auto [at, fresh] = seen.emplace(bug_key(f.bug), distinct.size());
       if (fresh) {
         distinct.push_back(std::move(f));

@@ -1,6 +1,8 @@
 #pragma once
 // The words the workers of one `weft run --jobs` share in one file: the CLI makes it and
-// reads the progress, each worker's fork server maps it (explore/fork_server.cpp).
+// reads the progress, each worker's fork server maps it (explore/fork_server.cpp); and,
+// from kTeamOffset, the area where the workers of a systematic search pass each other
+// work (explore/work_team.cpp).
 #include <cstddef>
 #include <cstdint>
 
@@ -16,6 +18,41 @@ struct JobsLayout {
   static constexpr std::size_t executions(std::size_t worker) { return 2 + 2 * worker; }
   static constexpr std::size_t bugs(std::size_t worker) { return 3 + 2 * worker; }
   static constexpr std::size_t words(std::size_t workers) { return 2 + 2 * workers; }
+
+  // --- the team area (64-bit words from kTeamOffset bytes; the file is sparse) ---------
+  static constexpr std::size_t kTeamOffset = std::size_t{1} << 16;
+  static constexpr std::size_t kMaxWorkers = 4096;  // words(kMaxWorkers) fit below it
+  // The barrier: arrived | live << 16 | generation << 32 (the CLI sets live = workers).
+  static constexpr std::size_t kBarrier = 0;
+  static constexpr std::uint64_t barrier(std::size_t workers) { return std::uint64_t{workers} << 16; }
+  // Non-zero: a worker died; the others leave the team (the CLI sets it).
+  static constexpr std::size_t kAbort = 1;
+  // Worker j's slot: what it published in the last exchange.
+  enum SlotField : std::size_t {
+    kRound,       // the exchange it was published for
+    kWork,        // executions known still to run there
+    kForwards,    // words in its outbox
+    kPending,     // forwarded words that did not fit the outbox (the team is not done)
+    kSpace,       // the schedule space it searches
+    kInboxRound,  // the exchange whose work its inbox holds
+    kInboxSize,   // words in its inbox
+    kDeparted,    // it left the team
+    kSlotWords
+  };
+  static constexpr std::size_t slot(std::size_t worker) { return 2 + kSlotWords * worker; }
+  // Worker j's outbox (the branches it forwards) and inbox (the work given to it).
+  static constexpr std::size_t kOutboxWords = std::size_t{1} << 16;
+  static constexpr std::size_t kInboxWords = std::size_t{1} << 18;
+  static constexpr std::size_t boxes(std::size_t workers) { return 2 + kSlotWords * workers; }
+  static constexpr std::size_t outbox(std::size_t workers, std::size_t worker) {
+    return boxes(workers) + (kOutboxWords + kInboxWords) * worker;
+  }
+  static constexpr std::size_t inbox(std::size_t workers, std::size_t worker) {
+    return outbox(workers, worker) + kOutboxWords;
+  }
+  static constexpr std::size_t file_bytes(std::size_t workers) {
+    return kTeamOffset + outbox(workers, workers) * sizeof(std::uint64_t);
+  }
 };
 
 }  // namespace weft

@@ -57,6 +57,9 @@ struct BugRecord {
   std::uintptr_t pc = 0;        // where it failed, read as a return address (crashes store the faulting pc + 1)
   std::uint64_t step = 0;       // steps taken when it failed
   std::uint64_t execution = 0;  // 1-based index of the execution that found it
+  // weft run --jobs, workers sharing work: 1 + the execution's place in the order that
+  // decides which worker's bug is first (explore/work_team.hpp); 0 otherwise.
+  std::uint64_t order = 0;
   std::string schedule;         // encoded Schedule that reproduces it
   std::vector<Event> events;    // the execution's trace up to the failure
   std::vector<BlockedThread> blocked;  // deadlock: every unfinished thread

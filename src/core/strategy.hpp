@@ -4,7 +4,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "core/coverage.hpp"
 #include "core/event.hpp"
@@ -41,6 +43,25 @@ class Strategy {
   // search runs it only to learn where the tree splits; another shard owns it. It is not
   // counted, and a bug it shows is that shard's to report.
   virtual bool probing() const { return false; }
+
+  // weft run --jobs: the workers of one systematic search pass work to each other
+  // between executions (explore/work_team.hpp moves the words). true: this strategy
+  // takes part, as worker `worker`, in the schedule space `space` (work of another space
+  // is refused).
+  virtual bool join_team(std::uint32_t worker, std::uint64_t space) { return false; }
+  // Executions known still to run here.
+  virtual std::uint64_t work_left() const { return 0; }
+  // Moves up to `max` of them to another worker: appended to *out (at most `max_words`).
+  virtual std::uint64_t give_work(std::uint64_t max, std::size_t max_words,
+                                  std::vector<std::uint64_t>* out) {
+    return 0;
+  }
+  // Runs the work another worker's give_work() wrote.
+  virtual void take_work(std::span<const std::uint64_t> words) {}
+  // Work found for other workers since the last call: records, each [its length in
+  // words, the worker it is for, ...]; and one such record for this worker.
+  virtual void take_forwards(std::vector<std::uint64_t>* out) {}
+  virtual void accept_forward(std::span<const std::uint64_t> record) {}
 };
 
 }  // namespace weft

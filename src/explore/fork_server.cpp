@@ -29,6 +29,7 @@
 #include "explore/replay_strategy.hpp"
 #include "runtime/internal_heap.hpp"
 #include "explore/shared_region.hpp"
+#include "explore/work_team.hpp"
 #include "strategy/preemption_bound.hpp"
 #include "report/html_report.hpp"
 #include "report/json_report.hpp"
@@ -81,6 +82,7 @@ struct Config {
   Shard shard;               // WEFT_SHARD=<i>/<n>: this server runs shard i of n
   std::string jobs_control;  // WEFT_JOBS_CONTROL: weft run --jobs's shared words
   std::uint32_t jobs_worker = 0;  // WEFT_JOBS_WORKER: this worker's number
+  std::uint32_t jobs_workers = 1;  // WEFT_JOBS_WORKERS: how many there are
 };
 
 // The run's strategy; bf's method= and var= names are looked up in the program's symbols
@@ -565,12 +567,41 @@ void serve(ServerState& s) {
   std::uint64_t restarts = 0;
   h.nraces.store(0);
   ProgressLine progress(cfg.progress && !replaying);
+  // --jobs on a systematic search: the workers pass each other work (work_team.hpp).
+  WorkTeam team(replaying ? "" : cfg.jobs_control, cfg.jobs_worker, cfg.jobs_workers);
+  // The schedule space: a search with other extra scheduling points is another.
+  auto space_of = [&] {
+    std::string joined;
+    for (const std::string& p : s.points) joined += p + '\n';
+    return fnv1a64(joined);
+  };
+  std::uint64_t space = space_of();
+  if (getenv("WEFT_NO_TEAM") || !s.strategy->join_team(cfg.jobs_worker, space)) team.leave();
+  std::uint64_t in_round = 0;  // executions of this worker in the team's round
+  // An execution's place in the order that decides which bug is first: this worker's
+  // count, or in a team its slot in the round.
+  auto order = [&] { return team.active() ? team.slot_base() + in_round : counted; };
+  std::uint64_t first_bug_order = 0;
   for (std::uint64_t i = 0;; ++i) {
     progress.update(counted, *s.strategy, run.bugs.size());
     jobs.progress(counted, run.bugs.size());
     if (no_share || (max_executions != 0 && counted >= max_executions)) break;
     if (budget_ns != 0 && os::monotonic_ns() - start >= budget_ns) break;
-    if (!cfg.keep_going && jobs.beaten(cfg.shard.global(counted))) break;
+    if (!cfg.keep_going && jobs.beaten(cfg.shard.global(order()))) break;
+    bool left = false;
+    while (team.active() && (in_round >= team.round_length() || s.strategy->work_left() == 0)) {
+      const auto outcome = team.exchange(*s.strategy, space, budget_ns != 0 ? start + budget_ns : 0);
+      if (outcome == WorkTeam::Outcome::kLeft) {
+        left = true;
+        break;
+      }
+      // Done: every worker is out of work; next_execution() below finds none here.
+      if (outcome == WorkTeam::Outcome::kDone) team.leave();
+      in_round = 0;
+      if (!cfg.keep_going && jobs.beaten(cfg.shard.global(order()))) left = true;
+      if (left) break;
+    }
+    if (left) break;
     if (!s.strategy->next_execution()) {
       run.complete = !replaying;
       break;
@@ -579,13 +610,18 @@ void serve(ServerState& s) {
     // execution: not counted here, and a bug it shows is that shard's to report.
     const bool probe = s.strategy->probing();
     if (!probe && shared_budget && !jobs.take_execution(cfg.executions)) break;
-    if (!probe) ++counted;
+    const std::uint64_t this_order = order();
+    if (!probe) {
+      ++counted;
+      ++in_round;
+    }
     const pid_t pid = fork_execution(s, counted - (probe ? 0 : 1));
     if (pid < 0) {
       run.error = std::string("fork failed: ") + std::strerror(errno);
       break;
     }
     if (pid == 0) {
+      team.disown();
       sigprocmask(SIG_SETMASK, &old_mask, nullptr);  // the program's own mask
       become_execution(s);
       return;  // into the program; never reached in the server
@@ -662,7 +698,9 @@ void serve(ServerState& s) {
         }
         if (run.bugs.empty()) {
           output = read_fd(s.output_fd);
-          jobs.found(cfg.shard.global(counted - 1));
+          jobs.found(cfg.shard.global(this_order));
+          first_bug_order = this_order;
+          if (team.active()) b.order = this_order + 1;
         }
         bug_keys.push_back(key);
         run.bugs.push_back(std::move(b));
@@ -680,6 +718,8 @@ void serve(ServerState& s) {
         break;
       }
       ++restarts;
+      space = space_of();
+      if (!s.strategy->join_team(cfg.jobs_worker, space)) team.leave();
     }
     if (bug) continue;
     if (i == 0 && !replaying) {
@@ -693,6 +733,7 @@ void serve(ServerState& s) {
       }
     }
   }
+  team.leave();
   progress.clear();
   jobs.progress(counted, run.bugs.size());
   run.racy_points = s.points;  // the space the coverage is about
@@ -708,7 +749,7 @@ void serve(ServerState& s) {
   // execution has the fewest preemptions of any within the budget.
   const bool sampled = !replaying && run.coverage.kind == "none";
   // Not when another shard's bug comes first: this one will not be reported.
-  const bool beaten = !run.bugs.empty() && jobs.beaten(cfg.shard.global(run.bugs[0].execution - 1));
+  const bool beaten = !run.bugs.empty() && jobs.beaten(cfg.shard.global(first_bug_order));
   if (!run.bugs.empty() && run.error.empty() && !cfg.keep_going && cfg.minimize && !beaten &&
       (sampled || cfg.minimize_only) && run.bugs[0].preemptions() > 0) {
     BugRecord& found = run.bugs[0];
@@ -813,6 +854,7 @@ void maybe_run_fork_server() {
   if (Shard s; Shard::parse(take_env("WEFT_SHARD"), &s) && s.valid()) c.shard = s;
   c.jobs_control = take_env("WEFT_JOBS_CONTROL");
   if (parse_number(take_env("WEFT_JOBS_WORKER"), &v)) c.jobs_worker = static_cast<std::uint32_t>(v);
+  if (parse_number(take_env("WEFT_JOBS_WORKERS"), &v)) c.jobs_workers = static_cast<std::uint32_t>(v);
   if (std::string x = take_env("WEFT_RACES"); !x.empty()) {
     c.races = x;
     c.races_explicit = true;

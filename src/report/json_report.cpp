@@ -27,6 +27,7 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
   b["message"] = bug.message;
   b["thread"] = bug.thread == kNoThread ? json(nullptr) : json(bug.thread);
   b["execution"] = bug.execution;
+  if (bug.order != 0) b["order"] = bug.order - 1;
   b["preemptions"] = bug.preemptions();
   b["steps"] = bug.steps();
   b["schedule"] = bug.schedule;

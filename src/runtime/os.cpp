@@ -44,7 +44,8 @@ F resolve(const char* name) {
 
 }  // namespace
 
-long futex_wait(const std::uint32_t* word, std::uint32_t expected, long timeout_ns) {
+namespace {
+long futex_wait_op(const std::uint32_t* word, int op, std::uint32_t expected, long timeout_ns) {
   struct timespec ts;
   struct timespec* tp = nullptr;
   if (timeout_ns >= 0) {
@@ -52,13 +53,26 @@ long futex_wait(const std::uint32_t* word, std::uint32_t expected, long timeout_
     ts.tv_nsec = timeout_ns % 1000000000;
     tp = &ts;
   }
-  return raw_syscall6(SYS_futex, reinterpret_cast<long>(word), FUTEX_WAIT_PRIVATE,
-                      static_cast<long>(expected), reinterpret_cast<long>(tp), 0, 0);
+  return raw_syscall6(SYS_futex, reinterpret_cast<long>(word), op, static_cast<long>(expected),
+                      reinterpret_cast<long>(tp), 0, 0);
+}
+}  // namespace
+
+long futex_wait(const std::uint32_t* word, std::uint32_t expected, long timeout_ns) {
+  return futex_wait_op(word, FUTEX_WAIT_PRIVATE, expected, timeout_ns);
 }
 
 long futex_wake(const std::uint32_t* word, int count) {
   return raw_syscall6(SYS_futex, reinterpret_cast<long>(word), FUTEX_WAKE_PRIVATE, count, 0, 0,
                       0);
+}
+
+long futex_wait_shared(const std::uint32_t* word, std::uint32_t expected, long timeout_ns) {
+  return futex_wait_op(word, FUTEX_WAIT, expected, timeout_ns);
+}
+
+long futex_wake_shared(const std::uint32_t* word, int count) {
+  return raw_syscall6(SYS_futex, reinterpret_cast<long>(word), FUTEX_WAKE, count, 0, 0, 0);
 }
 
 namespace {

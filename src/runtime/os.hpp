@@ -13,6 +13,9 @@ namespace weft::os {
 // futex on a private word; `timeout_ns` < 0 waits forever. Returns the raw syscall result.
 long futex_wait(const std::uint32_t* word, std::uint32_t expected, long timeout_ns = -1);
 long futex_wake(const std::uint32_t* word, int count);
+// The same on a word in memory that processes share (a MAP_SHARED file).
+long futex_wait_shared(const std::uint32_t* word, std::uint32_t expected, long timeout_ns = -1);
+long futex_wake_shared(const std::uint32_t* word, int count);
 
 using ThreadMain = void* (*)(void*);
 // Real pthread_create/join, whatever the program interposes.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <unordered_set>
 
 namespace weft {
 
@@ -52,6 +53,7 @@ struct ExecutionTree::Node {
   std::uint32_t check = 0;     // options hash at `decision` when the branch was found
   std::uint32_t refs = 0;      // children alive + 1 while in the frontier or executing
   Decision::Kind kind = Decision::kThread;
+  bool stub = false;           // another worker's node (stubs_ says which)
 };
 
 // Nodes come from fixed chunks and return to a free list: no allocation per node once
@@ -98,6 +100,7 @@ void ExecutionTree::release(Node* node) {
   while (node != nullptr && --node->refs == 0) {
     Node* parent = node->parent;
     node->branches.reset();
+    if (node->stub) stubs_.erase(node);
     node->parent = pool_->free_list;
     pool_->free_list = node;
     --stats_.nodes_alive;
@@ -334,6 +337,12 @@ bool ExecutionTree::branch(std::size_t decision, std::uint32_t choice, std::int6
               shard_.count != shard_.index)
     return false;
 
+  // A stub's branch is its owner's to add (and to tell from one it has).
+  if (at->stub) {
+    forward(at, decision, choice, r.kind, own, options_hash(r), priority);
+    return false;
+  }
+
   Node* n = allocate();
   n->parent = at;
   ++at->refs;
@@ -365,6 +374,163 @@ void ExecutionTree::finish_execution() {
   Node* done = current_;
   current_ = nullptr;
   release(done);
+}
+
+// --- teams ------------------------------------------------------------------------------
+//
+// give() writes, per node: [words, priority, path length, then per path node from the
+// root: owner worker, owner's node, decision | choice << 32, replaced | check << 32,
+// kind | siblings << 8, the siblings (the choices branched at its decision before it)].
+namespace {
+constexpr std::size_t kNodeHead = 3, kPathHead = 5;
+}
+
+ExecutionTree::Remote ExecutionTree::remote(const Node* node) const {
+  if (node->stub) return stubs_.at(node);
+  return Remote{worker_, reinterpret_cast<std::uintptr_t>(node)};
+}
+
+void ExecutionTree::forward(const Node* at, std::size_t decision, std::uint32_t choice,
+                            Decision::Kind kind, std::uint32_t own, std::uint32_t check,
+                            std::int64_t priority) {
+  const Remote to = remote(at);
+  const std::uint64_t record[kForwardWords] = {
+      kForwardWords,
+      to.worker,
+      space_,
+      to.node,
+      decision | (std::uint64_t{choice} << 32),
+      static_cast<std::uint64_t>(kind) | (std::uint64_t{own} << 32),
+      check,
+      static_cast<std::uint64_t>(priority)};
+  forwards_.insert(forwards_.end(), record, record + kForwardWords);
+}
+
+std::uint64_t ExecutionTree::give(std::uint64_t max_nodes, std::size_t max_words,
+                                  std::vector<std::uint64_t>* out,
+                                  std::vector<std::int64_t>* given) {
+  std::vector<Entry> movable;
+  for (const Entry& e : frontier_)
+    if (!shared(e.node)) movable.push_back(e);
+  std::sort(movable.begin(), movable.end(), [](const Entry& a, const Entry& b) { return worse(b, a); });
+  max_nodes = std::min<std::uint64_t>(max_nodes, movable.size() / 2);
+  std::unordered_set<const Node*> moved;
+  std::vector<const Node*> path;
+  const std::size_t start = out->size();
+  for (std::size_t i = movable.size(); i >= 2 && moved.size() < max_nodes; i -= 2) {
+    const Entry& e = movable[i - 1];
+    path.clear();
+    for (const Node* n = e.node; n != nullptr; n = n->parent) path.push_back(n);
+    std::reverse(path.begin(), path.end());
+    const std::size_t at = out->size();
+    out->resize(at + kNodeHead);
+    (*out)[at + 1] = static_cast<std::uint64_t>(e.priority);
+    (*out)[at + 2] = path.size();
+    for (const Node* n : path) {
+      const Remote r = remote(n);
+      std::vector<std::uint32_t> siblings;
+      if (n->parent != nullptr && n->parent->branches)
+        for (const Delta& d : *n->parent->branches) {
+          if (d.decision != n->decision) continue;
+          if (d.choice == n->choice) break;
+          siblings.push_back(d.choice);
+        }
+      out->push_back(r.worker);
+      out->push_back(r.node);
+      out->push_back(n->decision | (std::uint64_t{n->choice} << 32));
+      out->push_back(n->replaced | (std::uint64_t{n->check} << 32));
+      out->push_back(static_cast<std::uint64_t>(n->kind) | (std::uint64_t{siblings.size()} << 8));
+      out->insert(out->end(), siblings.begin(), siblings.end());
+    }
+    if (out->size() - start > max_words) {
+      out->resize(at);
+      break;
+    }
+    (*out)[at] = out->size() - at;
+    moved.insert(e.node);
+    given->push_back(e.priority);
+  }
+  // Out of the frontier, still allocated (see give()).
+  std::erase_if(frontier_, [&](const Entry& e) { return moved.count(e.node) != 0; });
+  std::make_heap(frontier_.begin(), frontier_.end(), worse);
+  return moved.size();
+}
+
+void ExecutionTree::take(std::span<const std::uint64_t> words, std::vector<std::int64_t>* taken) {
+  std::size_t i = 0;
+  while (i + kNodeHead <= words.size() && words[i] >= kNodeHead && i + words[i] <= words.size()) {
+    const std::span<const std::uint64_t> rec = words.subspan(i, words[i]);
+    i += words[i];
+    const auto priority = static_cast<std::int64_t>(rec[1]);
+    const std::uint64_t length = rec[2];
+    Node* parent = nullptr;
+    std::size_t at = kNodeHead;
+    for (std::uint64_t k = 0; k < length && at + kPathHead <= rec.size(); ++k) {
+      const bool last = k + 1 == length;
+      Node* n = allocate();
+      n->parent = parent;
+      if (parent != nullptr) ++parent->refs;
+      n->decision = static_cast<std::uint32_t>(rec[at + 2]);
+      n->choice = static_cast<std::uint32_t>(rec[at + 2] >> 32);
+      n->replaced = static_cast<std::uint32_t>(rec[at + 3]);
+      n->check = static_cast<std::uint32_t>(rec[at + 3] >> 32);
+      n->kind = static_cast<Decision::Kind>(rec[at + 4] & 0xff);
+      const std::uint64_t siblings = rec[at + 4] >> 8;
+      if (parent != nullptr && options_.track_branches) {
+        // The choices this node's parent branched at its decision before it: the sleep
+        // sets need them as its owner knows them.
+        if (!parent->branches) parent->branches = std::make_unique<std::vector<Delta>>();
+        for (std::uint64_t s = 0; s < siblings && at + kPathHead + s < rec.size(); ++s)
+          parent->branches->push_back(
+              Delta{n->decision, static_cast<std::uint32_t>(rec[at + kPathHead + s]), n->kind});
+        parent->branches->push_back(Delta{n->decision, n->choice, n->kind});
+      }
+      if (last) {
+        n->refs = 1;
+        frontier_.push_back(Entry{priority, n->decision, n->choice, seq_++, n});
+        std::push_heap(frontier_.begin(), frontier_.end(), worse);
+        taken->push_back(priority);
+      } else {
+        n->stub = true;
+        stubs_[n] = Remote{rec[at], rec[at + 1]};
+      }
+      parent = n;
+      at += kPathHead + siblings;
+    }
+  }
+}
+
+bool ExecutionTree::adopt(std::span<const std::uint64_t> record, std::int64_t* priority) {
+  if (record.size() < kForwardWords || record[2] != space_) return false;
+  Node* at = reinterpret_cast<Node*>(static_cast<std::uintptr_t>(record[3]));
+  const auto decision = static_cast<std::uint32_t>(record[4]);
+  const auto choice = static_cast<std::uint32_t>(record[4] >> 32);
+  const auto kind = static_cast<Decision::Kind>(record[5] & 0xff);
+  const auto own = static_cast<std::uint32_t>(record[5] >> 32);
+  *priority = static_cast<std::int64_t>(record[7]);
+  if (choice == own) return false;
+  if (options_.track_branches) {
+    if (!at->branches) at->branches = std::make_unique<std::vector<Delta>>();
+    for (const Delta& d : *at->branches)
+      if (d.decision == decision && d.choice == choice) return false;
+    at->branches->push_back(Delta{decision, choice, kind});
+  }
+  if (const std::uint32_t depth = depth_to_split(at);
+      depth + 1 >= split_depth_ && depth < split_depth_ &&
+      split_key(path_key(at), decision, choice, kind) % shard_.count != shard_.index)
+    return false;
+  Node* n = allocate();
+  n->parent = at;
+  ++at->refs;
+  n->decision = decision;
+  n->choice = choice;
+  n->replaced = own;
+  n->check = static_cast<std::uint32_t>(record[6]);
+  n->kind = kind;
+  n->refs = 1;
+  frontier_.push_back(Entry{*priority, decision, choice, seq_++, n});
+  std::push_heap(frontier_.begin(), frontier_.end(), worse);
+  return true;
 }
 
 }  // namespace weft

@@ -26,6 +26,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/op.hpp"
@@ -109,6 +110,37 @@ class ExecutionTree {
   // enabled thread, each other value.
   void branch_everything_new(std::int64_t priority);
 
+  // --- a team of workers sharing one search (weft run --jobs) --------------------------
+  // Work moves between the trees of the workers as paths from the root. A path's nodes
+  // above the moved one become stubs here: never run, they stand for the node of the
+  // worker that owns it, and a branch that hangs from a stub (a DPOR backtrack point
+  // above the moved subtree) is forwarded to that worker instead of being added here.
+  // `space` names the schedule space (its scheduling points): work of another is refused.
+  void join_team(std::uint32_t worker, std::uint64_t space) {
+    worker_ = worker;
+    space_ = space;
+  }
+  // Moves up to `max_nodes` frontier nodes, every other one from the worst end (in a
+  // depth-first order, the biggest subtrees), into `out`, in at most `max_words` words;
+  // a sharded tree's shared nodes stay. A moved node stays allocated here (its ancestors
+  // must outlive the forwards that may come for them). Appends each one's priority to
+  // *given; returns how many moved.
+  std::uint64_t give(std::uint64_t max_nodes, std::size_t max_words,
+                     std::vector<std::uint64_t>* out, std::vector<std::int64_t>* given);
+  // Adds the nodes give() wrote (another worker's) to the frontier; their priorities to
+  // *taken. Work of another schedule space is ignored.
+  void take(std::span<const std::uint64_t> words, std::vector<std::int64_t>* taken);
+  // The branches found for stubs since the last call: records of kForwardWords words,
+  // each [kForwardWords, worker it is for, ...].
+  void take_forwards(std::vector<std::uint64_t>* out) {
+    out->insert(out->end(), forwards_.begin(), forwards_.end());
+    forwards_.clear();
+  }
+  static constexpr std::size_t kForwardWords = 8;
+  // Adds a branch another worker forwarded to this worker's node. false: not added (a
+  // repeat, the node's own choice, another schedule space); *priority: its priority.
+  bool adopt(std::span<const std::uint64_t> record, std::int64_t* priority);
+
   // --- during an execution ----------------------------------------------------------
   // The node's delta where it applies, the default everywhere else. If the delta cannot
   // be followed (its thread is not enabled, the decision is of the other kind, the value
@@ -185,6 +217,14 @@ class ExecutionTree {
   static std::uint64_t path_key(const Node* node);
   bool mine(const Node* node) const;
   std::uint32_t options_hash(const Record& r) const;
+  // Teams: where a node lives in its owner's tree (a stub's owner, or this worker).
+  struct Remote {
+    std::uint64_t worker = 0;
+    std::uint64_t node = 0;
+  };
+  Remote remote(const Node* node) const;
+  void forward(const Node* at, std::size_t decision, std::uint32_t choice, Decision::Kind kind,
+               std::uint32_t own, std::uint32_t check, std::int64_t priority);
 
   Options options_;
   std::unique_ptr<Pool> pool_;
@@ -206,6 +246,10 @@ class ExecutionTree {
   std::uint32_t split_depth_ = 0;
   std::string nondeterminism_;
   std::uint64_t nondeterministic_executions_ = 0;
+  std::uint32_t worker_ = 0;
+  std::uint64_t space_ = 0;
+  std::unordered_map<const Node*, Remote> stubs_;  // each stub's node in its owner's tree
+  std::vector<std::uint64_t> forwards_;
 };
 
 }  // namespace weft

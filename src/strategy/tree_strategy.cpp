@@ -32,6 +32,28 @@ bool TreeStrategy::set_shard(const Shard& shard) {
   return true;
 }
 
+std::uint64_t TreeStrategy::give_work(std::uint64_t max, std::size_t max_words,
+                                      std::vector<std::uint64_t>* out) {
+  std::vector<std::int64_t> given;
+  const std::uint64_t n = tree_.give(max, max_words, out, &given);
+  for (std::int64_t p : given) frontier_moved(p, -1);
+  return n;
+}
+
+void TreeStrategy::take_work(std::span<const std::uint64_t> words) {
+  std::vector<std::int64_t> taken;
+  tree_.take(words, &taken);
+  for (std::int64_t p : taken) frontier_moved(p, +1);
+  if (!taken.empty()) exhausted_ = false;
+}
+
+void TreeStrategy::accept_forward(std::span<const std::uint64_t> record) {
+  std::int64_t priority = 0;
+  if (!tree_.adopt(record, &priority)) return;
+  frontier_moved(priority, +1);
+  exhausted_ = false;
+}
+
 std::string TreeStrategy::cache_summary() const {
   if (!cache_) return "";
   const std::uint64_t classes = cached_classes();

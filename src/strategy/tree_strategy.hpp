@@ -30,6 +30,17 @@ class TreeStrategy : public Strategy {
   // as pruning_cache() says.
   bool set_shard(const Shard& shard) override;
   bool probing() const override { return tree_.probing(); }
+  // Teams (ExecutionTree::give, take, adopt): frontier nodes move between workers.
+  bool join_team(std::uint32_t worker, std::uint64_t space) override {
+    tree_.join_team(worker, space);
+    return true;
+  }
+  std::uint64_t work_left() const override { return tree_.frontier_size(); }
+  std::uint64_t give_work(std::uint64_t max, std::size_t max_words,
+                          std::vector<std::uint64_t>* out) override;
+  void take_work(std::span<const std::uint64_t> words) override;
+  void take_forwards(std::vector<std::uint64_t>* out) override { tree_.take_forwards(out); }
+  void accept_forward(std::span<const std::uint64_t> record) override;
 
   const ExecutionTree& tree() const { return tree_; }
   // "" while the program has replayed faithfully; else where it did not (one line).
@@ -56,6 +67,9 @@ class TreeStrategy : public Strategy {
   // another shard's subtree would have added (the extra branches are mostly sleep-set
   // blocked).
   virtual bool branches_from_races() const { return false; }
+  // A frontier node of `priority` came from another worker (+1) or went to one (-1):
+  // for the subclasses that count what waits at each priority.
+  virtual void frontier_moved(std::int64_t priority, int delta) {}
 
   explicit TreeStrategy(ExecutionTree::Options options = {}) : tree_(options) {}
   // The backtrack generator: called once per execution, after it ended and before its

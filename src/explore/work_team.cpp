@@ -1,0 +1,188 @@
+#include "explore/work_team.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/jobs_layout.hpp"
+#include "core/team_plan.hpp"
+#include "runtime/os.hpp"
+
+namespace weft::explorer {
+static std::uint64_t g_wait_ns = 0, g_exchanges = 0, g_idle = 0;
+
+namespace {
+
+using F = JobsLayout::SlotField;
+
+constexpr std::uint64_t arrived_of(std::uint64_t w) { return w & 0xffff; }
+constexpr std::uint64_t live_of(std::uint64_t w) { return (w >> 16) & 0xffff; }
+constexpr std::uint32_t generation_of(std::uint64_t w) { return static_cast<std::uint32_t>(w >> 32); }
+constexpr std::uint64_t barrier_word(std::uint64_t arrived, std::uint64_t live, std::uint64_t gen) {
+  return arrived | live << 16 | gen << 32;
+}
+
+}  // namespace
+
+WorkTeam::WorkTeam(const std::string& path, std::uint32_t worker, std::uint32_t workers)
+    : worker_(worker), workers_(workers), length_(TeamPlan::kShortRound) {
+  if (path.empty() || workers < 2 || worker >= workers || workers > JobsLayout::kMaxWorkers) return;
+  const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return;
+  const std::size_t bytes = JobsLayout::file_bytes(workers);
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  struct stat st;
+  const bool sized = fstat(fd, &st) == 0 && static_cast<std::size_t>(st.st_size) >= bytes;
+  close(fd);
+  if (p == MAP_FAILED) return;
+  if (!sized) {
+    munmap(p, bytes);
+    return;
+  }
+  map_ = p;
+  bytes_ = bytes;
+  words_ = reinterpret_cast<std::atomic<std::uint64_t>*>(static_cast<char*>(p) + JobsLayout::kTeamOffset);
+}
+
+WorkTeam::~WorkTeam() {
+  leave();
+  if (map_ != nullptr) munmap(map_, bytes_);
+}
+
+std::atomic<std::uint64_t>& WorkTeam::slot(std::uint32_t worker, std::size_t field) const {
+  return words_[JobsLayout::slot(worker) + field];
+}
+
+// The barrier's generation is the high half of its word: a futex on it (little-endian)
+// sleeps until a phase completes.
+bool WorkTeam::arrive(std::uint64_t deadline_ns) {
+  std::atomic<std::uint64_t>& bar = word(JobsLayout::kBarrier);
+  auto* generation = reinterpret_cast<std::uint32_t*>(&bar) + 1;
+  std::uint64_t w = bar.load();
+  std::uint64_t next;
+  bool last;
+  do {
+    last = arrived_of(w) + 1 >= live_of(w);
+    next = last ? barrier_word(0, live_of(w), generation_of(w) + 1ull) : w + 1;
+  } while (!bar.compare_exchange_weak(w, next));
+  if (last) {
+    os::futex_wake_shared(generation, INT_MAX);
+    return true;
+  }
+  const std::uint32_t gen = generation_of(w);
+  while (generation_of(bar.load()) == gen) {
+    const bool out_of_time = deadline_ns != 0 && os::monotonic_ns() >= deadline_ns;
+    if (out_of_time || word(JobsLayout::kAbort).load() != 0) {
+      depart(true, gen);
+      return false;
+    }
+    os::futex_wait_shared(generation, gen, 20'000'000);
+  }
+  return true;
+}
+
+// Leaves the barrier's count of live workers (and of those arrived, when this worker is
+// one of generation `gen`'s): the phase completes without it if all others are there.
+void WorkTeam::depart(bool arrived, std::uint32_t gen) {
+  left_ = true;
+  slot(worker_, F::kDeparted).store(1);
+  std::atomic<std::uint64_t>& bar = word(JobsLayout::kBarrier);
+  std::uint64_t w = bar.load();
+  std::uint64_t next;
+  bool completes;
+  do {
+    std::uint64_t a = arrived_of(w);
+    const std::uint64_t live = live_of(w) - (live_of(w) != 0);
+    if (arrived && generation_of(w) == gen && a != 0) --a;
+    completes = live != 0 && a != 0 && a >= live;
+    next = completes ? barrier_word(0, live, generation_of(w) + 1ull) : barrier_word(a, live, generation_of(w));
+  } while (!bar.compare_exchange_weak(w, next));
+  if (completes) os::futex_wake_shared(reinterpret_cast<std::uint32_t*>(&bar) + 1, INT_MAX);
+}
+
+void WorkTeam::leave() {
+  if (words_ == nullptr || left_) return;
+  if (getenv("WEFT_TEAM_DEBUG")) fprintf(stderr, "w%u exchanges %lu idle %lu wait %.3f s\n", worker_, g_exchanges, g_idle, g_wait_ns / 1e9);
+  depart(false, 0);
+}
+
+WorkTeam::Outcome WorkTeam::exchange(Strategy& strategy, std::uint64_t space,
+                                     std::uint64_t deadline_ns) {
+  if (!active()) return Outcome::kGoOn;
+  const std::uint64_t t0 = os::monotonic_ns();
+  ++g_exchanges; g_idle += strategy.work_left() == 0;
+  struct T { std::uint64_t t0; ~T() { g_wait_ns += os::monotonic_ns() - t0; } } timer{t0};
+  ++round_;
+  // 1. Publish: the work left, the branches found for other workers' nodes.
+  strategy.take_forwards(&carry_);
+  std::size_t fit = 0;  // whole records only
+  while (fit < carry_.size() && carry_[fit] != 0 && fit + carry_[fit] <= JobsLayout::kOutboxWords &&
+         fit + carry_[fit] <= carry_.size())
+    fit += carry_[fit];
+  std::atomic<std::uint64_t>* out = words_ + JobsLayout::outbox(workers_, worker_);
+  for (std::size_t i = 0; i < fit; ++i) out[i].store(carry_[i], std::memory_order_relaxed);
+  carry_.erase(carry_.begin(), carry_.begin() + static_cast<std::ptrdiff_t>(fit));
+  slot(worker_, F::kWork).store(strategy.work_left());
+  slot(worker_, F::kForwards).store(fit);
+  slot(worker_, F::kPending).store(carry_.size());
+  slot(worker_, F::kSpace).store(space);
+  slot(worker_, F::kRound).store(round_);
+  if (!arrive(deadline_ns)) return Outcome::kLeft;
+
+  // 2. The plan, the same on every worker: it reads only what was published above.
+  std::vector<TeamMember> members;
+  bool done = true;
+  for (std::uint32_t j = 0; j < workers_; ++j) {
+    if (slot(j, F::kRound).load() != round_) continue;  // left the team before this exchange
+    const TeamMember m{j, slot(j, F::kWork).load(), slot(j, F::kSpace).load()};
+    done &= m.work == 0 && slot(j, F::kForwards).load() == 0 && slot(j, F::kPending).load() == 0;
+    members.push_back(m);
+  }
+  if (done) return Outcome::kDone;
+  const TeamPlan plan = plan_team(members, length_);
+  for (const TeamTransfer& t : plan.transfers) {
+    if (t.giver != worker_) continue;
+    buffer_.clear();
+    strategy.give_work(t.count, JobsLayout::kInboxWords, &buffer_);
+    std::atomic<std::uint64_t>* in = words_ + JobsLayout::inbox(workers_, t.taker);
+    for (std::size_t i = 0; i < buffer_.size(); ++i) in[i].store(buffer_[i], std::memory_order_relaxed);
+    slot(t.taker, F::kInboxSize).store(buffer_.size());
+    slot(t.taker, F::kInboxRound).store(round_);
+  }
+  if (!arrive(deadline_ns)) return Outcome::kLeft;
+
+  // 3. Take the work given, and the branches forwarded here (in the workers' order).
+  if (slot(worker_, F::kInboxRound).load() == round_) {
+    const std::atomic<std::uint64_t>* in = words_ + JobsLayout::inbox(workers_, worker_);
+    buffer_.resize(std::min<std::uint64_t>(slot(worker_, F::kInboxSize).load(), JobsLayout::kInboxWords));
+    for (std::size_t i = 0; i < buffer_.size(); ++i) buffer_[i] = in[i].load(std::memory_order_relaxed);
+    strategy.take_work(buffer_);
+  }
+  for (const TeamMember& m : members) {
+    const std::atomic<std::uint64_t>* box = words_ + JobsLayout::outbox(workers_, m.worker);
+    const std::uint64_t n = std::min<std::uint64_t>(slot(m.worker, F::kForwards).load(), JobsLayout::kOutboxWords);
+    for (std::uint64_t i = 0; i + 2 <= n;) {
+      const std::uint64_t len = box[i].load(std::memory_order_relaxed);
+      if (len < 2 || i + len > n) break;
+      if (box[i + 1].load(std::memory_order_relaxed) == worker_) {
+        buffer_.resize(len);
+        for (std::uint64_t k = 0; k < len; ++k) buffer_[k] = box[i + k].load(std::memory_order_relaxed);
+        strategy.accept_forward(buffer_);
+      }
+      i += len;
+    }
+  }
+  // The boxes are read: they may be written again after this.
+  if (!arrive(deadline_ns)) return Outcome::kLeft;
+  slot_base_ += length_;
+  length_ = plan.next_length;
+  return Outcome::kGoOn;
+}
+
+}  // namespace weft::explorer

@@ -1,0 +1,166 @@
+// Teams (weft run --jobs on a systematic strategy): the workers of one search pass each
+// other frontier nodes (ExecutionTree::give/take) and forward the branches found for
+// nodes another owns (DPOR's backtrack points above a subtree given away). Simulated here
+// as explore/work_team.cpp runs it: rounds of executions, then an exchange planned by
+// core/team_plan.hpp. Together the workers must run exactly the one-worker search's
+// executions (strategies whose branches are a function of the execution), or cover
+// exactly its happens-before classes (DPOR, best-first), and work must actually move.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/team_plan.hpp"
+#include "strategy/registry.hpp"
+#include "support/hb_classes.hpp"
+#include "support/model_program.hpp"
+#include "support/random_model_program.hpp"
+
+namespace weft {
+namespace {
+
+using model::Program;
+using Steps = std::vector<std::uint64_t>;
+
+Steps steps_of(std::span<const Event> events) {
+  Steps s;
+  for (const Event& e : events)
+    s.push_back(std::uint64_t{e.thread} << 48 ^ std::uint64_t(e.op.kind) << 40 ^ e.op.object);
+  return s;
+}
+
+struct TeamRun {
+  std::map<Steps, int> executions;  // counted executions of all workers, by their steps
+  std::set<model::ClassKey> classes;
+  std::uint64_t counted = 0;
+  std::uint64_t classes_counted = 0;  // the workers' coverage.classes, summed
+  std::uint64_t moved = 0;            // frontier nodes given away
+  std::uint64_t forwarded = 0;        // branches forwarded to their owner
+  bool complete = true;
+};
+
+std::unique_ptr<Strategy> make(const std::string& spec, const StrategyOptions& options) {
+  std::string error;
+  auto s = make_strategy(spec, 7, &error, options);
+  EXPECT_NE(s, nullptr) << spec << ": " << error;
+  return s;
+}
+
+// n workers (n == 1: the one-worker search), each on its shard of n, sharing work.
+TeamRun run_team(const std::string& spec, const Program& program, std::uint32_t n,
+                 const StrategyOptions& options = {.state_cache = false}) {
+  std::vector<std::unique_ptr<Strategy>> workers;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    workers.push_back(make(spec, options));
+    if (!workers.back()) return {};
+    EXPECT_TRUE(workers.back()->set_shard(Shard{i, n}));
+    EXPECT_EQ(workers.back()->join_team(i, 0), true) << spec;
+  }
+  TeamRun r;
+  model::Executor ex(program);
+  std::uint64_t length = TeamPlan::kShortRound;
+  for (int exchanges = 0; exchanges < 100000; ++exchanges) {
+    for (auto& s : workers) {
+      for (std::uint64_t in_round = 0; in_round < length && s->work_left() > 0;) {
+        if (!s->next_execution()) break;
+        const bool probe = s->probing();
+        ex.run(*s);
+        if (probe) continue;
+        ++in_round;
+        ++r.counted;
+        ++r.executions[steps_of(ex.events())];
+        r.classes.insert(model::hb_class(ex.events()));
+      }
+    }
+    // The exchange: what each published, the plan, the work given, the forwards.
+    std::vector<TeamMember> members;
+    std::vector<std::vector<std::uint64_t>> outboxes(n);
+    bool done = true;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      workers[i]->take_forwards(&outboxes[i]);
+      members.push_back(TeamMember{i, workers[i]->work_left(), 0});
+      done &= members.back().work == 0 && outboxes[i].empty();
+    }
+    if (done) break;
+    const TeamPlan plan = plan_team(members, length);
+    for (const TeamTransfer& t : plan.transfers) {
+      std::vector<std::uint64_t> words;
+      r.moved += workers[t.giver]->give_work(t.count, 1 << 18, &words);
+      workers[t.taker]->take_work(words);
+    }
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (std::size_t k = 0; k < outboxes[i].size(); k += outboxes[i][k]) {
+        const std::span<const std::uint64_t> record(outboxes[i].data() + k, outboxes[i][k]);
+        // (Also to itself: a subtree given back holds stubs of the worker's own nodes.)
+        EXPECT_LT(record[1], n);
+        workers[record[1]]->accept_forward(record);
+        ++r.forwarded;
+      }
+    length = plan.next_length;
+  }
+  for (auto& s : workers) {
+    EXPECT_FALSE(s->next_execution()) << "every worker is out of work";
+    const Coverage c = s->coverage();
+    r.complete &= c.complete;
+    r.classes_counted += c.classes;
+  }
+  return r;
+}
+
+// Branches that are a function of the execution: the team runs each execution of the
+// one-worker search exactly once.
+TEST(Team, SystematicTeamsRunEachExecutionOnce) {
+  std::uint64_t moved = 0, total = 0;
+  for (const char* spec : {"dfs", "pb:1", "db:1", "vb:1,1"}) {
+    for (std::uint64_t seed = 1; seed <= 25; ++seed) {
+      const Program p = model::random_program(seed, seed % 2 == 0);
+      const TeamRun whole = run_team(spec, p, 1);
+      ASSERT_TRUE(whole.complete) << spec << " seed " << seed;
+      for (std::uint32_t n : {2u, 3u}) {
+        const TeamRun team = run_team(spec, p, n);
+        EXPECT_TRUE(team.complete) << spec << " seed " << seed << ", " << n << " workers";
+        EXPECT_EQ(team.executions, whole.executions) << spec << " seed " << seed << ", " << n << " workers";
+        EXPECT_EQ(team.counted, whole.counted) << spec << " seed " << seed << ", " << n << " workers";
+        moved += team.moved;
+        total += team.counted;
+      }
+    }
+  }
+  std::printf("systematic teams: %llu executions, %llu frontier nodes moved\n",
+              static_cast<unsigned long long>(total), static_cast<unsigned long long>(moved));
+  EXPECT_GT(moved, 100u) << "work must move between the workers";
+}
+
+// DPOR's backtrack points depend on the order: a branch found above a subtree given away
+// goes to the worker owning the node. Together the workers cover every class.
+TEST(Team, DporTeamsCoverEveryClass) {
+  for (const char* spec : {"dpor", "bf:mdpor", "bf:rand"}) {
+    std::uint64_t moved = 0, forwarded = 0, extra = 0;
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+      const Program p = model::random_program(seed, seed % 3 == 0);
+      const TeamRun whole = run_team(spec, p, 1);
+      ASSERT_TRUE(whole.complete) << spec << " seed " << seed;
+      for (std::uint32_t n : {2u, 3u}) {
+        const TeamRun team = run_team(spec, p, n);
+        EXPECT_TRUE(team.complete) << spec << " seed " << seed << ", " << n << " workers";
+        EXPECT_EQ(team.classes, whole.classes) << spec << " seed " << seed << ", " << n << " workers";
+        for (const auto& [steps, k] : team.executions)
+          EXPECT_EQ(k, 1) << spec << " seed " << seed << ": an execution ran twice";
+        moved += team.moved;
+        forwarded += team.forwarded;
+        extra += team.classes_counted - whole.classes.size();
+      }
+    }
+    std::printf("%s teams: %llu nodes moved, %llu branches forwarded, %llu classes counted twice\n",
+                spec, static_cast<unsigned long long>(moved), static_cast<unsigned long long>(forwarded),
+                static_cast<unsigned long long>(extra));
+    EXPECT_GT(moved, 100u) << spec;
+  }
+}
+
+}  // namespace
+}  // namespace weft

@@ -47,8 +47,9 @@ class Strategy {
   // weft run --jobs: the workers of one systematic search pass work to each other
   // between executions (explore/work_team.hpp moves the words). true: this strategy
   // takes part, as worker `worker`, in the schedule space `space` (work of another space
-  // is refused).
-  virtual bool join_team(std::uint32_t worker, std::uint64_t space) { return false; }
+  // is refused). Before the first execution; `begins`: with the whole search, else with
+  // nothing (its work comes from the others).
+  virtual bool join_team(std::uint32_t worker, std::uint64_t space, bool begins) { return false; }
   // Executions known still to run here.
   virtual std::uint64_t work_left() const { return 0; }
   // Moves up to `max` of them to another worker: appended to *out (at most `max_words`).

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -87,7 +88,9 @@ struct Config {
 
 // The run's strategy; bf's method= and var= names are looked up in the program's symbols
 // (here, before any fork: every execution has the same mappings).
-std::unique_ptr<Strategy> make_server_strategy(const Config& cfg, std::string* error) {
+// `shard`: the part of the search it covers (the worker's, unless said).
+std::unique_ptr<Strategy> make_server_strategy(const Config& cfg, std::string* error,
+                                               std::optional<Shard> shard = std::nullopt) {
   if (!cfg.bound_error.empty()) {
     *error = cfg.bound_error;
     return nullptr;
@@ -100,7 +103,7 @@ std::unique_ptr<Strategy> make_server_strategy(const Config& cfg, std::string* e
                                 {.state_cache = cfg.state_cache,
                                  .preemption_bound = cfg.bound,
                                  .symbols = &symbols});
-  if (strategy && !strategy->set_shard(cfg.shard)) {
+  if (strategy && !strategy->set_shard(shard.value_or(cfg.shard))) {
     *error = "strategy " + cfg.strategy + " cannot be sharded";
     return nullptr;
   }
@@ -576,7 +579,18 @@ void serve(ServerState& s) {
     return fnv1a64(joined);
   };
   std::uint64_t space = space_of();
-  if (getenv("WEFT_NO_TEAM") || !s.strategy->join_team(cfg.jobs_worker, space)) team.leave();
+  if (team.active()) {
+    // One search for the team (this machine's shard of it, as the workers' parts add up
+    // to), begun by worker 0: the others get theirs at the first exchange.
+    const Shard whole{cfg.shard.index % (cfg.shard.count / cfg.jobs_workers),
+                      cfg.shard.count / cfg.jobs_workers};
+    std::string error;
+    auto shared = make_server_strategy(cfg, &error, whole);
+    if (shared && shared->join_team(cfg.jobs_worker, space, cfg.jobs_worker == 0))
+      s.strategy = std::move(shared);
+    else
+      team.leave();
+  }
   std::uint64_t in_round = 0;  // executions of this worker in the team's round
   // An execution's place in the order that decides which bug is first: this worker's
   // count, or in a team its slot in the round.
@@ -718,8 +732,10 @@ void serve(ServerState& s) {
         break;
       }
       ++restarts;
+      // Each worker starts over on its own part of the new space (another worker may
+      // never find the race); work moves between the workers that reach the same one.
       space = space_of();
-      if (!s.strategy->join_team(cfg.jobs_worker, space)) team.leave();
+      if (!s.strategy->join_team(cfg.jobs_worker, space, true)) team.leave();
     }
     if (bug) continue;
     if (i == 0 && !replaying) {

@@ -7,15 +7,12 @@
 
 #include <algorithm>
 #include <climits>
-#include <cstdio>
-#include <cstdlib>
 
 #include "core/jobs_layout.hpp"
 #include "core/team_plan.hpp"
 #include "runtime/os.hpp"
 
 namespace weft::explorer {
-static std::uint64_t g_wait_ns = 0, g_exchanges = 0, g_idle = 0;
 
 namespace {
 
@@ -108,16 +105,12 @@ void WorkTeam::depart(bool arrived, std::uint32_t gen) {
 
 void WorkTeam::leave() {
   if (words_ == nullptr || left_) return;
-  if (getenv("WEFT_TEAM_DEBUG")) fprintf(stderr, "w%u exchanges %lu idle %lu wait %.3f s\n", worker_, g_exchanges, g_idle, g_wait_ns / 1e9);
   depart(false, 0);
 }
 
 WorkTeam::Outcome WorkTeam::exchange(Strategy& strategy, std::uint64_t space,
                                      std::uint64_t deadline_ns) {
   if (!active()) return Outcome::kGoOn;
-  const std::uint64_t t0 = os::monotonic_ns();
-  ++g_exchanges; g_idle += strategy.work_left() == 0;
-  struct T { std::uint64_t t0; ~T() { g_wait_ns += os::monotonic_ns() - t0; } } timer{t0};
   ++round_;
   // 1. Publish: the work left, the branches found for other workers' nodes.
   strategy.take_forwards(&carry_);

@@ -456,6 +456,15 @@ std::uint64_t ExecutionTree::give(std::uint64_t max_nodes, std::size_t max_words
   return moved.size();
 }
 
+void ExecutionTree::give_up_frontier(std::vector<std::int64_t>* given) {
+  assert(stats_.executions + stats_.probes == 0 && "give_up_frontier() before the first execution");
+  for (const Entry& e : frontier_) {
+    given->push_back(e.priority);
+    release(e.node);
+  }
+  frontier_.clear();
+}
+
 void ExecutionTree::take(std::span<const std::uint64_t> words, std::vector<std::int64_t>* taken) {
   std::size_t i = 0;
   while (i + kNodeHead <= words.size() && words[i] >= kNodeHead && i + words[i] <= words.size()) {

@@ -127,6 +127,9 @@ class ExecutionTree {
   // *given; returns how many moved.
   std::uint64_t give(std::uint64_t max_nodes, std::size_t max_words,
                      std::vector<std::uint64_t>* out, std::vector<std::int64_t>* given);
+  // Before the first execution: empties the frontier (the root), whose priorities go to
+  // *given; the work will come from the other workers.
+  void give_up_frontier(std::vector<std::int64_t>* given);
   // Adds the nodes give() wrote (another worker's) to the frontier; their priorities to
   // *taken. Work of another schedule space is ignored.
   void take(std::span<const std::uint64_t> words, std::vector<std::int64_t>* taken);

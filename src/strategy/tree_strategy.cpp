@@ -32,6 +32,16 @@ bool TreeStrategy::set_shard(const Shard& shard) {
   return true;
 }
 
+bool TreeStrategy::join_team(std::uint32_t worker, std::uint64_t space, bool begins) {
+  tree_.join_team(worker, space);
+  if (!begins) {
+    std::vector<std::int64_t> given;
+    tree_.give_up_frontier(&given);
+    for (std::int64_t p : given) frontier_moved(p, -1);
+  }
+  return true;
+}
+
 std::uint64_t TreeStrategy::give_work(std::uint64_t max, std::size_t max_words,
                                       std::vector<std::uint64_t>* out) {
   std::vector<std::int64_t> given;

@@ -31,10 +31,7 @@ class TreeStrategy : public Strategy {
   bool set_shard(const Shard& shard) override;
   bool probing() const override { return tree_.probing(); }
   // Teams (ExecutionTree::give, take, adopt): frontier nodes move between workers.
-  bool join_team(std::uint32_t worker, std::uint64_t space) override {
-    tree_.join_team(worker, space);
-    return true;
-  }
+  bool join_team(std::uint32_t worker, std::uint64_t space, bool begins) override;
   std::uint64_t work_left() const override { return tree_.frontier_size(); }
   std::uint64_t give_work(std::uint64_t max, std::size_t max_words,
                           std::vector<std::uint64_t>* out) override;

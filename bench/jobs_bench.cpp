@@ -1,7 +1,7 @@
 // weft run --jobs: the speed-up of executions per second from 1 to 2 workers on this
 // machine, and, for complete systematic searches, that the workers together run what one
-// runs (dfs and pb: the same executions; dpor: the same happens-before classes). Ratios
-// within one run: these machines are shared and noisy.
+// runs (dfs and pb: the same executions; dpor: the same happens-before classes, its
+// executions shown). Ratios within one run: these machines are shared and noisy.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -109,8 +109,7 @@ int main() {
   std::printf("\n  fork + exit + wait, 2000 in one process: %.2f s; 2 x 1000 in two processes in\n"
               "  parallel: %.2f s (%.2fx): the ceiling on --jobs 2's speed-up here\n",
               f1, f2, f2 > 0 ? f1 / f2 : 0.0);
-  std::printf("\n  (speed-up: the 2-worker rate over the 1-worker rate, one run; a complete\n"
-              "   dpor search with 2 workers also runs the root's extra, mostly sleep-set\n"
-              "   blocked, branches, counted in its executions)\n");
+  std::printf("\n  (speed-up: the 2-worker rate over the 1-worker rate, one run; systematic\n"
+              "   workers pass each other subtrees, explore/work_team.hpp)\n");
   return ok ? 0 : 1;
 }

@@ -266,6 +266,9 @@ std::string collect(Instance& in) {
   std::error_code ec;
   if (!fs::exists(in.results / "result.json", ec)) {
     if (WIFEXITED(in.status) && WEXITSTATUS(in.status) == 127) return "-";  // said already
+    if (WIFSIGNALED(in.status) && WTERMSIG(in.status) == SIGKILL)
+      return "the program's process (weft's fork server) was killed (signal 9) before it "
+             "wrote a result";
     return "the program ended without weft taking control (is it statically linked, or "
            "does it clear LD_PRELOAD?); exit status " +
            std::to_string(WIFEXITED(in.status) ? WEXITSTATUS(in.status) : 128 + WTERMSIG(in.status));

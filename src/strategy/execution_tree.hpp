@@ -119,7 +119,9 @@ class ExecutionTree {
   void join_team(std::uint32_t worker, std::uint64_t space) {
     worker_ = worker;
     space_ = space;
+    team_ = true;
   }
+  bool in_team() const { return team_; }
   // Moves up to `max_nodes` frontier nodes, every other one from the worst end (in a
   // depth-first order, the biggest subtrees), into `out`, in at most `max_words` words;
   // a sharded tree's shared nodes stay. A moved node stays allocated here (its ancestors
@@ -249,6 +251,7 @@ class ExecutionTree {
   std::uint32_t split_depth_ = 0;
   std::string nondeterminism_;
   std::uint64_t nondeterministic_executions_ = 0;
+  bool team_ = false;
   std::uint32_t worker_ = 0;
   std::uint64_t space_ = 0;
   std::unordered_map<const Node*, Remote> stubs_;  // each stub's node in its owner's tree

@@ -94,9 +94,10 @@ class TreeStrategy : public Strategy {
   // caching" ("" without caching; no classes when sharded, see cached_classes()).
   std::string cache_summary() const;
   // The distinct happens-before classes the cache saw, for Coverage::classes; 0 (unknown)
-  // when sharded: shards may meet the same class, and a merge adds their counts up.
+  // when sharded or in a team: workers may meet the same class, and a merge adds their
+  // counts up.
   std::uint64_t cached_classes() const {
-    return cache_ && !tree_.sharded() ? cache_->distinct_classes() : 0;
+    return cache_ && !tree_.sharded() && !tree_.in_team() ? cache_->distinct_classes() : 0;
   }
 
  private:

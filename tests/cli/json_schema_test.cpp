@@ -206,6 +206,11 @@ TEST_F(JsonSchema, JobsRun) {
                          1, "fail.json");
   ASSERT_EQ(fail["bugs"].size(), 1u) << fail.dump();
   EXPECT_EQ(fail["jobs"], 2);
+  // Systematic workers share the search: the bug's place in their rounds' order.
+  const json team = weft("run --jobs 2 -s dfs --no-state-cache --no-minimize -- " + kSuite + "/fail/stack",
+                         1, "team.json");
+  ASSERT_EQ(team["bugs"].size(), 1u) << team.dump();
+  EXPECT_TRUE(team["bugs"][0].contains("order")) << team.dump();
   validate("jobs");
 }
 

@@ -146,6 +146,17 @@ TEST_F(Shards, SamplerShardsDrawTheUnshardedSeeds) {
   EXPECT_EQ(m["bugs"][0]["schedule"], whole["bugs"][0]["schedule"]);
 }
 
+// A worker killed while the others wait for it at their exchange: they leave the team,
+// and weft says what happened (exit status 2) instead of hanging.
+TEST_F(Shards, AWorkerKilledDoesNotHangTheOthers) {
+  const Output r = sh("(" + kBin + "/weft run --jobs 2 -s dfs --no-state-cache -n 0 --json " + at("k.json") +
+                      " -- " + kBin + "/bench_locked_counter 4 3 & w=$!; sleep 1; "
+                      "c=$(grep -l \"^PPid:[[:space:]]*$w\$\" /proc/[0-9]*/status | head -1 | cut -d/ -f3); "
+                      "kill -9 $c; wait $w; echo status=$?) 2>&1");
+  EXPECT_NE(r.out.find("status=2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("was killed (signal 9)"), std::string::npos) << r.out;
+}
+
 // State caching goes on when the tree is split (--jobs is the number of cores by default,
 // and dfs without the cache does not finish bank_transfer): each worker prunes its shared
 // nodes alike and its own subtrees by what it explored there. The happens-before classes
@@ -168,8 +179,9 @@ TEST_F(Shards, ASplitTreeStillPrunesByStateCaching) {
   EXPECT_FALSE(found["bugs"].empty());
 }
 
-// --jobs N on one machine: a complete search runs each execution once; the first bug in
-// the one-worker numbering is found on every run, and its schedule replays.
+// --jobs N on one machine: a complete search runs each execution once; the same first
+// bug is found on every run (samplers: in the one-worker numbering; systematic workers,
+// which pass each other work: in the order of their rounds), and its schedule replays.
 TEST_F(Shards, JobsSplitTheSearchAndFindTheSameBugEveryTime) {
   const std::string pass = kSuite + "/pass/lock_order_inversion";
   const json one = run("", "--jobs 1 -s dfs --no-state-cache -n 0 -- " + pass, 0, "one.json");
@@ -191,6 +203,24 @@ TEST_F(Shards, JobsSplitTheSearchAndFindTheSameBugEveryTime) {
   }
   const Output r = sh(kBin + "/weft replay " + at("s.sched") + " -- " + fail);
   EXPECT_EQ(r.status, 1) << r.out;
+  // Systematic workers pass each other subtrees at exchanges planned from what each
+  // published, never from timing: the same bug again, ordered by the rounds it ran in.
+  const std::string stack = kSuite + "/fail/stack";
+  for (const char* strategy : {"dfs", "dpor"}) {
+    std::string first_found;
+    for (int k = 0; k < 3; ++k) {
+      const json j = run("", std::string("--jobs 2 -s ") + strategy + " --no-state-cache --no-minimize -n 0 --schedule-out " +
+                                 at("t.sched") + " -- " + stack, 1, "team.json");
+      ASSERT_FALSE(j["bugs"].empty()) << strategy;
+      ASSERT_TRUE(j["bugs"][0].contains("order")) << j["bugs"][0].dump();
+      const std::string got = j["bugs"][0]["schedule"].get<std::string>() + " @" +
+                              std::to_string(j["bugs"][0]["order"].get<int>());
+      if (k == 0) first_found = got;
+      EXPECT_EQ(got, first_found) << strategy << ", run " << k;
+    }
+    const Output again = sh(kBin + "/weft replay " + at("t.sched") + " -- " + stack);
+    EXPECT_EQ(again.status, 1) << strategy << ": " << again.out;
+  }
   // The default is the machine's cores; WEFT_JOBS sets it.
   const json dflt = run("", "-s random -n 10 -- " + pass, 0, "d.json");
   EXPECT_EQ(dflt["jobs"].get<unsigned>(), std::max(1u, std::thread::hardware_concurrency()));

@@ -950,12 +950,12 @@ int main(int argc, char** argv) {
                     "Figure 5; sampling strategies keep no tree)");
   run_cmd->add_option("--jobs,-j", run.jobs,
                       "run N worker processes (default: WEFT_JOBS, else\n"
-                      "the number of cores). Samplers split the seeds,\n"
-                      "systematic strategies the execution tree (no\n"
-                      "execution runs twice), a portfolio its members;\n"
-                      "the first bug (in the one-worker numbering) stops\n"
-                      "them and the result is merged. --jobs 1: one\n"
-                      "process")->option_text("N")
+                      "the number of cores). Samplers split the seeds, a\n"
+                      "portfolio its members; systematic strategies share\n"
+                      "one search, passing subtrees to idle workers (no\n"
+                      "execution runs twice). The first bug (in an order\n"
+                      "that does not depend on timing) stops them and the\n"
+                      "result is merged. --jobs 1: one process")->option_text("N")
       ->check(CLI::Range(1u, 256u));
   run_cmd->add_option("--shard", run.shard,
                       "run shard I of N of the search (0 <= I < N),\n"

@@ -579,6 +579,7 @@ void serve(ServerState& s) {
     return fnv1a64(joined);
   };
   std::uint64_t space = space_of();
+  if (team.active() && cfg.shard.count % cfg.jobs_workers != 0) team.leave();  // not weft run's
   if (team.active()) {
     // One search for the team (this machine's shard of it, as the workers' parts add up
     // to), begun by worker 0: the others get theirs at the first exchange.
@@ -591,10 +592,11 @@ void serve(ServerState& s) {
     else
       team.leave();
   }
+  const bool teamed = team.active();
   std::uint64_t in_round = 0;  // executions of this worker in the team's round
   // An execution's place in the order that decides which bug is first: this worker's
   // count, or in a team its slot in the round.
-  auto order = [&] { return team.active() ? team.slot_base() + in_round : counted; };
+  auto order = [&] { return teamed ? team.slot_base() + in_round : counted; };
   std::uint64_t first_bug_order = 0;
   for (std::uint64_t i = 0;; ++i) {
     progress.update(counted, *s.strategy, run.bugs.size());
@@ -714,7 +716,7 @@ void serve(ServerState& s) {
           output = read_fd(s.output_fd);
           jobs.found(cfg.shard.global(this_order));
           first_bug_order = this_order;
-          if (team.active()) b.order = this_order + 1;
+          if (teamed) b.order = this_order + 1;
         }
         bug_keys.push_back(key);
         run.bugs.push_back(std::move(b));

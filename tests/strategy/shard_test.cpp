@@ -21,15 +21,8 @@ namespace weft {
 namespace {
 
 using model::Program;
-
-// An execution by its steps: (thread, op kind, object) each.
-using Steps = std::vector<std::uint64_t>;
-Steps steps_of(std::span<const Event> events) {
-  Steps s;
-  for (const Event& e : events)
-    s.push_back(std::uint64_t{e.thread} << 48 ^ std::uint64_t(e.op.kind) << 40 ^ e.op.object);
-  return s;
-}
+using model::Steps;
+using model::steps_of;
 
 struct ShardRun {
   std::map<Steps, int> executions;  // counted executions, by their steps

@@ -24,14 +24,8 @@ namespace weft {
 namespace {
 
 using model::Program;
-using Steps = std::vector<std::uint64_t>;
-
-Steps steps_of(std::span<const Event> events) {
-  Steps s;
-  for (const Event& e : events)
-    s.push_back(std::uint64_t{e.thread} << 48 ^ std::uint64_t(e.op.kind) << 40 ^ e.op.object);
-  return s;
-}
+using model::Steps;
+using model::steps_of;
 
 struct TeamRun {
   std::map<Steps, int> executions;  // counted executions of all workers, by their steps

@@ -20,6 +20,16 @@ namespace weft::model {
 
 using ClassKey = std::vector<std::pair<std::uintptr_t, std::vector<std::uint64_t>>>;
 
+// An execution by its steps, (thread, op kind, object) each: two executions of a model
+// program are the same exactly when these agree.
+using Steps = std::vector<std::uint64_t>;
+inline Steps steps_of(std::span<const Event> events) {
+  Steps s;
+  for (const Event& e : events)
+    s.push_back(std::uint64_t{e.thread} << 48 ^ std::uint64_t(e.op.kind) << 40 ^ e.op.object);
+  return s;
+}
+
 inline ClassKey hb_class(std::span<const Event> events) {
   std::map<std::uintptr_t, std::vector<std::pair<std::uint64_t, bool>>> per_object;
   std::map<ThreadId, std::uint32_t> index;

@@ -71,13 +71,13 @@ int main(int argc, char** argv) {
   int status = 0;
   for (auto [n, k] : {std::pair{3, 2}, std::pair{3, 3}, std::pair{4, 3}}) {
     g_rounds = k;
-    const int threads = n;
-    auto body = [threads, k] {
+    const int threads = n, rounds = k;  // copies: clang 14 captures no structured binding
+    auto body = [threads, rounds] {
       g_counter = 0;
       pthread_t t[4];
       for (int i = 0; i < threads; ++i) pthread_create(&t[i], nullptr, increments, nullptr);
       for (int i = 0; i < threads; ++i) pthread_join(t[i], nullptr);
-      WEFT_ASSERT(g_counter == threads * k);
+      WEFT_ASSERT(g_counter == threads * rounds);
     };
     weft::Options o;
     o.strategy = "dpor";

@@ -18,7 +18,7 @@ WEFT_DEFINE_REAL(getentropy)
 
 extern "C" {
 
-ssize_t getrandom(void* buf, size_t n, unsigned flags) noexcept {
+ssize_t getrandom(void* buf, size_t n, unsigned flags) {  // as glibc declares it (no __THROW)
   if (ThreadState* self = rt::controlled_thread()) {
     RuntimeScope scope(self);
     ctl().entropy(buf, n);
@@ -27,7 +27,7 @@ ssize_t getrandom(void* buf, size_t n, unsigned flags) noexcept {
   return real_getrandom()(buf, n, flags);
 }
 
-int getentropy(void* buf, size_t n) noexcept {
+int getentropy(void* buf, size_t n) {  // as glibc declares it (no __THROW)
   if (ThreadState* self = rt::controlled_thread()) {
     if (n > 256) {
       errno = EIO;

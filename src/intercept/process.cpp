@@ -197,7 +197,7 @@ int sigqueue(pid_t pid, int sig, const union sigval value) noexcept {
   return real_sigqueue()(rt::VirtualIds::real_pid(pid), sig, value);
 }
 
-int tgkill(pid_t tgid, pid_t tid, int sig) noexcept {
+int tgkill(pid_t tgid, pid_t tid, int sig) {  // glibc declares it without __THROW
   return real_tgkill()(rt::VirtualIds::real_pid(tgid), rt::VirtualIds::real_tid(tid), sig);
 }
 

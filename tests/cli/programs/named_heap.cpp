@@ -2,6 +2,7 @@
 // must call the threads by their names and the counter by the heap block new made.
 #include <pthread.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <thread>
 
@@ -12,10 +13,14 @@ struct Tally {
 
 int main() {
   Tally* tally = new Tally;  // NEW-TALLY
-  auto add = [tally](const char* name) {
+  // A local of main's the threads report to (after the lost update): a stack object
+  // whatever the compiler keeps on the stack around std::thread.
+  std::atomic<int> done{0};
+  auto add = [tally, &done](const char* name) {
     pthread_setname_np(pthread_self(), name);
     int seen = tally->count;
     tally->count = seen + 1;
+    done.fetch_add(1);
   };
   std::thread a(add, "adder-a"), b(add, "adder-b");
   a.join();

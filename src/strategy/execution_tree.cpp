@@ -450,7 +450,7 @@ std::uint64_t ExecutionTree::give(std::uint64_t max_nodes, std::size_t max_words
     moved.insert(e.node);
     given->push_back(e.priority);
   }
-  // Out of the frontier, still allocated (see give()).
+  // Out of the frontier, still allocated (the header says why).
   std::erase_if(frontier_, [&](const Entry& e) { return moved.count(e.node) != 0; });
   std::make_heap(frontier_.begin(), frontier_.end(), worse);
   return moved.size();

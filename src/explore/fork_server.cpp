@@ -41,6 +41,7 @@
 #include "report/trace_events.hpp"
 #include "runtime/access_policy.hpp"
 #include "runtime/controller.hpp"
+#include "runtime/fiber.hpp"
 #include "runtime/virtual_ids.hpp"
 #include "runtime/instrumented_code.hpp"
 #include "runtime/os.hpp"
@@ -543,6 +544,9 @@ void serve(ServerState& s) {
   // Made once, fresh in every child: exit handlers and destructors still access memory, so
   // it lives as long as the process.
   if (cfg.races != "off") s.races = new detect::RaceDetector();
+  // Whether threads switch in user space: decided once, here (an environment lookup and
+  // the pages it touches), not in every child.
+  (void)rt::fiber::enabled();
   // Workers of one weft run --jobs each on a cpu of their own; one alone, where it is.
   pin_to_one_cpu(cfg.jobs_control.empty() ? -1 : static_cast<int>(cfg.jobs_worker));
   sigset_t chld, old_mask;

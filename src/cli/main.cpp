@@ -650,7 +650,8 @@ int launch(const Run& r, Mode mode) {
     for (std::uint32_t j = 0; j < jobs; ++j) expected.push_back(shard.index + shard.count * j);
     // Without --keep-going the first bug stopped the others: it alone is the result.
     weft::cli::MergeOutcome m =
-        weft::cli::merge_results(parts, shard.count * jobs, expected, !r.keep_going);
+        weft::cli::merge_results(parts, shard.count * jobs, expected, !r.keep_going,
+                                 jobs > 1 ? "worker" : "shard");
     if (!m.error.empty()) return fail(m.error);
     // The first bug's worker; without a bug, the first worker with an error, if any.
     if (m.winner >= 0) {

@@ -75,7 +75,8 @@ std::uint32_t shard_count_of(const std::vector<ShardResult>& inputs, std::string
 }
 
 MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t count,
-                           const std::vector<std::uint32_t>& expected, bool first_bug_only) {
+                           const std::vector<std::uint32_t>& expected, bool first_bug_only,
+                           const std::string& noun) {
   MergeOutcome out;
   if (inputs.empty()) {
     out.error = "no results to merge";
@@ -172,20 +173,20 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
   m["racy_points"] = first.value("racy_points", json::array());
 
   std::string summary = m["strategy"].get<std::string>() + ", " + std::to_string(inputs.size()) +
-                        " of " + std::to_string(expected.size()) + " shards: " +
+                        " of " + std::to_string(expected.size()) + " " + noun + "s: " +
                         std::to_string(executions) + (executions == 1 ? " execution" : " executions");
   if (classes != 0) summary += ", " + std::to_string(classes) + " happens-before classes";
   if (bounded && kind != "full" && kind != "none")
-    summary += ", every shard complete to bound " + std::to_string(bound) + " (" + kind + ")";
+    summary += ", every " + noun + " complete to bound " + std::to_string(bound) + " (" + kind + ")";
   // A few shards: what each stated, too (a portfolio's members, a bound under way).
   if (inputs.size() <= 4)
     for (std::size_t i = 0; i < inputs.size(); ++i)
-      summary += " [shard " + std::to_string(parts[i].index) + ": " +
-                 inputs[i].json["coverage"].value("summary", "") + "]";
+      summary += " [" + (noun == "shard" ? "shard " + std::to_string(parts[i].index) : inputs[i].name) +
+                 ": " + inputs[i].json["coverage"].value("summary", "") + "]";
   if (!nondeterminism.empty())
     summary += "; " + nondeterminism + ": no coverage claim";
   else if (!same_space)
-    summary += "; the shards found different racy accesses (--preempt-on=racy), so their "
+    summary += "; the " + noun + "s found different racy accesses (--preempt-on=racy), so their "
                "spaces differ: no coverage claim";
   else if (!out.missing.empty())
     summary += "; shard" + std::string(out.missing.size() == 1 ? " " : "s ") + list(out.missing) +

@@ -28,9 +28,11 @@ struct MergeOutcome {
 // twice, naming the mismatch.
 // first_bug_only: the shards stopped at the first bug (weft run --jobs without
 // --keep-going): the merged result has that bug alone, as one search would.
+// `noun`: what the coverage summary calls the parts ("worker": weft run --jobs, whose
+// inputs are named after their workers).
 MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t count,
                            const std::vector<std::uint32_t>& expected,
-                           bool first_bug_only = false);
+                           bool first_bug_only = false, const std::string& noun = "shard");
 
 // The shard count the inputs state (1 for an unsharded result); 0 and *error when they
 // disagree or a result is malformed.

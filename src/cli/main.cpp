@@ -8,6 +8,7 @@
 #include <linux/futex.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -229,9 +230,12 @@ void forward_signal(int sig) {
 }
 
 // A process group of its own (own_group), which weft kills when the program ends; else
-// weft's, so that a debugger stays in the terminal's foreground group.
+// weft's, so that a debugger stays in the terminal's foreground group. fixed_layout: no
+// address-space randomisation (where the kernel allows it): the workers of one --jobs run
+// then lay the program out alike, so that the states one worker's cache learnt (which
+// name objects by address) mean the same to the others.
 pid_t spawn(const std::vector<std::string>& env, const std::vector<std::string>& argv,
-            bool own_group = true) {
+            bool own_group = true, bool fixed_layout = false) {
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid != 0) {
@@ -239,6 +243,10 @@ pid_t spawn(const std::vector<std::string>& env, const std::vector<std::string>&
     return pid;
   }
   if (own_group) setpgid(0, 0);
+  if (fixed_layout) {
+    const int now = personality(0xffffffff);
+    if (now != -1) personality(static_cast<unsigned long>(now) | ADDR_NO_RANDOMIZE);
+  }
   for (const std::string& e : env) putenv(strdup(e.c_str()));
   std::vector<char*> cargv;
   for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
@@ -596,9 +604,15 @@ int launch(const Run& r, Mode mode) {
   }
   if (!gdb) signal(SIGINT, forward_signal);
   signal(SIGTERM, forward_signal);
+  // Numbers of one width: every worker's environment is as long as the others', and so
+  // its initial stack lies where theirs does (see spawn()'s fixed_layout).
+  auto padded = [](std::uint64_t n, std::uint64_t max) {
+    std::string s = std::to_string(n);
+    return std::string(std::to_string(max).size() - s.size(), '0') + s;
+  };
   for (std::uint32_t j = 0; j < jobs; ++j) {
     Instance& in = instances[j];
-    in.results = jobs == 1 ? results : results / ("job-" + std::to_string(j));
+    in.results = jobs == 1 ? results : results / ("job-" + padded(j, jobs - 1));
     std::error_code ec;
     fs::create_directories(in.results, ec);
     std::vector<std::string> e = env;
@@ -606,14 +620,14 @@ int launch(const Run& r, Mode mode) {
     // Always set: a WEFT_SHARD of the caller's (meant for WEFT_TEST binaries) must not
     // reach the fork server, which would shard a search weft run believes whole.
     const weft::Shard part{shard.index + shard.count * j, shard.count * jobs};
-    e.push_back("WEFT_SHARD=" + std::to_string(part.index) + "/" + std::to_string(part.count));
+    e.push_back("WEFT_SHARD=" + padded(part.index, part.count - 1) + "/" + std::to_string(part.count));
     if (jobs > 1) {
       e.push_back("WEFT_JOBS_CONTROL=" + control.string());
-      e.push_back("WEFT_JOBS_WORKER=" + std::to_string(j));
+      e.push_back("WEFT_JOBS_WORKER=" + padded(j, jobs - 1));
       e.push_back("WEFT_JOBS_WORKERS=" + std::to_string(jobs));
     }
     in.group = !gdb;
-    in.pid = spawn(e, argv, in.group);
+    in.pid = spawn(e, argv, in.group, jobs > 1);
     if (in.pid < 0) {
       for (pid_t c : g_children) kill(-c, SIGKILL);
       return fail(std::string("fork failed: ") + std::strerror(errno));

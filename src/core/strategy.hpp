@@ -60,7 +60,9 @@ class Strategy {
   // Runs the work another worker's give_work() wrote.
   virtual void take_work(std::span<const std::uint64_t> words) {}
   // Work found for other workers since the last call: records, each [its length in
-  // words, the worker it is for, ...]; and one such record for this worker.
+  // words, the worker it is for (kEveryWorker: all the others), ...]; and one such
+  // record for this worker.
+  static constexpr std::uint64_t kEveryWorker = ~std::uint64_t{0};
   virtual void take_forwards(std::vector<std::uint64_t>* out) {}
   virtual void accept_forward(std::span<const std::uint64_t> record) {}
 };

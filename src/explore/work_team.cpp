@@ -118,6 +118,11 @@ WorkTeam::Outcome WorkTeam::exchange(Strategy& strategy, std::uint64_t space,
   while (fit < carry_.size() && carry_[fit] != 0 && fit + carry_[fit] <= JobsLayout::kOutboxWords &&
          fit + carry_[fit] <= carry_.size())
     fit += carry_[fit];
+  // A record no outbox could hold (none is written so long) would block the rest forever.
+  if (fit == 0 && !carry_.empty())
+    carry_.erase(carry_.begin(), carry_[0] == 0 || carry_[0] > carry_.size()
+                                     ? carry_.end()
+                                     : carry_.begin() + static_cast<std::ptrdiff_t>(carry_[0]));
   std::atomic<std::uint64_t>* out = words_ + JobsLayout::outbox(workers_, worker_);
   for (std::size_t i = 0; i < fit; ++i) out[i].store(carry_[i], std::memory_order_relaxed);
   carry_.erase(carry_.begin(), carry_.begin() + static_cast<std::ptrdiff_t>(fit));
@@ -163,7 +168,8 @@ WorkTeam::Outcome WorkTeam::exchange(Strategy& strategy, std::uint64_t space,
     for (std::uint64_t i = 0; i + 2 <= n;) {
       const std::uint64_t len = box[i].load(std::memory_order_relaxed);
       if (len < 2 || i + len > n) break;
-      if (box[i + 1].load(std::memory_order_relaxed) == worker_) {
+      const std::uint64_t to = box[i + 1].load(std::memory_order_relaxed);
+      if (to == worker_ || (to == Strategy::kEveryWorker && m.worker != worker_)) {
         buffer_.resize(len);
         for (std::uint64_t k = 0; k < len; ++k) buffer_[k] = box[i + k].load(std::memory_order_relaxed);
         strategy.accept_forward(buffer_);

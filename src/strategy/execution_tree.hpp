@@ -122,6 +122,7 @@ class ExecutionTree {
     team_ = true;
   }
   bool in_team() const { return team_; }
+  std::uint64_t space() const { return space_; }
   // Moves up to `max_nodes` frontier nodes, every other one from the worst end (in a
   // depth-first order, the biggest subtrees), into `out`, in at most `max_words` words;
   // a sharded tree's shared nodes stay. A moved node stays allocated here (its ancestors

@@ -128,13 +128,21 @@ void StateCache::scan(const Trace& trace, const ExecutionTree& tree, std::size_t
 
 bool StateCache::covered(std::uint64_t key, std::uint64_t cost) {
   auto [it, inserted] = seen_.try_emplace(key, cost);
-  if (inserted) return false;
-  if (it->second <= cost) {
+  if (!inserted && it->second <= cost) {
     ++pruned_;
     return true;
   }
   it->second = cost;
+  if (sharing_) {
+    news_.push_back(key);
+    news_.push_back(cost);
+  }
   return false;
+}
+
+void StateCache::learn(std::uint64_t key, std::uint64_t cost) {
+  auto [it, inserted] = seen_.try_emplace(key, cost);
+  if (!inserted && cost < it->second) it->second = cost;
 }
 
 }  // namespace weft

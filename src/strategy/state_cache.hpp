@@ -41,6 +41,16 @@ class StateCache {
   // A finished execution's happens-before class (for the count of distinct classes).
   void note_class() { ++classes_[total_]; }
 
+  // Teams (weft run --jobs): the states remembered (or at a lower cost) since the last
+  // call go to the other workers as (key, cost) pairs, appended to *out; learn() adds
+  // another worker's, pruning nothing. On from share() on.
+  void share() { sharing_ = true; }
+  void take_news(std::vector<std::uint64_t>* out) {
+    out->insert(out->end(), news_.begin(), news_.end());
+    news_.clear();
+  }
+  void learn(std::uint64_t key, std::uint64_t cost);
+
   std::uint64_t pruned() const { return pruned_; }
   std::uint64_t distinct_classes() const { return classes_.size(); }
   std::size_t states() const { return seen_.size(); }
@@ -68,6 +78,8 @@ class StateCache {
   std::unordered_map<std::uint64_t, std::uint64_t> seen_;  // key -> least cost
   std::unordered_map<std::uint64_t, std::uint32_t> classes_;
   std::uint64_t pruned_ = 0;
+  bool sharing_ = false;
+  std::vector<std::uint64_t> news_;  // (key, cost) pairs not yet taken
 };
 
 }  // namespace weft

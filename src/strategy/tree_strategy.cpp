@@ -1,5 +1,6 @@
 #include "strategy/tree_strategy.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace weft {
@@ -34,6 +35,7 @@ bool TreeStrategy::set_shard(const Shard& shard) {
 
 bool TreeStrategy::join_team(std::uint32_t worker, std::uint64_t space, bool begins) {
   tree_.join_team(worker, space);
+  if (cache_) cache_->share();
   if (!begins) {
     std::vector<std::int64_t> given;
     tree_.give_up_frontier(&given);
@@ -57,7 +59,29 @@ void TreeStrategy::take_work(std::span<const std::uint64_t> words) {
   if (!taken.empty()) exhausted_ = false;
 }
 
+void TreeStrategy::take_forwards(std::vector<std::uint64_t>* out) {
+  tree_.take_forwards(out);
+  if (!cache_) return;
+  // [length, every worker, space, key, cost, key, cost...], a few thousand pairs each.
+  std::vector<std::uint64_t> news;
+  cache_->take_news(&news);
+  constexpr std::size_t kPairs = 4096;
+  for (std::size_t i = 0; i < news.size(); i += 2 * kPairs) {
+    const std::size_t n = std::min(news.size() - i, 2 * kPairs);
+    out->push_back(3 + n);
+    out->push_back(kEveryWorker);
+    out->push_back(tree_.space());
+    out->insert(out->end(), news.begin() + static_cast<std::ptrdiff_t>(i),
+                news.begin() + static_cast<std::ptrdiff_t>(i + n));
+  }
+}
+
 void TreeStrategy::accept_forward(std::span<const std::uint64_t> record) {
+  if (record.size() >= 3 && record[1] == kEveryWorker) {
+    if (cache_ && record[2] == tree_.space())
+      for (std::size_t i = 3; i + 1 < record.size(); i += 2) cache_->learn(record[i], record[i + 1]);
+    return;
+  }
   std::int64_t priority = 0;
   if (!tree_.adopt(record, &priority)) return;
   frontier_moved(priority, +1);

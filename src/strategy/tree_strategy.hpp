@@ -36,7 +36,9 @@ class TreeStrategy : public Strategy {
   std::uint64_t give_work(std::uint64_t max, std::size_t max_words,
                           std::vector<std::uint64_t>* out) override;
   void take_work(std::span<const std::uint64_t> words) override;
-  void take_forwards(std::vector<std::uint64_t>* out) override { tree_.take_forwards(out); }
+  // The branches for other workers' nodes, and the states this worker's cache learnt
+  // (each worker prunes by what all of them explored, as one process would).
+  void take_forwards(std::vector<std::uint64_t>* out) override;
   void accept_forward(std::span<const std::uint64_t> record) override;
 
   const ExecutionTree& tree() const { return tree_; }
@@ -51,6 +53,7 @@ class TreeStrategy : public Strategy {
     on = on && uses_state_cache();
     cache_ = on ? std::make_unique<StateCache>() : nullptr;
     shared_cache_ = on ? std::make_unique<StateCache>() : nullptr;
+    if (cache_ && tree_.in_team()) cache_->share();
     if (on) tree_.set_record_next_ops(true);
   }
   const StateCache* state_cache() const { return cache_.get(); }

@@ -46,8 +46,10 @@ std::unique_ptr<Strategy> make(const std::string& spec, const StrategyOptions& o
 
 // n workers sharing `shard` of the search (n == 1: one worker alone), worker 0 beginning
 // with all of it, as weft run --jobs n [--shard I/N] runs them.
+// share_states false: the state caches' news (records for every worker) are dropped.
 TeamRun run_team(const std::string& spec, const Program& program, std::uint32_t n,
-                 Shard shard = {}, const StrategyOptions& options = {.state_cache = false}) {
+                 Shard shard = {}, const StrategyOptions& options = {.state_cache = false},
+                 bool share_states = true) {
   std::vector<std::unique_ptr<Strategy>> workers;
   for (std::uint32_t i = 0; i < n; ++i) {
     workers.push_back(make(spec, options));
@@ -90,6 +92,11 @@ TeamRun run_team(const std::string& spec, const Program& program, std::uint32_t 
     for (std::uint32_t i = 0; i < n; ++i)
       for (std::size_t k = 0; k < outboxes[i].size(); k += outboxes[i][k]) {
         const std::span<const std::uint64_t> record(outboxes[i].data() + k, outboxes[i][k]);
+        if (record[1] == Strategy::kEveryWorker) {
+          for (std::uint32_t j = 0; j < n; ++j)
+            if (j != i && share_states) workers[j]->accept_forward(record);
+          continue;
+        }
         // (Also to itself: a subtree given back holds stubs of the worker's own nodes.)
         EXPECT_LT(record[1], n);
         workers[record[1]]->accept_forward(record);
@@ -164,6 +171,30 @@ TEST(Team, DporTeamsCoverEveryClass) {
                 static_cast<unsigned long long>(moved), static_cast<unsigned long long>(forwarded));
     EXPECT_GT(moved, 100u) << spec;
   }
+}
+
+// State caching: each worker prunes by the states every worker reached (the caches' news
+// go to all at the exchanges), still covering every class.
+TEST(Team, StateCachesAreShared) {
+  std::uint64_t shared = 0, apart = 0;
+  for (const char* spec : {"dfs", "pb:1"}) {
+    for (std::uint64_t seed = 1; seed <= 25; ++seed) {
+      const Program p = model::random_program(seed, seed % 2 == 0);
+      const StrategyOptions cached{.state_cache = true};
+      const TeamRun whole = run_team(spec, p, 1, {}, cached);
+      ASSERT_TRUE(whole.complete) << spec << " seed " << seed;
+      const TeamRun team = run_team(spec, p, 2, {}, cached);
+      const TeamRun alone = run_team(spec, p, 2, {}, cached, /*share_states=*/false);
+      EXPECT_TRUE(team.complete) << spec << " seed " << seed;
+      EXPECT_EQ(team.classes, whole.classes) << spec << " seed " << seed;
+      EXPECT_EQ(alone.classes, whole.classes) << spec << " seed " << seed;
+      shared += team.counted;
+      apart += alone.counted;
+    }
+  }
+  std::printf("state-cached teams of 2: %llu executions, %llu with caches apart\n",
+              static_cast<unsigned long long>(shared), static_cast<unsigned long long>(apart));
+  EXPECT_LT(shared, apart);
 }
 
 }  // namespace

@@ -139,16 +139,10 @@ bool Controller::leave(Carrier* carrier, ThreadState* next) {
   // execution is left to it.
   holder_.store(next, std::memory_order_release);
   carrier_parked();
-  if (next == nullptr) {
+  if (next == nullptr)
     park(me, &done_);
-    return true;
-  }
-  if (can_resume_here(me, *next)) {
-    resume_here(me, next);
-    return true;
-  }
-  if (next->tid != 0) publish_holder(*next, next->tid);
-  park(me, wake_word(next));
+  else
+    hand_over(me, next);
   return true;
 }
 
@@ -551,11 +545,16 @@ std::size_t Controller::choose_value(std::size_t n) {
   return v;
 }
 
+bool Controller::first_turn(ThreadState* next) {
+  if (!next->carrier_asleep) return false;
+  next->carrier_asleep = false;
+  next->baton.store(1, std::memory_order_relaxed);  // run_thread's wait_baton finds it set
+  return true;
+}
+
 std::atomic<std::uint32_t>* Controller::wake_word(ThreadState* next) {
   Fiber& to = fiber_of(*next);
-  const bool first = next->carrier_asleep;  // run_thread's wait_baton finds its baton set
-  next->carrier_asleep = false;
-  if (first) next->baton.store(1, std::memory_order_relaxed);
+  const bool first = first_turn(next);
   if (to.state == Fiber::State::kSaved) {
     to.home->resume = &to;
     return &to.home->wake;
@@ -613,10 +612,7 @@ bool Controller::can_resume_here(const Fiber& me, const ThreadState& next) {
 void Controller::resume_here(Fiber& me, ThreadState* next) {
   Fiber& to = fiber_of(*next);
   Processor* p = me.on;
-  if (next->carrier_asleep) {  // its first turn: run_thread's wait_baton finds its baton set
-    next->carrier_asleep = false;
-    next->baton.store(1, std::memory_order_relaxed);
-  }
+  first_turn(next);
   to.on = p;
   to.state = Fiber::State::kRunning;
   me.state = Fiber::State::kSaved;
@@ -624,14 +620,17 @@ void Controller::resume_here(Fiber& me, ThreadState* next) {
   fiber::switch_to(&me.sp, to.sp, to.tcb);
 }
 
-void Controller::switch_to(ThreadState* self, ThreadState* next) {
-  Fiber& me = fiber_of(*self);
+void Controller::hand_over(Fiber& me, ThreadState* next) {
   if (can_resume_here(me, *next)) {
-    holder_.store(next, std::memory_order_release);
     resume_here(me, next);
-    resumed(self);
     return;
   }
+  if (next->tid != 0) publish_holder(*next, next->tid);
+  park(me, wake_word(next));
+}
+
+void Controller::switch_to(ThreadState* self, ThreadState* next) {
+  Fiber& me = fiber_of(*self);
   if (me.pinned) {  // waits in the kernel, at home
     me.state = Fiber::State::kBlocked;
     release_baton(next);
@@ -640,8 +639,7 @@ void Controller::switch_to(ThreadState* self, ThreadState* next) {
     return;
   }
   holder_.store(next, std::memory_order_release);
-  if (next->tid != 0) publish_holder(*next, next->tid);
-  park(me, wake_word(next));
+  hand_over(me, next);
   resumed(self);
 }
 

@@ -231,6 +231,13 @@ class Controller {
   bool can_resume_here(const Fiber& me, const ThreadState& next);
   // Saves `me` and resumes `next` on the same processor; returns when me is resumed.
   void resume_here(Fiber& me, ThreadState* next);
+  // Saves movable fiber `me` (holder_ already names `next`) and runs `next`: on this
+  // processor in user space where it can, else by parking this processor and waking
+  // whoever runs next. Returns when `me` is resumed.
+  void hand_over(Fiber& me, ThreadState* next);
+  // If this is `next`'s first turn (its carrier asleep), sets its baton for run_thread's
+  // wait_baton and says so.
+  bool first_turn(ThreadState* next);
   // The word that, set and woken, makes `next` run: its baton, its carrier's go (a first
   // turn), or, for a saved fiber, its home processor's wake (told to resume it).
   std::atomic<std::uint32_t>* wake_word(ThreadState* next);

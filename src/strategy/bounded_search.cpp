@@ -40,16 +40,6 @@ bool BoundedSearch::next_execution() {
   return true;
 }
 
-// A branch's priority is minus its cost.
-void BoundedSearch::frontier_moved(std::int64_t priority, int delta) {
-  const auto cost = static_cast<std::uint64_t>(-priority);
-  if (delta > 0) {
-    add(pending_, cost);
-  } else if (cost < pending_.size() && pending_[cost] != 0) {
-    --pending_[cost];
-  }
-}
-
 void BoundedSearch::expand(const Trace& trace) {
   const auto records = tree_.decisions();
   const std::size_t first = tree_.first_new_decision();

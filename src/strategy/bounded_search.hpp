@@ -68,7 +68,8 @@ class BoundedSearch : public TreeStrategy {
 
  private:
   void expand(const Trace& trace) final;
-  void frontier_moved(std::int64_t priority, int delta) final;
+  // A branch's priority is minus its cost.
+  void frontier_moved(std::int64_t priority, int delta) final { count_moved(pending_, priority, delta); }
   Coverage bound_coverage() const;  // coverage() without the state cache's line
   std::string units(std::uint64_t n) const;
   std::string within(std::uint64_t bound) const;  // "with at most 2 preemptions"

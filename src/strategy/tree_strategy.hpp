@@ -70,6 +70,17 @@ class TreeStrategy : public Strategy {
   // A frontier node of `priority` came from another worker (+1) or went to one (-1):
   // for the subclasses that count what waits at each priority.
   virtual void frontier_moved(std::int64_t priority, int delta) {}
+  // frontier_moved() for a count of frontier entries per level, a branch's priority being
+  // minus its level (the bounded searches').
+  static void count_moved(std::vector<std::uint64_t>& waiting, std::int64_t priority, int delta) {
+    const auto level = static_cast<std::size_t>(-priority);
+    if (delta > 0) {
+      if (waiting.size() <= level) waiting.resize(level + 1, 0);
+      ++waiting[level];
+    } else if (level < waiting.size() && waiting[level] != 0) {
+      --waiting[level];
+    }
+  }
 
   explicit TreeStrategy(ExecutionTree::Options options = {}) : tree_(options) {}
   // The backtrack generator: called once per execution, after it ended and before its

@@ -39,8 +39,7 @@ class VariableBoundStrategy final : public TreeStrategy {
   void expand(const Trace& trace) override;
   // A branch's priority is minus its level.
   void frontier_moved(std::int64_t priority, int delta) override {
-    const auto l = static_cast<std::size_t>(-priority);
-    if (l < pending_.size()) pending_[l] = delta > 0 ? pending_[l] + 1 : pending_[l] - (pending_[l] != 0);
+    count_moved(pending_, priority, delta);
   }
   std::size_t level(std::uint32_t v, std::uint64_t c) const {
     return static_cast<std::size_t>(v) * (max_c_ + 1) + c;

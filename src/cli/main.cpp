@@ -290,27 +290,57 @@ std::string collect(Instance& in) {
   return "";
 }
 
-// A worker that ended without leaving its team (it died, or failed before it joined)
-// would keep the others waiting at the team's barrier: they are told to leave.
-void release_team(const std::vector<Instance>& instances, const fs::path& control) {
-  const std::size_t bytes = weft::JobsLayout::file_bytes(instances.size());
-  const int fd = open(control.c_str(), O_RDWR | O_CLOEXEC);
-  void* map = fd < 0 ? MAP_FAILED : mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (fd >= 0) close(fd);
-  if (map == MAP_FAILED) return;
-  auto* team = reinterpret_cast<std::atomic<std::uint64_t>*>(static_cast<char*>(map) +
-                                                              weft::JobsLayout::kTeamOffset);
-  bool abort = false;
-  for (std::size_t j = 0; j < instances.size(); ++j)
-    abort |= instances[j].reaped && team[weft::JobsLayout::slot(j) + weft::JobsLayout::kDeparted].load() == 0;
-  if (abort && team[weft::JobsLayout::kAbort].exchange(1) == 0)
-    syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&team[weft::JobsLayout::kBarrier]) + 1,
-            FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
-  munmap(map, bytes);
-}
+// The --jobs control file (core/jobs_layout.hpp), made and mapped once: the words the
+// progress line reads, and the team area (explore/work_team.hpp). Inactive (nothing
+// mapped) for one worker.
+class ControlFile {
+ public:
+  // Makes it for `workers` (> 1): the first-bug word unset, the barrier counting them all,
+  // the rest a hole until a worker writes there. "" or the error.
+  std::string make(const fs::path& path, std::size_t workers) {
+    bytes_ = weft::JobsLayout::file_bytes(workers);
+    const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0 || ftruncate(fd, static_cast<off_t>(bytes_)) != 0) {
+      const std::string why = std::strerror(errno);
+      if (fd >= 0) close(fd);
+      return "cannot make " + path.string() + ": " + why;
+    }
+    void* map = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) return "cannot map " + path.string() + ": " + std::strerror(errno);
+    words_ = static_cast<std::atomic<std::uint64_t>*>(map);
+    team_ = reinterpret_cast<std::atomic<std::uint64_t>*>(static_cast<char*>(map) +
+                                                           weft::JobsLayout::kTeamOffset);
+    words_[weft::JobsLayout::kFirstBug].store(weft::JobsLayout::kNoBug);
+    team_[weft::JobsLayout::kBarrier].store(weft::JobsLayout::barrier(workers));
+    return "";
+  }
+  ~ControlFile() {
+    if (words_ != nullptr) munmap(words_, bytes_);
+  }
+  const std::atomic<std::uint64_t>* words() const { return words_; }
+
+  // A worker that ended without leaving its team (it died, or failed before it joined)
+  // would keep the others waiting at the team's barrier: they are told to leave.
+  void release_team(const std::vector<Instance>& instances) {
+    if (team_ == nullptr) return;
+    bool abort = false;
+    for (std::size_t j = 0; j < instances.size(); ++j)
+      abort |= instances[j].reaped &&
+               team_[weft::JobsLayout::slot(j) + weft::JobsLayout::kDeparted].load() == 0;
+    if (abort && team_[weft::JobsLayout::kAbort].exchange(1) == 0)
+      syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&team_[weft::JobsLayout::kBarrier]) + 1,
+              FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+  }
+
+ private:
+  std::atomic<std::uint64_t>* words_ = nullptr;
+  std::atomic<std::uint64_t>* team_ = nullptr;
+  std::size_t bytes_ = 0;
+};
 
 // Waits for every worker; with several, any that ends early releases the others' team.
-void wait_for_workers(std::vector<Instance>& instances, const fs::path& control) {
+void wait_for_workers(std::vector<Instance>& instances, ControlFile& control) {
   if (instances.size() == 1) {
     reap(instances[0], true);
     return;
@@ -319,7 +349,7 @@ void wait_for_workers(std::vector<Instance>& instances, const fs::path& control)
     std::size_t running = 0;
     for (Instance& in : instances) running += !reap(in, false);
     if (running == 0) return;
-    release_team(instances, control);
+    control.release_team(instances);
     int status;
     pid_t pid;
     while ((pid = waitpid(-1, &status, 0)) < 0 && errno == EINTR) {
@@ -336,19 +366,15 @@ void wait_for_workers(std::vector<Instance>& instances, const fs::path& control)
 
 // --jobs on a terminal: the workers' executions and bugs (fork_server.cpp's JobsControl
 // words), four times a second, cleared when they are done.
-void wait_with_progress(std::vector<Instance>& instances, const fs::path& control) {
-  const int fd = open(control.c_str(), O_RDONLY | O_CLOEXEC);
-  const std::size_t words = weft::JobsLayout::words(instances.size());
-  void* map = fd < 0 ? MAP_FAILED : mmap(nullptr, words * sizeof(std::uint64_t), PROT_READ, MAP_SHARED, fd, 0);
-  if (fd >= 0) close(fd);
-  const auto* w = map == MAP_FAILED ? nullptr : static_cast<const std::atomic<std::uint64_t>*>(map);
+void wait_with_progress(std::vector<Instance>& instances, ControlFile& control) {
+  const std::atomic<std::uint64_t>* w = control.words();
   const auto start = std::chrono::steady_clock::now();
   bool shown = false;
   for (;;) {
     std::size_t running = 0;
     for (Instance& in : instances) running += !reap(in, false);
     if (running == 0 || w == nullptr) break;
-    release_team(instances, control);
+    control.release_team(instances);
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
     std::uint64_t executions = 0, bugs = 0;
     for (std::size_t j = 0; j < instances.size(); ++j) {
@@ -366,7 +392,6 @@ void wait_with_progress(std::vector<Instance>& instances, const fs::path& contro
   }
   if (shown && write(STDERR_FILENO, "\r\033[K", 4) < 0) {
   }
-  if (map != MAP_FAILED) munmap(map, words * sizeof(std::uint64_t));
 }
 
 // The number of workers --jobs asks for (0: the default, WEFT_JOBS or the cores).
@@ -585,23 +610,9 @@ int launch(const Run& r, Mode mode) {
   // first bug (fork_server.cpp, JobsControl).
   std::vector<Instance> instances(jobs);
   const fs::path control = results / "jobs-control";
-  if (jobs > 1) {
-    std::vector<std::uint64_t> words(weft::JobsLayout::words(jobs), 0);
-    words[weft::JobsLayout::kFirstBug] = weft::JobsLayout::kNoBug;
-    std::vector<std::uint64_t> team(2, 0);
-    team[weft::JobsLayout::kBarrier] = weft::JobsLayout::barrier(jobs);
-    std::ofstream file(control, std::ios::binary);
-    file.write(reinterpret_cast<const char*>(words.data()),
-               static_cast<std::streamsize>(words.size() * sizeof(std::uint64_t)));
-    file.seekp(static_cast<std::streamoff>(weft::JobsLayout::kTeamOffset));
-    file.write(reinterpret_cast<const char*>(team.data()),
-               static_cast<std::streamsize>(team.size() * sizeof(std::uint64_t)));
-    file.close();
-    // The rest of the team area (work_team.cpp) is a hole until a worker writes there.
-    std::error_code ec;
-    fs::resize_file(control, weft::JobsLayout::file_bytes(jobs), ec);
-    if (ec) return fail("cannot make " + control.string() + ": " + ec.message());
-  }
+  ControlFile control_file;
+  if (jobs > 1)
+    if (std::string error = control_file.make(control, jobs); !error.empty()) return fail(error);
   if (!gdb) signal(SIGINT, forward_signal);
   signal(SIGTERM, forward_signal);
   // Numbers of one width: every worker's environment is as long as the others', and so
@@ -635,8 +646,8 @@ int launch(const Run& r, Mode mode) {
     g_children.push_back(in.pid);
   }
   if (jobs > 1 && !r.quiet && isatty(STDERR_FILENO))
-    wait_with_progress(instances, control);
-  wait_for_workers(instances, control);
+    wait_with_progress(instances, control_file);
+  wait_for_workers(instances, control_file);
   if (gdb) wait_for_orphans();
   std::string problem;
   for (Instance& in : instances)

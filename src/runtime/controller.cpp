@@ -656,8 +656,25 @@ void Controller::pin(ThreadState* t) {
   resumed(t);
 }
 
+bool Controller::spin_window(ThreadState* self, const Op& op) const {
+  if (self->spin_reads == kPlainSpin + 1) self->nspin_objects = 0;  // the window opens
+  std::uint32_t i = 0;
+  while (i < self->nspin_objects && self->spin_objects[i] != op.object) ++i;
+  if (i == self->nspin_objects) {
+    if (i == std::size(self->spin_objects)) {  // a fourth object: not a spin
+      self->spin_reads = 0;
+      return false;
+    }
+    self->spin_objects[self->nspin_objects++] = op.object;
+  }
+  if (self->spin_reads < kPlainSpin + kSpinWindow) return false;
+  self->spin_reads = 0;
+  return alive_ > 1;  // nothing to wait for when it is the only thread left
+}
+
 void Controller::schedule(ThreadState* self, const Op& op) {
   self->pending = op;
+  self->spin_reads = 0;
   self->timed_out = false;
   ThreadState* next = pick();
   if (next != self) switch_to(self, next);

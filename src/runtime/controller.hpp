@@ -132,7 +132,7 @@ class Controller {
   // perform: a scheduling point when the access policy says so, then race detection.
   // `size` is the access's true size (op.size saturates). Inside a RuntimeScope.
   void memory_access(ThreadState* self, const Op& op, std::size_t size) {
-    if (access_is_point(op)) schedule(self, op);
+    if (access_is_point(op) || plain_spin(self, op)) schedule(self, op);
     if (tracks_memory()) detect_race(self, op, size);
   }
   // Whether the race detector keeps a history of memory now.
@@ -273,6 +273,23 @@ class Controller {
     }
     return true;
   }
+  // A thread polling plain memory (a flag, volatile or not, read in a loop without
+  // atomics, as code built at -O0 does) passes no scheduling point, so the thread it
+  // waits for would never run and the execution would end as a hang. After kPlainSpin
+  // plain reads with no write and no scheduling point of its own in between, the next
+  // kSpinWindow reads are watched: if they touch at most three objects the last becomes
+  // a scheduling point, where Fairness sees the spin; a loop that reads many objects (a
+  // scan) starts counting again. The count is all an ordinary read pays.
+  static constexpr std::uint32_t kPlainSpin = 1024, kSpinWindow = 64;
+  bool plain_spin(ThreadState* self, const Op& op) const {
+    if (op.kind != OpKind::Read) {
+      self->spin_reads = 0;
+      return false;
+    }
+    if (++self->spin_reads <= kPlainSpin) return false;
+    return spin_window(self, op);
+  }
+  bool spin_window(ThreadState* self, const Op& op) const;
   void detect_race(ThreadState* self, const Op& op, std::size_t size);
   // Applies the steps taken since the last call to the race detector's clocks.
   void flush_steps();

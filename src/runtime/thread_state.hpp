@@ -44,6 +44,11 @@ struct ThreadState {
   bool cancelling() const { return cancel_pending && !cancel_disabled; }
   std::uintptr_t wait_mutex = 0;  // condition variable waits: the mutex to reacquire
   std::uint64_t wait_generation = 0;  // barrier waits
+  // Plain reads since its last scheduling point or write, and the objects the last of
+  // them read (Controller::plain_spin).
+  std::uint32_t spin_reads = 0;
+  std::uint32_t nspin_objects = 0;
+  std::uintptr_t spin_objects[3] = {};
 
   pthread_t os{};
   int tid = 0;                 // kernel thread id (for a supervisor's signals)

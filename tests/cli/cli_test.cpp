@@ -603,6 +603,30 @@ TEST_F(Cli, ALongExecutionThatKeepsWorkingIsCutNotReported) {
 // randomness a program draws from the system (getrandom, getentropy, /dev/urandom,
 // std::random_device): a program that branches on them is still a function of its
 // schedule. Signals sent to the virtual ids arrive.
+// A flag polled with plain (here volatile) reads passes no synchronisation: the polling
+// loop must still become a scheduling point, so that the thread it waits for runs, rather
+// than the execution ending as a hang after the watchdog's 10 s.
+TEST_F(Cli, APolledPlainFlagLetsTheThreadItWaitsForRun) {
+  const std::string program = kBin + "/cli_polled_flag";
+  nlohmann::json raced = run_json("-s dfs -n 0 -- " + program, 1);
+  ASSERT_EQ(raced["bugs"].size(), 1u) << raced;
+  EXPECT_EQ(raced["bugs"][0]["kind"], "data-race") << raced;
+  EXPECT_EQ(raced["bugs"][0]["race"]["variable"], "ready") << raced;
+  for (const std::string strategy : {"dfs", "dpor", "pb:2"}) {
+    nlohmann::json ok = run_json("--races off -s " + strategy + " -n 0 -- " + program, 0);
+    EXPECT_TRUE(ok["bugs"].empty()) << strategy << ": " << ok;
+    EXPECT_TRUE(ok["complete"]) << strategy << ": " << ok;
+    EXPECT_EQ(ok["cut_executions"], 0) << strategy;
+  }
+  nlohmann::json sampled = run_json("--races off -s random -n 50 -- " + program, 0);
+  EXPECT_TRUE(sampled["bugs"].empty()) << sampled;
+  EXPECT_EQ(sampled["executions"], 50) << sampled;
+  // ...and the bug a poll can hide stays reachable.
+  nlohmann::json early = run_json("--races report -s dfs -n 0 -- " + program + " early", 1);
+  ASSERT_EQ(early["bugs"].size(), 1u) << early;
+  EXPECT_EQ(early["bugs"][0]["kind"], "assertion") << early;
+}
+
 TEST_F(Cli, IdsAndSystemRandomnessAreTheSameInEveryExecution) {
   for (const std::string name : {"cli_ids", "cli_entropy"}) {
     const std::string program = kBin + "/" + name;

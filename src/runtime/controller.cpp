@@ -656,25 +656,45 @@ void Controller::pin(ThreadState* t) {
   resumed(t);
 }
 
-bool Controller::spin_window(ThreadState* self, const Op& op) const {
-  if (self->spin_reads == kPlainSpin + 1) self->nspin_objects = 0;  // the window opens
-  std::uint32_t i = 0;
-  while (i < self->nspin_objects && self->spin_objects[i] != op.object) ++i;
-  if (i == self->nspin_objects) {
-    if (i == std::size(self->spin_objects)) {  // a fourth object: not a spin
-      self->spin_reads = 0;
-      return false;
-    }
-    self->spin_objects[self->nspin_objects++] = op.object;
+bool Controller::spin_window(ThreadState* self, const Op& op) {
+  if (self->unsynced == kPlainSpin + 1) self->nspin_objects = 0;  // the window opens
+  bool poll = op.kind == OpKind::Read;
+  if (poll) {
+    std::uint32_t i = 0;
+    while (i < self->nspin_objects && self->spin_objects[i] != op.object) ++i;
+    if (i == std::size(self->spin_objects))
+      poll = false;  // a fourth object
+    else if (i == self->nspin_objects)
+      self->spin_objects[self->nspin_objects++] = op.object;
   }
-  if (self->spin_reads < kPlainSpin + kSpinWindow) return false;
-  self->spin_reads = 0;
+  if (!poll) {
+    self->unsynced = 0;
+    if (++self->long_run < kLongRun) return false;
+    self->long_run = 0;
+    long_run(self, op);
+    return false;
+  }
+  if (self->unsynced < kPlainSpin + kSpinWindow) return false;
+  self->unsynced = 0;
   return alive_ > 1;  // nothing to wait for when it is the only thread left
+}
+
+void Controller::long_run(ThreadState* self, const Op& op) {
+  // With nobody else to run, a yield changes nothing: a loop that never ends stays
+  // without steps, and the watchdog reports it.
+  for (std::size_t i = 0; i < nthreads_; ++i) {
+    const ThreadState& t = *threads_[i];
+    if (&t != self && !t.finished && enabled(t)) {
+      schedule(self, make_op(OpKind::Yield, 0, op.pc));
+      return;
+    }
+  }
 }
 
 void Controller::schedule(ThreadState* self, const Op& op) {
   self->pending = op;
-  self->spin_reads = 0;
+  self->unsynced = 0;
+  self->long_run = 0;
   self->timed_out = false;
   ThreadState* next = pick();
   if (next != self) switch_to(self, next);

@@ -276,20 +276,20 @@ class Controller {
   // A thread polling plain memory (a flag, volatile or not, read in a loop without
   // atomics, as code built at -O0 does) passes no scheduling point, so the thread it
   // waits for would never run and the execution would end as a hang. After kPlainSpin
-  // plain reads with no write and no scheduling point of its own in between, the next
-  // kSpinWindow reads are watched: if they touch at most three objects the last becomes
-  // a scheduling point, where Fairness sees the spin; a loop that reads many objects (a
-  // scan) starts counting again. The count is all an ordinary read pays.
-  static constexpr std::uint32_t kPlainSpin = 1024, kSpinWindow = 64;
-  bool plain_spin(ThreadState* self, const Op& op) const {
-    if (op.kind != OpKind::Read) {
-      self->spin_reads = 0;
+  // plain accesses with no scheduling point, the next kSpinWindow are watched: if they are
+  // reads of at most three objects, the last becomes a scheduling point, where Fairness
+  // sees the spin; otherwise (a scan, a write) counting starts again. A poll that also
+  // writes (a counter of its turns) is caught by the bound on windows between two
+  // scheduling points instead: past kLongRun of them (a million accesses) the thread
+  // yields, if another can run. The count is all an ordinary access pays.
+  static constexpr std::uint32_t kPlainSpin = 1024, kSpinWindow = 64, kLongRun = 1024;
+  bool plain_spin(ThreadState* self, const Op& op) {
+    if (++self->unsynced <= kPlainSpin) [[likely]]
       return false;
-    }
-    if (++self->spin_reads <= kPlainSpin) return false;
     return spin_window(self, op);
   }
-  bool spin_window(ThreadState* self, const Op& op) const;
+  bool spin_window(ThreadState* self, const Op& op);
+  void long_run(ThreadState* self, const Op& op);
   void detect_race(ThreadState* self, const Op& op, std::size_t size);
   // Applies the steps taken since the last call to the race detector's clocks.
   void flush_steps();

@@ -44,9 +44,7 @@ struct ThreadState {
   bool cancelling() const { return cancel_pending && !cancel_disabled; }
   std::uintptr_t wait_mutex = 0;  // condition variable waits: the mutex to reacquire
   std::uint64_t wait_generation = 0;  // barrier waits
-  // Plain reads since its last scheduling point or write, and the objects the last of
-  // them read (Controller::plain_spin).
-  std::uint32_t spin_reads = 0;
+  // The objects its last plain reads read (Controller::plain_spin).
   std::uint32_t nspin_objects = 0;
   std::uintptr_t spin_objects[3] = {};
 
@@ -61,6 +59,11 @@ struct ThreadState {
 
   sigset_t program_mask{};     // its signal mask as the program set it (signals.hpp)
   int runtime_depth = 0;       // > 0 while inside weft: interposed calls pass through
+  // Plain accesses since its last scheduling point or failed spin window, and windows
+  // since its last scheduling point (Controller::plain_spin): next to runtime_depth,
+  // which every instrumented access touches too.
+  std::uint32_t unsynced = 0;
+  std::uint32_t long_run = 0;
   std::uint32_t shadow_depth = 0;
   std::uintptr_t shadow[kShadowDepth] = {};  // caller pcs from __tsan_func_entry
   // The innermost kCallerFrames callers on the shadow stack, innermost first (0: none):

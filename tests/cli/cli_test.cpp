@@ -618,6 +618,10 @@ TEST_F(Cli, APolledPlainFlagLetsTheThreadItWaitsForRun) {
     EXPECT_TRUE(ok["complete"]) << strategy << ": " << ok;
     EXPECT_EQ(ok["cut_executions"], 0) << strategy;
   }
+  // A poll that also writes is no read-only spin: it yields after a million accesses.
+  nlohmann::json counting = run_json("--races off -s dfs -n 0 -- " + program + " counting", 0);
+  EXPECT_TRUE(counting["bugs"].empty()) << counting;
+  EXPECT_TRUE(counting["complete"]) << counting;
   nlohmann::json sampled = run_json("--races off -s random -n 50 -- " + program, 0);
   EXPECT_TRUE(sampled["bugs"].empty()) << sampled;
   EXPECT_EQ(sampled["executions"], 50) << sampled;

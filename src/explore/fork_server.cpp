@@ -32,6 +32,7 @@
 #include "explore/shared_region.hpp"
 #include "explore/work_team.hpp"
 #include "strategy/preemption_bound.hpp"
+#include "strategy/schedule_simplifier.hpp"
 #include "report/html_report.hpp"
 #include "report/json_report.hpp"
 #include "report/program_symbols_from.hpp"
@@ -310,6 +311,21 @@ BugRecord read_failure(SharedRegion& region, int status, std::uint64_t fingerpri
 }
 
 std::string race_lines(Symbolizer& symbolizer, const DataRace& r);
+
+// How often the schedule's thread changes from one step to the next (preemptions or not).
+std::size_t thread_switches(const std::string& text) {
+  Schedule schedule;
+  std::string error;
+  if (!decode_schedule(text, &schedule, &error)) return ~std::size_t{0};
+  std::size_t n = 0;
+  const Decision* last = nullptr;
+  for (const Decision& d : schedule.decisions) {
+    if (d.kind != Decision::kThread) continue;
+    n += last != nullptr && last->value != d.value;
+    last = &d;
+  }
+  return n;
+}
 
 // What makes two bugs the same one: for a race the pair of its source lines, in either
 // order; else bug_key().
@@ -766,58 +782,95 @@ void serve(ServerState& s) {
     run.error = "the schedule shows no bug in this program: there is nothing to minimise";
 
   // Schedule minimisation: a sampler's bug often carries needless preemptions (GAMBIT: the
-  // preemptions "often indicate the root cause"). Iterative preemption bounding below the
-  // found count runs until the same bug (kind and place) shows up: the first such
-  // execution has the fewest preemptions of any within the budget.
+  // preemptions "often indicate the root cause"). First the found schedule's blocks are
+  // merged while the same bug (kind and place) shows up with fewer preemptions
+  // (ScheduleSimplifier: cheap, a local minimum); then iterative preemption bounding
+  // below that count runs until the same bug shows up: the first such execution has the
+  // fewest preemptions of any, when it comes within the budget.
+  // (Not a portfolio's: the default strategy reports its first bug at once; `weft
+  // minimize` minimises it on demand.)
   const bool sampled = !replaying && run.coverage.kind == "none";
   // Not when another shard's bug comes first: this one will not be reported.
   const bool beaten = !run.bugs.empty() && jobs.beaten(cfg.shard.global(first_bug_order));
   if (!run.bugs.empty() && run.error.empty() && !cfg.keep_going && cfg.minimize && !beaten &&
       (sampled || cfg.minimize_only) && run.bugs[0].preemptions() > 0) {
     BugRecord& found = run.bugs[0];
+    const BugRecord first = found;
     const std::string target = bug_keys[0];
     // The race that was the bug made its accesses scheduling points: the schedules found
     // now must name them.
     s.points = point_locations(s.racy);
-    s.strategy = std::make_unique<PreemptionBoundStrategy>(found.preemptions() - 1);
-    dynamic_cast<TreeStrategy&>(*s.strategy).set_state_cache(cfg.state_cache);
     const std::uint64_t since = os::monotonic_ns();
     const auto limit_ns = static_cast<std::uint64_t>(cfg.minimize_time_s * 1e9);
     std::uint64_t ran = 0;
-    while (ran < cfg.minimize_executions && os::monotonic_ns() - since < limit_ns &&
-           s.strategy->next_execution()) {
+    bool stop = false;
+    auto within_budget = [&] {
+      return !stop && ran < cfg.minimize_executions && os::monotonic_ns() - since < limit_ns;
+    };
+    // One execution under s.strategy; true when it shows the target bug with fewer
+    // preemptions than `found` (or, `simpler`, as many in fewer thread switches), which it
+    // then replaces. In the child (*child set), it returns at once, into the program.
+    auto improves = [&](const char* by, bool* child, bool simpler = false) {
       const pid_t pid = fork_execution(s, ran);
-      if (pid < 0) break;
-      if (pid == 0) {
-        sigprocmask(SIG_SETMASK, &old_mask, nullptr);
-        become_execution(s);
-        return;
+      if (pid <= 0) {
+        if (pid == 0) {
+          sigprocmask(SIG_SETMASK, &old_mask, nullptr);
+          become_execution(s);
+          *child = true;
+        }
+        stop = true;
+        return false;
       }
       const int status = wait_child(pid, h, cfg.hang_timeout_s);
       ++ran;
-      if (h.error[0] != '\0') break;
       const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
-      if (!s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load()).empty()) break;
+      if (h.error[0] != '\0' || !s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load()).empty()) {
+        stop = true;
+        return false;
+      }
       s.strategy->execution_done(trace);
-      if (!execution_failed(h, status)) continue;
-      BugRecord b = read_failure(*s.region, status, fingerprint, "pb", 0, s.points);
-      if (bug_identity(race_symbolizer, b) != target || b.preemptions() >= found.preemptions())
-        continue;
-      b.execution = found.execution;
-      b.found_by = found.found_by;
-      b.hits = found.hits;
-      b.found_preemptions = found.preemptions();
-      b.found_steps = found.steps();
+      if (!execution_failed(h, status)) return false;
+      BugRecord b = read_failure(*s.region, status, fingerprint, by, 0, s.points);
+      if (bug_identity(race_symbolizer, b) != target) return false;
+      if (b.preemptions() > found.preemptions() ||
+          (b.preemptions() == found.preemptions() &&
+           (!simpler || thread_switches(b.schedule) >= thread_switches(found.schedule))))
+        return false;
+      b.execution = first.execution;
+      b.found_by = first.found_by;
+      b.hits = first.hits;
       b.minimized = true;
       found = std::move(b);
       output = read_fd(s.output_fd);
-      break;
+      return true;
+    };
+    bool child = false;
+    Schedule schedule;
+    std::string ignored;
+    if (decode_schedule(found.schedule, &schedule, &ignored)) {
+      ScheduleSimplifier simplifier(schedule.decisions);
+      std::vector<Decision> candidate;
+      while (found.preemptions() > 0 && within_budget() && simplifier.next(&candidate)) {
+        s.strategy = std::make_unique<GuidedStrategy>(candidate);
+        s.strategy->next_execution();
+        if (!improves("minimize", &child, /*simpler=*/true)) {
+          if (child) return;
+          continue;
+        }
+        if (decode_schedule(found.schedule, &schedule, &ignored)) simplifier.improved(schedule.decisions);
+      }
+    }
+    if (found.preemptions() > 0 && within_budget()) {
+      s.strategy = std::make_unique<PreemptionBoundStrategy>(found.preemptions() - 1);
+      dynamic_cast<TreeStrategy&>(*s.strategy).set_state_cache(cfg.state_cache);
+      while (within_budget() && s.strategy->next_execution()) {
+        if (improves("pb", &child)) break;
+        if (child) return;
+      }
     }
     found.minimize_executions = ran;
-    if (!found.minimized) {
-      found.found_preemptions = found.preemptions();
-      found.found_steps = found.steps();
-    }
+    found.found_preemptions = first.preemptions();
+    found.found_steps = first.steps();
   }
   run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
   run.max_steps = cfg.steps;

@@ -212,7 +212,8 @@ class TextWriter {
                         count(bug.found_steps, "step") + "; the same bug with " +
                         count(bug.preemptions(), "preemption") + " after " +
                         count(bug.minimize_executions, "execution") +
-                        " of preemption-bounded search (--no-minimize: keep the first)\n"
+                        " of merging its threads' steps and preemption-bounded search "
+                        "(--no-minimize: keep the first)\n"
                   : "minimised: no schedule with fewer preemptions shows the same bug within " +
                         count(bug.minimize_executions, "execution") + "\n";
     if (!run_.replay_hint.empty()) out_ += "replay: " + paint_.bold(run_.replay_hint) + "\n";

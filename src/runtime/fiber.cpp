@@ -3,8 +3,10 @@
 #include <stdlib.h>
 #include <sys/auxv.h>
 
+#include <cstdlib>
 #include <cstring>
 
+#include "runtime/internal_heap.hpp"
 #include "runtime/os.hpp"
 
 #if defined(__x86_64__)
@@ -138,14 +140,25 @@ Support& support() {
 
 }  // namespace
 
+Processor::~Processor() {
+  if (park_stack_internal)
+    InternalHeap::free(park_stack);
+  else
+    std::free(park_stack);
+}
+
 void Processor::init(pid_t kernel_tid, std::uintptr_t own_tcb) {
   tid = kernel_tid;
   tcb = own_tcb;
   if (!fiber::enabled()) return;
 #if defined(__x86_64__)
-  if (!park_stack) park_stack.reset(new char[kParkStackSize]);
+  if (park_stack == nullptr) {
+    park_stack = static_cast<char*>(InternalHeap::allocate(kParkStackSize));
+    park_stack_internal = park_stack != nullptr;
+    if (park_stack == nullptr) park_stack = static_cast<char*>(std::malloc(kParkStackSize));
+  }
   // The frame weft_fiber_switch pops: control words, r15..r12, rbx, rbp, return address.
-  auto top = (reinterpret_cast<std::uintptr_t>(park_stack.get()) + kParkStackSize) & ~std::uintptr_t{15};
+  auto top = (reinterpret_cast<std::uintptr_t>(park_stack) + kParkStackSize) & ~std::uintptr_t{15};
   auto* frame = reinterpret_cast<std::uint64_t*>(top - 8 * 8);
   const std::uint32_t mxcsr = 0x1f80;
   const std::uint16_t fcw = 0x037f;

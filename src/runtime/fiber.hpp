@@ -52,7 +52,16 @@ struct Processor {
   // Set by the fiber that parks this processor, done once it is saved: the word that
   // wakes whoever runs next (a kernel-waiting thread's baton, another processor's wake).
   std::atomic<std::uint32_t>* after_park = nullptr;
-  std::unique_ptr<char[]> park_stack;
+  // From weft's own heap: init() runs on a new kernel thread, concurrently with the
+  // program's, which a 64 KiB block taken from the program's heap there would shift by
+  // timing (the same schedule then put the program's objects elsewhere, and state
+  // caching, which names objects by address, pruned differently from run to run).
+  char* park_stack = nullptr;
+  bool park_stack_internal = false;
+  Processor() = default;
+  Processor(const Processor&) = delete;
+  Processor& operator=(const Processor&) = delete;
+  ~Processor();
 
   // Makes the park context: the processor runs on `tid`'s kernel thread, with fs `tcb`.
   void init(pid_t tid, std::uintptr_t tcb);

@@ -10,8 +10,9 @@
 //     "expect": "assertion",          // fail/ only: the bug kind
 //     "race_lines": [12, 20],         // fail/ data-race: the source lines of both accesses
 //     "complete": true,               // pass/ only: the strategy must exhaust its space
-//     "dpor_incomplete": "why",       // pass/ only: dpor need not complete within the
-//                                     // suite's systematic budget (suite_test.cpp)
+//     "dpor_incomplete": "why",       // dpor need not complete (pass/) or find the bug
+//                                     // (fail/: only bf:rand must) within the suite's
+//                                     // systematic budget (suite_test.cpp)
 //     "known_failure": "why",         // skipped, with the reason (a weft bug to fix)
 //     "runs": [ {"name": "n3", "args": ["3"], ...}, ... ] }   // several runs, each
 //                                                             // overriding the fields above

@@ -186,7 +186,14 @@ TEST_P(SuiteSystematic, DporAndBestFirstHoldTheVerdict) {
               << " executions, " << r["coverage"].value("summary", "") << "\n";
     return;
   }
-  for (const char* strategy : {"dpor", "bf:mdpor,pb", "bf:rand --seed 1"}) {
+  // A bug deeper than the systematic orders reach within the budget (dpor_incomplete):
+  // randomized best-first search still finds it.
+  std::vector<const char*> strategies = {"dpor", "bf:mdpor,pb", "bf:rand --seed 1"};
+  if (cfg.contains("dpor_incomplete")) {
+    strategies = {"bf:rand --seed 1"};
+    options = " --executions " + std::to_string(kSystematicBudget);
+  }
+  for (const char* strategy : strategies) {
     const json r = weft(std::string("run --json - --schedule-out /dev/null -s ") + strategy + options,
                         1, &context);
     ASSERT_TRUE(r.contains("bugs") && !r["bugs"].empty()) << context;
@@ -210,6 +217,18 @@ TEST_P(SuiteMinimize, RandomFindsMinimiseToThePreemptionsPbNeeds) {
   std::string context;
   const json pb = weft("run --json - --schedule-out /dev/null -s pb" + options, -1, &context);
   const json random = weft("run --json - --schedule-out /dev/null -s random" + options, -1, &context);
+  if (!random.value("bugs", json::array()).empty() && pb.value("bugs", json::array()).empty()) {
+    // pb runs out of budget (the dining philosophers): simplifying the found schedule still
+    // removes preemptions it did not need.
+    const json& b = random["bugs"][0];
+    ASSERT_TRUE(b.contains("minimized")) << context;
+    const int found = b["minimized"].value("found_preemptions", 0);
+    if (found > 1) EXPECT_LT(b.value("preemptions", found), found) << context;
+    std::cout << "[suite] fail/" << c.name << ": random's find minimised to "
+              << b.value("preemptions", 0) << " preemptions (pb: none found), first found with "
+              << found << "\n";
+    return;
+  }
   if (pb.value("bugs", json::array()).empty() || random.value("bugs", json::array()).empty())
     GTEST_SKIP() << "not found by both within the budget";
   const json& a = pb["bugs"][0];

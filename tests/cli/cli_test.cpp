@@ -415,6 +415,24 @@ TEST_F(Cli, CompilerWrappersBuildInstrumentedPrograms) {
     ASSERT_EQ(c.status, 0) << c.out;
     run_json("-s dfs -n 0 -- " + exe + "2 < /dev/null", 1);
   }
+  // Every option reaches the compilation wherever it stands, as with cc: after the
+  // source, and with its value in the next argument (-I dir, -D NAME=VALUE).
+  fs::create_directories(in_dir("inc"));
+  std::ofstream(in_dir("inc/three.h")) << "#define THREE 3\n";
+  std::ofstream(in_dir("options.c"))
+      << "#include \"three.h\"\n#include <pthread.h>\nint n;\n"
+         "static void* f(void* x) { n += THREE; return x; }\n"
+         "int main(void) { pthread_t t; pthread_create(&t, 0, f, 0); pthread_join(t, 0); "
+         "return n + FOUR == 7 ? 0 : 1; }\n";
+  for (const char* cc : {"gcc", "clang"}) {
+    const std::string exe = in_dir(std::string("options_") + cc);
+    Output b = sh("cd " + dir_.string() + " && WEFT_CC=" + cc + " " + kBin +
+                  "/weft-cc options.c -o " + exe + " -I inc -D FOUR=4 -O1");
+    ASSERT_EQ(b.status, 0) << cc << ": " << b.out;
+    EXPECT_EQ(sh(exe).status, 0) << cc;
+    nlohmann::json j = run_json("-s dfs -n 0 -- " + exe, 0);
+    EXPECT_TRUE(j["instrumented"].get<bool>()) << cc;
+  }
 }
 
 TEST_F(Cli, BadInputIsAOneLineErrorWithExitTwo) {

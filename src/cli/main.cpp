@@ -1044,9 +1044,9 @@ int main(int argc, char** argv) {
                            "(default NAME.weft-schedule)")->option_text("FILE");
   add_run_options(minimize_cmd, minimize);
   minimize_cmd->footer(
-      "Runs the schedule once, simplifies it (merges its threads' blocks of steps,\n"
-      "drops switches) while the same bug shows with fewer preemptions, then runs\n"
-      "iterative preemption bounding below that count until the same bug shows\n"
+      "Runs the schedule once, simplifies it (merges or swaps its threads' blocks of\n"
+      "steps, drops switches) while the same bug shows with fewer preemptions, then\n"
+      "runs iterative preemption bounding below that count until the same bug shows\n"
       "again (up to 2000 executions or 20 s in all).\n"
       "Exit status: 1 the bug (minimised or not), 2 usage or tool error, including a\n"
       "schedule that shows no bug.");

@@ -783,9 +783,9 @@ void serve(ServerState& s) {
 
   // Schedule minimisation: a sampler's bug often carries needless preemptions (GAMBIT: the
   // preemptions "often indicate the root cause"). First the found schedule is simplified
-  // (ScheduleSimplifier: its threads' blocks merged, its switches dropped) while the same
-  // bug (kind and place) shows up with fewer preemptions, or as many in fewer switches:
-  // cheap, a local minimum. Then iterative preemption bounding below that count runs
+  // (ScheduleSimplifier: its threads' blocks merged or swapped, its switches dropped)
+  // while the same bug (kind and place) shows up with fewer preemptions, or as many in
+  // fewer switches: cheap, a local minimum. Then iterative preemption bounding below that count runs
   // until the same bug shows up: the first such execution has the fewest preemptions of
   // any, when it comes within the budget.
   // (Not a portfolio's: the default strategy reports its first bug at once; `weft

@@ -43,10 +43,11 @@ void ScheduleSimplifier::improved(const std::vector<Decision>& executed) {
   merge_ = 0;
   down_ = false;
   drop_ = SwitchSchedule::of(executed).switches.size();
+  swap_ = 0;
 }
 
 bool ScheduleSimplifier::next(std::vector<Decision>* candidate) {
-  return next_merge(candidate) || next_drop(candidate);
+  return next_merge(candidate) || next_drop(candidate) || next_swap(candidate);
 }
 
 std::size_t ScheduleSimplifier::partner(std::size_t i) const {
@@ -109,6 +110,21 @@ bool ScheduleSimplifier::next_drop(std::vector<Decision>* candidate) {
     candidate->push_back(d.value == replaced && by != kNoThread ? Decision{Decision::kThread, by} : d);
   }
   return true;
+}
+
+bool ScheduleSimplifier::next_swap(std::vector<Decision>* candidate) {
+  for (; swap_ + 1 < blocks_.size(); ++swap_) {
+    const Block& a = blocks_[swap_];
+    const Block& b = blocks_[swap_ + 1];
+    if (a.decision.kind != Decision::kThread || b.decision.kind != Decision::kThread) continue;
+    std::vector<Block> swapped = blocks_;
+    std::swap(swapped[swap_], swapped[swap_ + 1]);
+    ++swap_;
+    candidate->clear();
+    for (const Block& x : swapped) candidate->insert(candidate->end(), x.count, x.decision);
+    return true;
+  }
+  return false;
 }
 
 ThreadId GuidedStrategy::choose(const SchedulingPoint& p) {

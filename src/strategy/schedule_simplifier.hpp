@@ -5,12 +5,13 @@
 // two or three switches; iterative preemption bounding finds the fewest, but in a large
 // program its bound 1 alone can take tens of thousands of executions.
 //
-// Two kinds of candidate, each one execution. A schedule is a list of blocks (thread T runs
+// Three kinds of candidate, each one execution. A schedule is a list of blocks (thread T runs
 // n steps): two blocks of one thread with others between them are merged, the later moved
 // up to follow the earlier (T is not preempted there) or the earlier down to precede the
 // later (the others run first). And a schedule is a set of switches (after T's n-th step,
 // U runs): anchored in the threads' own progress, a switch keeps its meaning when others
-// go, so each is dropped in turn. A GuidedStrategy runs a candidate by its switches, every
+// go, so each is dropped in turn. Last, two neighbouring blocks of different threads
+// swap places (the order in which threads take their turns). A GuidedStrategy runs a candidate by its switches, every
 // other step non-preemptive (default_choice). A candidate whose execution shows the same
 // bug with fewer preemptions (or as many in fewer switches) becomes the schedule
 // simplified next, until no candidate of the current one helps (a local minimum).
@@ -54,12 +55,14 @@ class ScheduleSimplifier {
   std::size_t partner(std::size_t i) const;
   bool next_merge(std::vector<Decision>* candidate);
   bool next_drop(std::vector<Decision>* candidate);
+  bool next_swap(std::vector<Decision>* candidate);
 
   std::vector<Decision> current_;
   std::vector<Block> blocks_;
   std::size_t merge_ = 0;  // the earlier block of the next merge
   bool down_ = false;      // the next merge moves it down (else its partner up)
   std::size_t drop_ = 0;   // the next candidate drops switch drop_ - 1 (the last first)
+  std::size_t swap_ = 0;   // the next candidate swaps blocks swap_ and swap_ + 1
 };
 
 // Runs a schedule by its switches: at each step, the switch for the current thread's

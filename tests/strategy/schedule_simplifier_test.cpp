@@ -46,7 +46,7 @@ TEST(ScheduleSimplifier, AGuidedStrategyRunsTheScheduleItIsGiven) {
   }
 }
 
-TEST(ScheduleSimplifier, CandidatesMergeBlocksAndDropSwitches) {
+TEST(ScheduleSimplifier, CandidatesMergeBlocksDropSwitchesAndSwapBlocks) {
   // 0 1 0 1 1 2 0: blocks 0,1,0,1(2),2,0; switches: the first step's, then 0->1, 1->0,
   // 0->1, 1->2, 2->0.
   const auto t = [](std::uint32_t x) { return Decision{Decision::kThread, x}; };
@@ -63,8 +63,9 @@ TEST(ScheduleSimplifier, CandidatesMergeBlocksAndDropSwitches) {
   ASSERT_FALSE(seen.empty());
   EXPECT_EQ(seen[0], (std::vector<Decision>{t(0), t(0), t(1), t(1), t(1), t(2), t(0)}));
   // Blocks: 3 pairs of a thread's blocks with others between, two ways each; then one
-  // candidate per switch but the first step's.
-  EXPECT_EQ(seen.size(), 6 + switches(found) - 1);
+  // candidate per switch but the first step's; then 5 swaps of neighbouring blocks.
+  EXPECT_EQ(seen.size(), 6 + switches(found) - 1 + 5);
+  EXPECT_EQ(seen.back(), (std::vector<Decision>{t(0), t(1), t(0), t(1), t(1), t(0), t(2)}));
 }
 
 // A lost update that needs exactly one preemption (A between its read and its write),

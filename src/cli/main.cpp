@@ -893,7 +893,9 @@ void add_run_options(CLI::App* app, Run& r) {
                   "are scheduling points besides synchronisation:\n"
                   "racy (the default), those seen racing in an\n"
                   "earlier execution (the search then starts over);\n"
-                  "all, every one; sync, none")->option_text("sync|racy|all")
+                  "all, every one; sync, none (in every mode, a loop\n"
+                  "polling plain memory becomes one: troubleshooting.md)")
+      ->option_text("sync|racy|all")
       ->check(one_of({"sync", "racy", "all"}));
   app->add_flag("--explore-timeouts", r.explore_timeouts,
                 "a timed wait may also time out while other threads\n"

@@ -312,7 +312,7 @@ class ControlFile {
     team_ = reinterpret_cast<std::atomic<std::uint64_t>*>(static_cast<char*>(map) +
                                                            weft::JobsLayout::kTeamOffset);
     words_[weft::JobsLayout::kFirstBug].store(weft::JobsLayout::kNoBug);
-    team_[weft::JobsLayout::kBarrier].store(weft::JobsLayout::barrier(workers));
+    team_[weft::JobsLayout::kBarrier].store(weft::JobsLayout::barrier(0, workers, 0));
     return "";
   }
   ~ControlFile() {
@@ -329,7 +329,7 @@ class ControlFile {
       abort |= instances[j].reaped &&
                team_[weft::JobsLayout::slot(j) + weft::JobsLayout::kDeparted].load() == 0;
     if (abort && team_[weft::JobsLayout::kAbort].exchange(1) == 0)
-      syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&team_[weft::JobsLayout::kBarrier]) + 1,
+      syscall(SYS_futex, weft::JobsLayout::generation_word(team_[weft::JobsLayout::kBarrier]),
               FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
   }
 

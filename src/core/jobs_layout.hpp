@@ -3,6 +3,7 @@
 // reads the progress, each worker's fork server maps it (explore/fork_server.cpp); and,
 // from kTeamOffset, the area where the workers of a systematic search pass each other
 // work (explore/work_team.cpp).
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -24,7 +25,20 @@ struct JobsLayout {
   static constexpr std::size_t kMaxWorkers = 4096;  // words(kMaxWorkers) fit below it
   // The barrier: arrived | live << 16 | generation << 32 (the CLI sets live = workers).
   static constexpr std::size_t kBarrier = 0;
-  static constexpr std::uint64_t barrier(std::size_t workers) { return std::uint64_t{workers} << 16; }
+  static constexpr std::uint64_t barrier(std::uint64_t arrived, std::uint64_t live,
+                                         std::uint64_t generation) {
+    return arrived | live << 16 | generation << 32;
+  }
+  static constexpr std::uint64_t arrived(std::uint64_t barrier) { return barrier & 0xffff; }
+  static constexpr std::uint64_t live(std::uint64_t barrier) { return (barrier >> 16) & 0xffff; }
+  static constexpr std::uint32_t generation(std::uint64_t barrier) {
+    return static_cast<std::uint32_t>(barrier >> 32);
+  }
+  // The generation is the high half of the barrier's word (little-endian): the futex word
+  // the workers sleep on until a phase completes.
+  static std::uint32_t* generation_word(std::atomic<std::uint64_t>& barrier) {
+    return reinterpret_cast<std::uint32_t*>(&barrier) + 1;
+  }
   // Non-zero: a worker died; the others leave the team (the CLI sets it).
   static constexpr std::size_t kAbort = 1;
   // Worker j's slot: what it published in the last exchange.

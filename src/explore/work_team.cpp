@@ -17,13 +17,7 @@ namespace weft::explorer {
 namespace {
 
 using F = JobsLayout::SlotField;
-
-constexpr std::uint64_t arrived_of(std::uint64_t w) { return w & 0xffff; }
-constexpr std::uint64_t live_of(std::uint64_t w) { return (w >> 16) & 0xffff; }
-constexpr std::uint32_t generation_of(std::uint64_t w) { return static_cast<std::uint32_t>(w >> 32); }
-constexpr std::uint64_t barrier_word(std::uint64_t arrived, std::uint64_t live, std::uint64_t gen) {
-  return arrived | live << 16 | gen << 32;
-}
+using L = JobsLayout;
 
 }  // namespace
 
@@ -56,24 +50,22 @@ std::atomic<std::uint64_t>& WorkTeam::slot(std::uint32_t worker, std::size_t fie
   return words_[JobsLayout::slot(worker) + field];
 }
 
-// The barrier's generation is the high half of its word: a futex on it (little-endian)
-// sleeps until a phase completes.
 bool WorkTeam::arrive(std::uint64_t deadline_ns) {
   std::atomic<std::uint64_t>& bar = word(JobsLayout::kBarrier);
-  auto* generation = reinterpret_cast<std::uint32_t*>(&bar) + 1;
+  std::uint32_t* generation = L::generation_word(bar);
   std::uint64_t w = bar.load();
   std::uint64_t next;
   bool last;
   do {
-    last = arrived_of(w) + 1 >= live_of(w);
-    next = last ? barrier_word(0, live_of(w), generation_of(w) + 1ull) : w + 1;
+    last = L::arrived(w) + 1 >= L::live(w);
+    next = last ? L::barrier(0, L::live(w), L::generation(w) + 1ull) : w + 1;
   } while (!bar.compare_exchange_weak(w, next));
   if (last) {
     os::futex_wake_shared(generation, INT_MAX);
     return true;
   }
-  const std::uint32_t gen = generation_of(w);
-  while (generation_of(bar.load()) == gen) {
+  const std::uint32_t gen = L::generation(w);
+  while (L::generation(bar.load()) == gen) {
     const bool out_of_time = deadline_ns != 0 && os::monotonic_ns() >= deadline_ns;
     if (out_of_time || word(JobsLayout::kAbort).load() != 0) {
       depart(true, gen);
@@ -94,13 +86,13 @@ void WorkTeam::depart(bool arrived, std::uint32_t gen) {
   std::uint64_t next;
   bool completes;
   do {
-    std::uint64_t a = arrived_of(w);
-    const std::uint64_t live = live_of(w) - (live_of(w) != 0);
-    if (arrived && generation_of(w) == gen && a != 0) --a;
+    std::uint64_t a = L::arrived(w);
+    const std::uint64_t live = L::live(w) - (L::live(w) != 0);
+    if (arrived && L::generation(w) == gen && a != 0) --a;
     completes = live != 0 && a != 0 && a >= live;
-    next = completes ? barrier_word(0, live, generation_of(w) + 1ull) : barrier_word(a, live, generation_of(w));
+    next = completes ? L::barrier(0, live, L::generation(w) + 1ull) : L::barrier(a, live, L::generation(w));
   } while (!bar.compare_exchange_weak(w, next));
-  if (completes) os::futex_wake_shared(reinterpret_cast<std::uint32_t*>(&bar) + 1, INT_MAX);
+  if (completes) os::futex_wake_shared(L::generation_word(bar), INT_MAX);
 }
 
 void WorkTeam::leave() {

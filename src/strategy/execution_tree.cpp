@@ -321,36 +321,42 @@ bool ExecutionTree::branch(std::size_t decision, std::uint32_t choice, std::int6
 
   std::uint32_t own = 0;
   Node* at = owner(decision, &own);
+  return add_branch(at, static_cast<std::uint32_t>(decision), choice, r.kind, own,
+                    options_hash(r), priority);
+}
+
+bool ExecutionTree::add_branch(Node* at, std::uint32_t decision, std::uint32_t choice,
+                               Decision::Kind kind, std::uint32_t own, std::uint32_t check,
+                               std::int64_t priority) {
   if (choice == own) return false;
   if (options_.track_branches) {
     if (!at->branches) at->branches = std::make_unique<std::vector<Delta>>();
     for (const Delta& d : *at->branches)
       if (d.decision == decision && d.choice == choice) return false;
-    at->branches->push_back(Delta{static_cast<std::uint32_t>(decision), choice, r.kind});
+    at->branches->push_back(Delta{decision, choice, kind});
   }
 
   // Sharded: a branch from a shared node is a split point; at the split depth only its
   // owner keeps it (recorded above all the same: has_branch() must see it taken care of).
   if (const std::uint32_t depth = depth_to_split(at);
       depth + 1 >= split_depth_ && depth < split_depth_ &&
-      split_key(path_key(at), static_cast<std::uint32_t>(decision), choice, r.kind) %
-              shard_.count != shard_.index)
+      split_key(path_key(at), decision, choice, kind) % shard_.count != shard_.index)
     return false;
 
   // A stub's branch is its owner's to add (and to tell from one it has).
   if (at->stub) {
-    forward(at, decision, choice, r.kind, own, options_hash(r), priority);
+    forward(at, decision, choice, kind, own, check, priority);
     return false;
   }
 
   Node* n = allocate();
   n->parent = at;
   ++at->refs;
-  n->decision = static_cast<std::uint32_t>(decision);
+  n->decision = decision;
   n->choice = choice;
   n->replaced = own;
-  n->check = options_hash(r);
-  n->kind = r.kind;
+  n->check = check;
+  n->kind = kind;
   n->refs = 1;
   frontier_.push_back(Entry{priority, n->decision, choice, seq_++, n});
   std::push_heap(frontier_.begin(), frontier_.end(), worse);
@@ -517,29 +523,8 @@ bool ExecutionTree::adopt(std::span<const std::uint64_t> record, std::int64_t* p
   const auto kind = static_cast<Decision::Kind>(record[5] & 0xff);
   const auto own = static_cast<std::uint32_t>(record[5] >> 32);
   *priority = static_cast<std::int64_t>(record[7]);
-  if (choice == own) return false;
-  if (options_.track_branches) {
-    if (!at->branches) at->branches = std::make_unique<std::vector<Delta>>();
-    for (const Delta& d : *at->branches)
-      if (d.decision == decision && d.choice == choice) return false;
-    at->branches->push_back(Delta{decision, choice, kind});
-  }
-  if (const std::uint32_t depth = depth_to_split(at);
-      depth + 1 >= split_depth_ && depth < split_depth_ &&
-      split_key(path_key(at), decision, choice, kind) % shard_.count != shard_.index)
-    return false;
-  Node* n = allocate();
-  n->parent = at;
-  ++at->refs;
-  n->decision = decision;
-  n->choice = choice;
-  n->replaced = own;
-  n->check = static_cast<std::uint32_t>(record[6]);
-  n->kind = kind;
-  n->refs = 1;
-  frontier_.push_back(Entry{*priority, decision, choice, seq_++, n});
-  std::push_heap(frontier_.begin(), frontier_.end(), worse);
-  return true;
+  return add_branch(at, decision, choice, kind, own, static_cast<std::uint32_t>(record[6]),
+                    *priority);
 }
 
 }  // namespace weft

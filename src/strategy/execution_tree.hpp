@@ -229,6 +229,11 @@ class ExecutionTree {
     std::uint64_t node = 0;
   };
   Remote remote(const Node* node) const;
+  // branch() and adopt(): the branch (decision, choice) from `at`, whose own choice there
+  // is `own`, unless `at` has it, or another shard owns it; a stub's goes to its owner.
+  // true: added to the frontier.
+  bool add_branch(Node* at, std::uint32_t decision, std::uint32_t choice, Decision::Kind kind,
+                  std::uint32_t own, std::uint32_t check, std::int64_t priority);
   void forward(const Node* at, std::size_t decision, std::uint32_t choice, Decision::Kind kind,
                std::uint32_t own, std::uint32_t check, std::int64_t priority);
 

@@ -67,4 +67,19 @@ class Strategy {
   virtual void accept_forward(std::span<const std::uint64_t> record) {}
 };
 
+// A strategy that runs one given schedule, once (a replay, a candidate of minimisation):
+// it covers nothing.
+class OneExecutionStrategy : public Strategy {
+ public:
+  bool next_execution() override {
+    if (started_) return false;
+    started_ = true;
+    return true;
+  }
+  Coverage coverage() const override { return Coverage{}; }
+
+ private:
+  bool started_ = false;
+};
+
 }  // namespace weft

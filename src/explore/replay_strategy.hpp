@@ -10,20 +10,14 @@
 
 namespace weft::explorer {
 
-class ReplayStrategy final : public Strategy {
+class ReplayStrategy final : public OneExecutionStrategy {
  public:
   ReplayStrategy(std::vector<Decision> decisions, rt::ExecutionSink* sink)
       : decisions_(std::move(decisions)), sink_(sink) {}
 
-  bool next_execution() override {
-    if (started_) return false;
-    started_ = true;
-    return true;
-  }
   ThreadId choose(const SchedulingPoint& p) override;
   std::size_t choose_value(std::size_t n) override;
   void execution_done(const Trace&) override;
-  Coverage coverage() const override { return Coverage{}; }
 
  private:
   [[noreturn]] void diverge(const std::string& what);
@@ -32,7 +26,6 @@ class ReplayStrategy final : public Strategy {
   rt::ExecutionSink* sink_;
   std::size_t next_ = 0;
   std::size_t step_ = 0;
-  bool started_ = false;
 };
 
 }  // namespace weft::explorer

@@ -68,25 +68,18 @@ class ScheduleSimplifier {
 // Runs a schedule by its switches: at each step, the switch for the current thread's
 // progress if it names an enabled thread, else default_choice; data choices in order (0
 // past them).
-class GuidedStrategy final : public Strategy {
+class GuidedStrategy final : public OneExecutionStrategy {
  public:
   explicit GuidedStrategy(const std::vector<Decision>& decisions)
       : schedule_(SwitchSchedule::of(decisions)) {}
-  bool next_execution() override {
-    if (started_) return false;
-    started_ = true;
-    return true;
-  }
   ThreadId choose(const SchedulingPoint& p) override;
   std::size_t choose_value(std::size_t n) override;
   void execution_done(const Trace&) override {}
-  Coverage coverage() const override { return Coverage{}; }
 
  private:
   SwitchSchedule schedule_;
   std::vector<std::uint32_t> steps_;  // per thread, steps taken
   std::size_t value_ = 0;
-  bool started_ = false;
 };
 
 }  // namespace weft

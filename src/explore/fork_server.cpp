@@ -312,19 +312,12 @@ BugRecord read_failure(SharedRegion& region, int status, std::uint64_t fingerpri
 
 std::string race_lines(Symbolizer& symbolizer, const DataRace& r);
 
-// How often the schedule's thread changes from one step to the next (preemptions or not).
+// How often the schedule's thread changes (preemptions or not).
 std::size_t thread_switches(const std::string& text) {
   Schedule schedule;
   std::string error;
   if (!decode_schedule(text, &schedule, &error)) return ~std::size_t{0};
-  std::size_t n = 0;
-  const Decision* last = nullptr;
-  for (const Decision& d : schedule.decisions) {
-    if (d.kind != Decision::kThread) continue;
-    n += last != nullptr && last->value != d.value;
-    last = &d;
-  }
-  return n;
+  return SwitchSchedule::of(schedule.decisions).switches.size();
 }
 
 // What makes two bugs the same one: for a race the pair of its source lines, in either
@@ -634,8 +627,10 @@ void serve(ServerState& s) {
       // Done: every worker is out of work; next_execution() below finds none here.
       if (outcome == WorkTeam::Outcome::kDone) team.leave();
       in_round = 0;
-      if (!cfg.keep_going && jobs.beaten(cfg.shard.global(order()))) left = true;
-      if (left) break;
+      if (!cfg.keep_going && jobs.beaten(cfg.shard.global(order()))) {
+        left = true;
+        break;
+      }
     }
     if (left) break;
     if (!s.strategy->next_execution()) {

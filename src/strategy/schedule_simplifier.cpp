@@ -46,6 +46,11 @@ void ScheduleSimplifier::improved(const std::vector<Decision>& executed) {
   swap_ = 0;
 }
 
+void ScheduleSimplifier::expand(const std::vector<Block>& blocks, std::vector<Decision>* out) {
+  out->clear();
+  for (const Block& b : blocks) out->insert(out->end(), b.count, b.decision);
+}
+
 bool ScheduleSimplifier::next(std::vector<Decision>* candidate) {
   return next_merge(candidate) || next_drop(candidate) || next_swap(candidate);
 }
@@ -78,8 +83,7 @@ bool ScheduleSimplifier::next_merge(std::vector<Decision>* candidate) {
       down_ = false;
       ++merge_;
     }
-    candidate->clear();
-    for (const Block& x : b) candidate->insert(candidate->end(), x.count, x.decision);
+    expand(b, candidate);
     return true;
   }
   return false;
@@ -120,8 +124,7 @@ bool ScheduleSimplifier::next_swap(std::vector<Decision>* candidate) {
     std::vector<Block> swapped = blocks_;
     std::swap(swapped[swap_], swapped[swap_ + 1]);
     ++swap_;
-    candidate->clear();
-    for (const Block& x : swapped) candidate->insert(candidate->end(), x.count, x.decision);
+    expand(swapped, candidate);
     return true;
   }
   return false;

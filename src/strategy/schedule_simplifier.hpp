@@ -53,6 +53,8 @@ class ScheduleSimplifier {
   };
   // The block after `i` of the same thread, with other threads' blocks between, or none.
   std::size_t partner(std::size_t i) const;
+  // The decisions of `blocks`, into *out.
+  static void expand(const std::vector<Block>& blocks, std::vector<Decision>* out);
   bool next_merge(std::vector<Decision>* candidate);
   bool next_drop(std::vector<Decision>* candidate);
   bool next_swap(std::vector<Decision>* candidate);

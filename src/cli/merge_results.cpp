@@ -122,7 +122,7 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
   std::uint64_t executions = 0, cov_executions = 0, classes = 0, nodes = 0, peak = 0, cut = 0;
   double elapsed = 0;
   bool complete = out.missing.empty(), any_complete = false, instrumented = false;
-  bool bounded = true;
+  bool bounded = true, bound_complete = true;
   std::int64_t bound = std::numeric_limits<std::int64_t>::max();
   std::set<std::string> warnings_seen;
   ojson warnings = ojson::array();
@@ -137,9 +137,12 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
     cut += r.value("cut_executions", std::uint64_t{0});
     elapsed = std::max(elapsed, r.value("elapsed_s", 0.0));
     instrumented |= r.value("instrumented", false);
-    const bool done = c.value("complete", false);
+    // Whether this part exhausted its space: the run's own flag. A bounded coverage's
+    // "complete" says only that its bound was (pb: bound 0 done, bound 1 under way).
+    const bool done = r.value("complete", false) && c.value("complete", false);
     complete &= done;
     any_complete |= done;
+    bound_complete &= c.value("complete", false);
     cov_executions += c.value("executions", std::uint64_t{0});
     classes += c.value("classes", std::uint64_t{0});
     nodes += c.value("nodes_created", std::uint64_t{0});
@@ -204,8 +207,11 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
     summary = note;
     m["note"] = note;
   }
+  // A bounded coverage's "complete" is its bound's (as one worker states it).
+  const bool bound_covered = nondeterminism.empty() && same_space && out.missing.empty() &&
+                             bounded && bound_complete && kind != "full" && kind != "none";
   m["coverage"] = {{"kind", kind},
-                   {"complete", covered},
+                   {"complete", covered || (kind != "portfolio" && bound_covered)},
                    {"bound", bounded && bound != std::numeric_limits<std::int64_t>::max() ? bound : -1},
                    {"executions", cov_executions},
                    {"classes", classes},

@@ -18,7 +18,11 @@ enum EventFlag : std::uint8_t {
   kSpurious = 1u << 4,    // a condition variable or futex wait woke with nobody waking it
   kUnchanged = 1u << 5,   // a read-modify-write that left memory as it was (a failed CAS,
                           // an exchange of the same value): what a spin does, not work
+  kEndsProcess = 1u << 6, // the execution ended right after this step (its thread failed:
+                          // an assertion, a crash): like a process exit, it conflicts with
+                          // every other thread's next step
 };
+
 
 struct Event {
   ThreadId thread = kNoThread;
@@ -30,6 +34,11 @@ struct Event {
   // lets a report show the user's line rather than a libstdc++ header's.
   std::uintptr_t callers[kCallerFrames] = {};
 };
+
+// The step ends the process: an exit, or the last step before a failure.
+inline bool ends_process(const Event& e) {
+  return e.op.kind == OpKind::ProcessExit || (e.flags & kEndsProcess) != 0;
+}
 
 // A read-only view of one execution's events, in step order. Storage belongs to the
 // runtime (it lives in memory shared with the supervising process).

@@ -667,6 +667,9 @@ void serve(ServerState& s) {
     const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
     const bool bug = execution_failed(h, status) && !probe;
     if (h.cut.load() != 0 && !bug && !probe) ++run.cut_executions;
+    // A failure ended the process after its thread's last step: what the other threads
+    // would have done next conflicts with it (--keep-going searches on past it).
+    if (bug && trace.size() != 0) s.region->events()[trace.size() - 1].flags |= kEndsProcess;
     if (!replaying) {
       std::string diverged = s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load());
       if (!diverged.empty()) {

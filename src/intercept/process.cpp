@@ -3,6 +3,7 @@
 // confused one (a hang, or an interleaving weft did not choose). Signals are kept inside
 // the schedule (runtime/signals.hpp). Process and thread ids are virtual in an execution
 // (runtime/virtual_ids.hpp): the same in every one.
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
@@ -39,6 +40,12 @@ WEFT_DEFINE_REAL(prctl)
 WEFT_DEFINE_REAL(kill)
 WEFT_DEFINE_REAL(sigqueue)
 WEFT_DEFINE_REAL(tgkill)
+WEFT_DEFINE_REAL(_exit)
+WEFT_DEFINE_REAL(_Exit)
+WEFT_DEFINE_REAL(quick_exit)
+WEFT_DEFINE_REAL(abort)
+WEFT_DEFINE_REAL(execvpe)
+WEFT_DEFINE_REAL(fexecve)
 
 namespace {
 
@@ -68,9 +75,54 @@ void mask_set(ThreadState* self) {
   if (self->carrier != nullptr) self->carrier->mask_changed = true;
 }
 
+// The process ends here, however it ends: a step that conflicts with every other thread's
+// next one (strategy/dependence.hpp), so that a search also runs them before it. exit()
+// and a return from main take this step in the fork server's last atexit handler.
+void process_ending(std::uintptr_t pc) {
+  if (ThreadState* self = rt::controlled_thread()) {
+    RuntimeScope scope(self);
+    ctl().schedule(self, make_op(OpKind::ProcessExit, 0, pc));
+  }
+}
+
+// execl and its kin take their arguments as a list: gathered here into an argv.
+template <std::size_t N>
+bool gather_args(const char* arg, va_list ap, const char* (&argv)[N]) {
+  std::size_t n = 0;
+  for (const char* a = arg;; a = va_arg(ap, const char*)) {
+    if (n + 1 == N) return false;
+    argv[n++] = a;
+    if (a == nullptr) return true;
+  }
+}
+
 }  // namespace
 
 extern "C" {
+
+void _exit(int status) {
+  process_ending(WEFT_PC);
+  real__exit()(status);
+  __builtin_unreachable();
+}
+
+void _Exit(int status) noexcept {
+  process_ending(WEFT_PC);
+  real__Exit()(status);
+  __builtin_unreachable();
+}
+
+void quick_exit(int status) noexcept {
+  process_ending(WEFT_PC);
+  real_quick_exit()(status);
+  __builtin_unreachable();
+}
+
+void abort() noexcept {
+  process_ending(WEFT_PC);
+  real_abort()();
+  __builtin_unreachable();
+}
 
 pid_t fork() noexcept {
   if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "fork()");
@@ -90,6 +142,51 @@ int execv(const char* path, char* const argv[]) noexcept {
 int execvp(const char* file, char* const argv[]) noexcept {
   if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "execvp()");
   return real_execvp()(file, argv);
+}
+
+int execvpe(const char* file, char* const argv[], char* const envp[]) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "execvpe()");
+  return real_execvpe()(file, argv, envp);
+}
+
+int fexecve(int fd, char* const argv[], char* const envp[]) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "fexecve()");
+  return real_fexecve()(fd, argv, envp);
+}
+
+// glibc's execl, execlp and execle reach execve inside libc, past weft's symbol.
+int execl(const char* path, const char* arg, ...) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "execl()");
+  const char* argv[4096];
+  va_list ap;
+  va_start(ap, arg);
+  const bool fits = gather_args(arg, ap, argv);
+  va_end(ap);
+  if (!fits) return errno = E2BIG, -1;
+  return real_execv()(path, const_cast<char* const*>(argv));
+}
+
+int execlp(const char* file, const char* arg, ...) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "execlp()");
+  const char* argv[4096];
+  va_list ap;
+  va_start(ap, arg);
+  const bool fits = gather_args(arg, ap, argv);
+  va_end(ap);
+  if (!fits) return errno = E2BIG, -1;
+  return real_execvp()(file, const_cast<char* const*>(argv));
+}
+
+int execle(const char* path, const char* arg, ...) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "execle()");
+  const char* argv[4096];
+  va_list ap;
+  va_start(ap, arg);
+  const bool fits = gather_args(arg, ap, argv);
+  char* const* envp = fits ? va_arg(ap, char* const*) : nullptr;
+  va_end(ap);
+  if (!fits) return errno = E2BIG, -1;
+  return real_execve()(path, const_cast<char* const*>(argv), envp);
 }
 
 int system(const char* command) {

@@ -110,7 +110,7 @@ void DporAnalysis::predecessors(std::size_t j, const Event& ej, std::int64_t bef
       if (happens_before(a, c)) return true;
     return false;
   };
-  if (ej.op.kind == OpKind::ProcessExit) {
+  if (ends_process(ej)) {
     // Dependent with everything: each other thread's last step before it.
     std::vector<bool> seen(threads_, false);
     for (std::size_t a = j; a-- > 0;) {
@@ -119,7 +119,8 @@ void DporAnalysis::predecessors(std::size_t j, const Event& ej, std::int64_t bef
       seen[t] = true;
       if (!covered(a)) out->push_back(static_cast<std::uint32_t>(a));
     }
-  } else {
+  }
+  if (ej.op.kind != OpKind::ProcessExit) {  // a failing step also races on its objects
     ObjectAccess acc[2];
     const std::size_t na = object_accesses(ej, acc);
     const bool waits =
@@ -249,7 +250,7 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
     std::uint32_t* c = clock(k);
     previous_[k] = last_of[t];
     if (previous_[k] >= 0) join(c, static_cast<std::size_t>(previous_[k]));
-    if (e.op.kind == OpKind::ProcessExit) {
+    if (ends_process(e)) {
       for (std::size_t u = 0; u < threads_; ++u)
         if (last_of[u] >= 0) join(c, static_cast<std::size_t>(last_of[u]));
       exits_.push_back(static_cast<std::uint32_t>(k));

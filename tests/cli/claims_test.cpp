@@ -1,0 +1,82 @@
+// Coverage claims are promises: a search that says "complete" or "every class explored"
+// ran every schedule the claim names. Each case here was once a false claim.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "support/shell.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kBin = WEFT_BIN_DIR;
+
+using weft::test::Output;
+using weft::test::sh;
+
+std::string weft() { return kBin + "/weft"; }
+
+class Claims : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("weft-claims-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  // `weft run --json - ARGS`: the result, with the exit status checked.
+  nlohmann::json run(const std::string& args, int expect_status) {
+    const std::string command = weft() + " run --json - " + args;
+    Output o = sh("cd " + dir_.string() + " && " + command, "2>/dev/null");
+    EXPECT_EQ(o.status, expect_status) << command << "\n" << o.out;
+    auto j = nlohmann::json::parse(o.out, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << command << "\n" << o.out;
+    return j;
+  }
+  fs::path dir_;
+};
+
+std::set<std::string> kinds(const nlohmann::json& result) {
+  std::set<std::string> out;
+  for (const auto& b : result.value("bugs", nlohmann::json::array())) out.insert(b.value("kind", ""));
+  return out;
+}
+
+// However the process ends (exit, _exit, _Exit, quick_exit, abort, main's return with a
+// thread still running), the end is a step that conflicts with every other thread's next
+// one: dpor and the bounded searches also run the other thread's assertion first.
+TEST_F(Claims, EveryWayAProcessEndsConflictsWithEveryThread) {
+  const std::string program = kBin + "/cli_exit_kinds";
+  for (const std::string how : {"_exit", "_Exit", "quick_exit", "exit", "return", "abort"})
+    for (const std::string strategy : {"dpor", "dfs", "pb", "db"})
+      for (const std::string jobs : {"1", "2"}) {
+        SCOPED_TRACE(how + " " + strategy + " --jobs " + jobs);
+        const nlohmann::json r =
+            run("--keep-going -s " + strategy + " --jobs " + jobs + " -- " + program + " " + how, 1);
+        EXPECT_TRUE(kinds(r).contains("assertion")) << r.dump(1);
+        if (how == "abort") EXPECT_TRUE(kinds(r).contains("crash")) << r.dump(1);
+      }
+}
+
+// exec replaces the program: the run stops with a tool error (exit 2), whichever member
+// of the family is called, from main or from a thread; nothing is claimed.
+TEST_F(Claims, ExecStopsTheRunWithAToolError) {
+  const std::string program = kBin + "/cli_exec_kinds";
+  for (const std::string how : {"execl", "execlp", "execle", "execv", "execvp", "execvpe"})
+    for (const std::string where : {"main", "thread"}) {
+      SCOPED_TRACE(how + " in " + where);
+      Output o = sh("cd " + dir_.string() + " && " + weft() + " run -s pb --jobs 1 -- " + program +
+                    " " + how + " " + where);
+      EXPECT_EQ(o.status, 2) << o.out;
+      EXPECT_TRUE(o.has("the program calls " + how + "()")) << o.out;
+      EXPECT_FALSE(o.has("no bug found")) << o.out;
+    }
+}
+
+}  // namespace

@@ -79,4 +79,29 @@ TEST_F(Claims, ExecStopsTheRunWithAToolError) {
     }
 }
 
+// A budget stops a search before its space is done, with one worker or several: the run
+// is not complete, in JSON and text, whatever bound each worker finished.
+TEST_F(Claims, ABudgetIsNeverComplete) {
+  for (const std::string strategy : {"pb", "db", "dfs", "dpor", "bf:pb"})
+    for (const std::string jobs : {"1", "2"}) {
+      SCOPED_TRACE(strategy + " --jobs " + jobs);
+      const nlohmann::json r =
+          run("-s " + strategy + " -n 20 --jobs " + jobs + " -- " + kBin + "/cli_locked3", 0);
+      EXPECT_FALSE(r.value("complete", true)) << r.dump(1);
+      const std::string summary = r["coverage"].value("summary", "");
+      EXPECT_EQ(summary.find("whole space"), std::string::npos) << summary;
+      EXPECT_EQ(summary.find("every happens-before class explored"), std::string::npos) << summary;
+    }
+  // A time budget: the space of three threads taking a lock 5,000 times each is far too
+  // large to finish, however fast the machine.
+  for (const std::string strategy : {"pb", "db"}) {
+    const nlohmann::json r =
+        run("-s " + strategy + " --time 1 --jobs 2 --steps 40000 -- " + kBin + "/cli_long_locked", 0);
+    EXPECT_FALSE(r.value("complete", true)) << r.dump(1);
+  }
+  // Without a budget, the same search ends complete on two workers.
+  const nlohmann::json done = run("-s pb -n 0 --jobs 2 -- " + kBin + "/cli_locked3", 0);
+  EXPECT_TRUE(done.value("complete", false)) << done.dump(1);
+}
+
 }  // namespace

@@ -54,10 +54,15 @@ inline void* noted(void* p, std::size_t n, std::uintptr_t pc) {
   return p;
 }
 
-// Whether freeing `p` is news for the race detector or the once model (only then is its
-// size asked of the allocator).
-bool tracked(const void* p) {
-  return p != nullptr && rt::controlled_thread() != nullptr && ctl().tracks_frees();
+// A controlled thread frees `p`, a block of `size` bytes (Controller::freeing), when that
+// is news (only then is its size asked of the allocator: size_of).
+template <typename SizeOf>
+void freeing(const void* p, std::uintptr_t pc, SizeOf size_of) {
+  if (p == nullptr) return;
+  if (ThreadState* self = rt::controlled_thread(); self != nullptr && ctl().tracks_frees()) {
+    RuntimeScope scope(self);
+    ctl().freeing(self, addr(p), size_of(), pc);
+  }
 }
 
 extern "C" void* weft_malloc(std::size_t n) noexcept;
@@ -120,12 +125,11 @@ void* memalign(std::size_t alignment, std::size_t n) noexcept {
   return noted(block(n, alignment), n, WEFT_RAW_PC);
 }
 
-// Freed memory is forgotten by the race detector: the allocator's own locking is not
-// visible to weft, so a block reused by another thread would otherwise seem to race with
-// its previous life.
+// A free writes the whole block (Controller::freeing): a use by another thread that
+// nothing orders with it races with it, and partial-order reduction orders the two.
 void free(void* p) noexcept {
   if (InternalHeap::owns(p)) return InternalHeap::free(p);
-  if (tracked(p)) ctl().memory_freed(addr(p), malloc_usable_size(p));
+  freeing(p, WEFT_PC, [p] { return malloc_usable_size(p); });
   __libc_free(p);
 }
 
@@ -136,9 +140,10 @@ void* realloc(void* p, std::size_t n) noexcept {
     return nullptr;
   }
   if (p == nullptr) return noted(block(n), n, WEFT_RAW_PC);
-  const std::size_t old = tracked(p) ? malloc_usable_size(p) : 0;
+  // The block may move: the old one is then freed, which writes all of it. (Whether it
+  // moves is the allocator's business: weft counts any realloc as such a write.)
+  freeing(p, WEFT_PC, [p] { return malloc_usable_size(p); });
   void* q = __libc_realloc(p, n);
-  if (old != 0 && q != nullptr && q != p) ctl().memory_freed(addr(p), old);
   return q != p ? noted(q, n, WEFT_RAW_PC) : q;
 }
 

@@ -137,17 +137,25 @@ class Controller {
   }
   // Whether the race detector keeps a history of memory now.
   bool tracks_memory() const { return races_ != nullptr && nthreads_ > 1; }
-  // Whether freeing memory is news (memory_freed has work): a race history, or once flags
-  // that a new object in the same memory must not inherit.
-  bool tracks_frees() const { return tracks_memory() || !onces.empty(); }
-  // Memory given back to the allocator: a new object there starts afresh. Call only when
-  // tracks_frees().
-  void memory_freed(std::uintptr_t address, std::size_t size) {
-    if (tracks_memory()) races_->forget(address, size);
+  // Whether a free by a controlled thread is news: a write other threads' steps may
+  // conflict with, a race history, or once flags.
+  bool tracks_frees() const { return alive_ > 1 || !onces.empty(); }
+  // `self` frees the heap block [address, address + size): a write of all of it, a
+  // scheduling point as a plain write would be and checked for races (a use by another
+  // thread that nothing orders races with it). A new object there starts afresh: once
+  // flags now, the race history when the block is allocated again (allocated()). Inside
+  // a RuntimeScope.
+  void freeing(ThreadState* self, std::uintptr_t address, std::size_t size, std::uintptr_t pc) {
+    const auto aux = static_cast<std::uint32_t>(std::min<std::size_t>(size, 0xffffffffu));
+    const auto saturated = static_cast<std::uint16_t>(std::min<std::size_t>(size, 0xffff));
+    memory_access(self, make_op(OpKind::Free, address, pc, saturated, aux), size);
     onces.forget(address, size);
   }
-  // A heap block `self` allocated (the report names heap objects by their allocation).
+  // A heap block `self` allocated (the report names heap objects by their allocation);
+  // what the race detector knew of its memory belongs to an earlier block (the
+  // allocator's own locking, which orders the two, is not visible to weft).
   void allocated(ThreadState* self, std::uintptr_t address, std::size_t size, std::uintptr_t pc) {
+    if (tracks_memory() && address != 0) races_->forget(address, size);
     if (config_.allocations == nullptr || address == 0) return;
     Allocation a{address, size, step_, self->id, pc, {}};
     self->caller_frames(a.callers);
@@ -265,7 +273,8 @@ class Controller {
   bool in_no_preempt_code(const ThreadState& t) const;
   bool access_is_point(const Op& op) const {
     if (alive_ <= 1) return false;  // nothing can interleave with the only thread left
-    if (op.kind != OpKind::Read && op.kind != OpKind::Write) return true;  // atomics
+    if (op.kind != OpKind::Read && op.kind != OpKind::Write && op.kind != OpKind::Free)
+      return true;  // atomics
     switch (config_.preempt_on) {
       case PreemptOn::kAll: return true;
       case PreemptOn::kRacy: return config_.racy != nullptr && config_.racy->contains(op.pc);

@@ -58,10 +58,24 @@ inline std::size_t object_accesses(const Event& e, ObjectAccess out[2]) {
   return n;
 }
 
+// A free writes its whole block, [object, object + aux): any other object in it, or an
+// overlapping block, conflicts with it.
+inline bool touches_block(const Op& free_op, ThreadId t, const Op& other) {
+  const std::uint64_t base = free_op.object, end = base + free_op.aux;
+  if (other.kind == OpKind::Free) return other.object < end && base < other.object + other.aux;
+  ObjectAccess acc[2];
+  const std::size_t n = object_accesses(t, other, acc);
+  for (std::size_t i = 0; i < n; ++i)
+    if (acc[i].key >= base && acc[i].key < end) return true;
+  return false;
+}
+
 // Operations a and b of threads ta and tb do not commute.
 inline bool dependent(ThreadId ta, const Op& a, ThreadId tb, const Op& b) {
   if (ta == tb) return true;
   if (a.kind == OpKind::ProcessExit || b.kind == OpKind::ProcessExit) return true;
+  if (a.kind == OpKind::Free && touches_block(a, tb, b)) return true;
+  if (b.kind == OpKind::Free && touches_block(b, ta, a)) return true;
   // A cancellation changes what its target does at any of its steps.
   if ((a.kind == OpKind::ThreadCancel && a.aux == tb) || (b.kind == OpKind::ThreadCancel && b.aux == ta))
     return true;

@@ -121,8 +121,8 @@ void DporAnalysis::predecessors(std::size_t j, const Event& ej, std::int64_t bef
     }
   }
   if (ej.op.kind != OpKind::ProcessExit) {  // a failing step also races on its objects
-    ObjectAccess acc[2];
-    const std::size_t na = object_accesses(ej, acc);
+    const std::vector<ObjectAccess>& acc = accesses_of(ej);
+    const std::size_t na = acc.size();
     const bool waits =
         waits_for_release(ej.op.kind) && !(ej.flags & (kTimedOut | kSpurious | kFailed));
     for (std::size_t n = 0; n < na; ++n) {
@@ -170,6 +170,31 @@ void DporAnalysis::predecessors(std::size_t j, const Event& ej, std::int64_t bef
   for (std::uint32_t c : soft_)
     if (!covered(c)) kept.push_back(c);
   out->swap(kept);
+}
+
+// Every object key the trace's steps touch, sorted: what a free's block may contain.
+void DporAnalysis::collect_trace_keys() {
+  ObjectAccess acc[2];
+  for (const Event& e : trace_->events())
+    for (std::size_t a = 0, na = object_accesses(e, acc); a < na; ++a) trace_keys_.push_back(acc[a].key);
+  std::sort(trace_keys_.begin(), trace_keys_.end());
+  trace_keys_.erase(std::unique(trace_keys_.begin(), trace_keys_.end()), trace_keys_.end());
+  if (trace_keys_.empty()) trace_keys_.push_back(kEverything);  // built, even if empty
+}
+
+// The objects step e touches: object_accesses(), and for a free every object in its
+// block, which it writes (a use of freed memory does not commute with the free).
+const std::vector<ObjectAccess>& DporAnalysis::accesses_of(const Event& e) {
+  ObjectAccess acc[2];
+  const std::size_t na = object_accesses(e, acc);
+  accesses_.assign(acc, acc + na);
+  if (e.op.kind != OpKind::Free) return accesses_;
+  if (trace_keys_.empty()) collect_trace_keys();
+  const std::uint64_t base = e.op.object, end = base + e.op.aux;
+  for (auto k = std::lower_bound(trace_keys_.begin(), trace_keys_.end(), base);
+       k != trace_keys_.end() && *k < end; ++k)
+    if (*k != base) accesses_.push_back({*k, true});
+  return accesses_;
 }
 
 void DporAnalysis::add_race(std::size_t i, std::size_t j, ThreadId q) {
@@ -243,7 +268,12 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
   }
   std::vector<std::int64_t> last_of(threads_, -1);
   std::vector<std::uint32_t> count(threads_, 0);
-  ObjectAccess acc[2];
+  trace_keys_.clear();
+  for (const Event& e : trace.events())
+    if (e.op.kind == OpKind::Free) {
+      collect_trace_keys();
+      break;
+    }
   for (std::size_t k = 0; k < n; ++k) {
     const Event& e = trace[k];
     const ThreadId t = e.thread;
@@ -259,7 +289,8 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
     }
     if (e.op.kind == OpKind::ThreadCreate && e.op.aux < threads_)
       created_[e.op.aux] = static_cast<std::int64_t>(k);
-    const std::size_t na = object_accesses(e, acc);
+    const std::vector<ObjectAccess>& acc = accesses_of(e);
+    const std::size_t na = acc.size();
     const std::uintptr_t mutex = mutex_of(e.op);
     for (std::size_t a = 0; a < na; ++a) {
       if (acc[a].key == kEverything) continue;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/event.hpp"
+#include "strategy/dependence.hpp"
 #include "strategy/execution_tree.hpp"
 
 namespace weft {
@@ -70,6 +71,8 @@ class DporAnalysis {
   void predecessors(std::size_t j, const Event& ej, std::int64_t before,
                     std::vector<std::uint32_t>* out);
   void add_race(std::size_t i, std::size_t j, ThreadId q);
+  void collect_trace_keys();
+  const std::vector<ObjectAccess>& accesses_of(const Event& e);
 
   const Trace* trace_ = nullptr;
   const ExecutionTree* tree_ = nullptr;
@@ -82,6 +85,8 @@ class DporAnalysis {
   std::vector<ThreadId> holder_at_;      // per step: track_holder()
   std::vector<std::uint32_t> exits_;     // process-exit steps
   std::unordered_map<std::uint64_t, KeyState> keys_;
+  std::vector<std::uint64_t> trace_keys_;  // collect_trace_keys() (empty: not built)
+  std::vector<ObjectAccess> accesses_;     // accesses_of()
   std::vector<std::uint32_t> candidates_;
   std::vector<std::uint32_t> soft_;
   std::vector<std::int64_t> first_in_v_;  // per thread: its first step in v, -1

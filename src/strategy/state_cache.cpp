@@ -52,8 +52,28 @@ void StateCache::clock_of(ThreadId t, const Op& op, std::vector<std::uint32_t>* 
       if (writes) join(*vc, it->second.reads);
     }
   }
+  if (!frees_.empty() || op.kind == OpKind::Free) join_blocks(op, vc);
   if (vc->size() <= t) vc->resize(t + 1, 0);
   (*vc)[t] = (t < counts_.size() ? counts_[t] : 0) + 1;
+}
+
+// A free writes every object in its block (dependence.hpp): it follows what touched them,
+// and what touches them later follows it.
+void StateCache::join_blocks(const Op& op, std::vector<std::uint32_t>* vc) const {
+  if (op.kind == OpKind::Free) {
+    const std::uint64_t end = op.object + op.aux;
+    for (const auto& [key, o] : objects_)
+      if (key >= op.object && key < end) {
+        join(*vc, o.last_write);
+        join(*vc, o.reads);
+      }
+  }
+  bool writes = false;
+  const std::uint64_t k = object_key(0, op, &writes);
+  for (const FreedBlock& f : frees_)
+    if ((k >= f.begin && k < f.end) ||
+        (op.kind == OpKind::Free && op.object < f.end && f.begin < op.object + op.aux))
+      join(*vc, f.clock);
 }
 
 std::uint64_t StateCache::event_hash(ThreadId t, const Op& op,
@@ -80,6 +100,15 @@ void StateCache::apply(ThreadId t, const Op& op) {
       join(o.reads, vc);
     }
   }
+  if (op.kind == OpKind::Free) {
+    const std::uint64_t end = op.object + op.aux;
+    for (auto& [key, o] : objects_)
+      if (key >= op.object && key < end) {
+        o.last_write = vc;
+        o.reads.clear();
+      }
+    frees_.push_back({op.object, end, vc});
+  }
   clocks_[t] = std::move(vc);
   ++counts_[t];
 }
@@ -88,6 +117,7 @@ void StateCache::scan(const Trace& trace, const ExecutionTree& tree, std::size_t
   clocks_.clear();
   counts_.clear();
   objects_.clear();
+  frees_.clear();
   total_ = 0;
   first_ = first;
   const auto records = tree.decisions();

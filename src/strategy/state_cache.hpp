@@ -7,8 +7,8 @@
 // The happens-before graph of a prefix is hashed as the sum of a hash per event: its
 // thread, its index in that thread, its operation and object, and its vector clock over
 // the dependence relation (same thread, or same object with a write or release; thread
-// create/start and exit/join are dependent too). A sum does not depend on the order of
-// the events, so every interleaving of one Mazurkiewicz trace hashes alike, and the hash
+// create/start and exit/join are dependent too; a free writes every object in its
+// block). A sum does not depend on the order of the events, so every interleaving of one Mazurkiewicz trace hashes alike, and the hash
 // of a prefix extended by one event is one addition. Data choices (which waiter wakes) are
 // part of the state and are hashed with the step they happen in; so is the thread that
 // ran last, on which the cost of what follows (a preemption or not) depends.
@@ -66,11 +66,17 @@ class StateCache {
   void apply(ThreadId t, const Op& op);
   std::uint64_t object_key(ThreadId t, const Op& op, bool* writes) const;
   void ensure_thread(ThreadId t);
+  void join_blocks(const Op& op, std::vector<std::uint32_t>* vc) const;
 
   // The HB state while scanning one execution.
   std::vector<std::vector<std::uint32_t>> clocks_;  // per thread
   std::vector<std::uint32_t> counts_;               // events per thread
   std::unordered_map<std::uint64_t, ObjectState> objects_;
+  struct FreedBlock {
+    std::uint64_t begin, end;
+    std::vector<std::uint32_t> clock;  // the free's
+  };
+  std::vector<FreedBlock> frees_;  // this execution's, in order
   std::uint64_t total_ = 0;  // the sum of the prefix's event hashes
 
   std::size_t first_ = 0;

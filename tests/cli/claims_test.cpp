@@ -104,4 +104,18 @@ TEST_F(Claims, ABudgetIsNeverComplete) {
   EXPECT_TRUE(done.value("complete", false)) << done.dump(1);
 }
 
+// free() writes its whole block: a worker's read of a queue that main frees, with nothing
+// ordering the two, is a data race under every systematic strategy; joined first, none.
+TEST_F(Claims, FreeingABlockAnotherThreadUsesIsARace) {
+  const std::string program = kBin + "/cli_free_while_used";
+  for (const std::string strategy : {"dpor", "dfs", "pb"}) {
+    SCOPED_TRACE(strategy);
+    const nlohmann::json r = run("-s " + strategy + " --jobs 1 -- " + program, 1);
+    ASSERT_EQ(r["bugs"].size(), 1u) << r.dump(1);
+    EXPECT_EQ(r["bugs"][0].value("kind", ""), "data-race") << r.dump(1);
+    const nlohmann::json twin = run("-s " + strategy + " --jobs 1 -- " + program + " joined", 0);
+    EXPECT_TRUE(twin.value("complete", false)) << twin.dump(1);
+  }
+}
+
 }  // namespace

@@ -6,6 +6,8 @@
 #include <set>
 #include <tuple>
 
+#include "core/coverage.hpp"
+
 namespace weft::cli {
 namespace {
 
@@ -163,6 +165,8 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
     same_space &= r.json.value("racy_points", json::array()) == first.value("racy_points", json::array());
   complete &= same_space;
   const std::string kind = first.value("coverage", json::object()).value("kind", "none");
+  const json& points_field = first.value("coverage", json::object()).value("points", json());
+  const std::string points = points_field.is_string() ? points_field.get<std::string>() : "";
   // A portfolio member that exhausted a full space on one shard covers it for all.
   const bool covered = nondeterminism.empty() &&
       (kind == "portfolio" ? any_complete && out.missing.empty() && same_space : complete);
@@ -196,8 +200,12 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
                " of " + std::to_string(count) + " missing: no coverage claim";
   else if (kind == "none")
     summary += "; sampling: no coverage claim";
+  else if (!covered)
+    summary += "; not complete";
+  else if (const std::string scope = points_scope(points); !scope.empty())
+    summary += "; complete: every schedule explored (points: " + scope + ")";
   else
-    summary += covered ? "; complete: the whole space explored" : "; not complete";
+    summary += "; complete: the whole space explored";
   // Every shard stopped with the same note (the program created no thread): so does the
   // merge.
   const std::string note = first.value("note", "");
@@ -219,6 +227,7 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
                    {"peak_nodes", peak},
                    {"summary", summary},
                    {"nondeterminism", nondeterminism}};
+  if (!points.empty()) m["coverage"]["points"] = points;
   ojson shards = {{"count", count}, {"merged", ojson::array()}, {"missing", out.missing}};
   for (const auto& [index, at] : by_index) shards["merged"].push_back(index);
   m["shards"] = shards;

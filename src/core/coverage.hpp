@@ -31,7 +31,30 @@ struct Coverage {
   // Systematic strategies: the first sign that the program did not behave the same under
   // the same schedule ("" none). Then nothing is claimed, and the run is not complete.
   std::string nondeterminism;
+  // Which operations were scheduling points, and so what a claim is about: "sync"
+  // (synchronisation, atomics, exits, frees: plain accesses ran between them), "racy"
+  // (and the plain accesses seen racing), "every-access" (every instrumented access);
+  // "" where the caller does not say (a strategy alone knows nothing of it).
+  std::string points;
 };
+
+// What a claim over scheduling points `points` is about, for the coverage line ("" when
+// not said).
+inline std::string points_scope(const std::string& points) {
+  if (points == "sync")
+    return "synchronisation and atomics only (plain memory accesses were not scheduling points)";
+  if (points == "racy") return "synchronisation, atomics and the accesses seen racing";
+  if (points == "every-access") return "every instrumented access";
+  return "";
+}
+
+// The claim's scope, said: `c` learns which points it was about, and its line says so
+// when it claims anything.
+inline void state_points(Coverage& c, const std::string& points) {
+  if (c.kind == "none") return;
+  c.points = points;
+  if (!c.summary.empty()) c.summary += "; points: " + points_scope(points);
+}
 
 // Whether a search that ran out of executions to run covered its space: a systematic
 // strategy says so in its coverage (not when the program did not follow its schedules, or

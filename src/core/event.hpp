@@ -21,6 +21,9 @@ enum EventFlag : std::uint8_t {
   kEndsProcess = 1u << 6, // the execution ended right after this step (its thread failed:
                           // an assertion, a crash): like a process exit, it conflicts with
                           // every other thread's next step
+  kInRegion = 1u << 7,    // taken inside code run as if atomic (--no-preempt-in): the
+                          // other threads were held back, so what it races with is
+                          // reversed before the region's thread entered it
 };
 
 

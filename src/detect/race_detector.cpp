@@ -185,7 +185,13 @@ bool RaceDetector::access_word(ThreadId t, std::uintptr_t w, unsigned offset, un
     if (cell.thread == t) {
       if (same_range && cell.atomic == atomic && (cell.write == write || write)) {
         // Nothing new since this thread's last such access: FastTrack's same-epoch case.
-        if (cell.clock == epoch && cell.write == write && !raced) return false;
+        // The cell names this access's code, though: a later race is with it too, and
+        // each racing location must become a scheduling point (racy_points.hpp), not
+        // only the first of an epoch (a constructor's write, then the program's own).
+        if (cell.clock == epoch && cell.write == write && !raced) {
+          if (cell.pc != pc) cell.pc = pc;
+          return false;
+        }
         replace = i;
       }
       continue;

@@ -263,6 +263,9 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   run.coverage.summary = h.coverage_summary;
   run.coverage.origin = h.coverage_origin;
   run.coverage.nondeterminism = h.coverage_nondeterminism;
+  if (replay == nullptr)
+    state_points(run.coverage, rt::claimed_points(static_cast<rt::PreemptOn>(options.preempt_on),
+                                                  options.races != Races::kOff, run.instrumented));
   if (h.error[0] != '\0') {
     Symbolizer symbolizer;
     run.error = h.error + where_suffix(h.error_pc, symbolizer);

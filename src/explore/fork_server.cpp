@@ -341,7 +341,12 @@ std::string race_lines(Symbolizer& symbolizer, const DataRace& r) {
 // timeout, it samples where the running thread is, reports a hang and kills the child.
 // SIGCHLD is blocked in the server, so the wait sleeps until the child ends or the next
 // check is due.
-int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s) {
+// Waits for execution `pid`. A thread that takes no step for hang_timeout_s is a hang (the
+// execution is killed and reported). At `deadline_ns` (monotonic; 0: none), the end of the
+// run's time budget, the execution is killed unfinished and *stopped set: a budget holds
+// inside an execution too, however long it runs.
+int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t deadline_ns = 0,
+               bool* stopped = nullptr) {
   int status = 0;
   sigset_t chld;
   sigemptyset(&chld);
@@ -352,6 +357,12 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s) {
     pid_t r = waitpid(pid, &status, WNOHANG);
     if (r == pid || (r < 0 && errno != EINTR)) return status;
     const std::uint64_t now = os::monotonic_ns();
+    if (deadline_ns != 0 && now >= deadline_ns) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      if (stopped != nullptr) *stopped = true;
+      return status;
+    }
     const std::uint64_t steps = h.steps.load(std::memory_order_relaxed);
     if (steps != last_steps) {
       last_steps = steps;
@@ -377,7 +388,8 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s) {
       waitpid(pid, &status, 0);
       return status;
     }
-    const std::uint64_t wait_ns = std::min<std::uint64_t>(limit - (now - since), 50000000);
+    std::uint64_t wait_ns = std::min<std::uint64_t>(limit - (now - since), 50000000);
+    if (deadline_ns != 0) wait_ns = std::min(wait_ns, deadline_ns - now);
     struct timespec ts{static_cast<time_t>(wait_ns / 1000000000),
                        static_cast<long>(wait_ns % 1000000000)};
     sigtimedwait(&chld, nullptr, &ts);
@@ -657,9 +669,17 @@ void serve(ServerState& s) {
       become_execution(s);
       return;  // into the program; never reached in the server
     }
-    const int status = wait_child(pid, h, cfg.hang_timeout_s);
+    bool stopped = false;
+    const int status =
+        wait_child(pid, h, cfg.hang_timeout_s, budget_ns != 0 ? start + budget_ns : 0, &stopped);
     run.executions = counted;
     run.instrumented |= h.instrumented;
+    if (stopped) {
+      // Unfinished: neither a bug nor an execution the strategy can learn from.
+      run.warnings.push_back("the time budget (--time) ran out during execution " +
+                             std::to_string(counted) + ", which was stopped unfinished");
+      break;
+    }
     if (h.error[0] != '\0') {
       run.error = h.error + where_suffix(h.error_pc, race_symbolizer);
       break;
@@ -775,6 +795,7 @@ void serve(ServerState& s) {
   run.racy_points = s.points;  // the space the coverage is about
   run.coverage = s.strategy->coverage_with_stats();
   if (replaying) run.coverage = Coverage{};
+  else state_points(run.coverage, rt::claimed_points(cfg.preempt_on, cfg.races != "off", run.instrumented));
   run.complete = run.complete && covered(run.coverage);
   if (cfg.minimize_only && run.bugs.empty() && run.error.empty())
     run.error = "the schedule shows no bug in this program: there is nothing to minimise";
@@ -800,7 +821,9 @@ void serve(ServerState& s) {
     // now must name them.
     s.points = point_locations(s.racy);
     const std::uint64_t since = os::monotonic_ns();
-    const auto limit_ns = static_cast<std::uint64_t>(cfg.minimize_time_s * 1e9);
+    // Within what is left of the run's own budget (--time), too.
+    auto limit_ns = static_cast<std::uint64_t>(cfg.minimize_time_s * 1e9);
+    if (budget_ns != 0) limit_ns = std::min(limit_ns, start + budget_ns > since ? start + budget_ns - since : 0);
     std::uint64_t ran = 0;
     bool stop = false;
     auto within_budget = [&] {
@@ -820,8 +843,13 @@ void serve(ServerState& s) {
         stop = true;
         return false;
       }
-      const int status = wait_child(pid, h, cfg.hang_timeout_s);
+      bool stopped = false;
+      const int status = wait_child(pid, h, cfg.hang_timeout_s, since + limit_ns, &stopped);
       ++ran;
+      if (stopped) {
+        stop = true;
+        return false;
+      }
       const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
       if (h.error[0] != '\0' || !s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load()).empty()) {
         stop = true;

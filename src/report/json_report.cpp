@@ -137,6 +137,7 @@ std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
                    {"peak_nodes", run.coverage.peak_nodes},
                    {"summary", run.coverage.summary},
                    {"nondeterminism", run.coverage.nondeterminism}};
+  if (!run.coverage.points.empty()) j["coverage"]["points"] = run.coverage.points;
   if (!run.error.empty()) j["error"] = run.error;
   json bugs = json::array();
   for (const BugRecord& bug : run.bugs) bugs.push_back(bug_object(bug, symbolizer));

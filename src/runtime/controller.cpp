@@ -478,11 +478,13 @@ ThreadState* Controller::pick() {
     for (ThreadId e : enabled_)
       if (e == last_ && std::find(alternates_.begin(), alternates_.end(), e) == alternates_.end())
         last_enabled = true;
+  bool in_region = false;
   if (last_enabled && config_.no_preempt != nullptr && enabled_.size() > 1 &&
       in_no_preempt_code(*threads_[last_])) {
     // Inside code treated as atomic: the running thread goes on, as if alone.
     next_ops_ = {offered(*threads_[last_])};
     enabled_ = {last_};
+    in_region = true;
   }
 
   SchedulingPoint p;
@@ -506,6 +508,7 @@ ThreadState* Controller::pick() {
   Event& e = events_[step_];
   e.thread = chosen;
   e.flags = (last_enabled && chosen != last_) ? kPreemption : 0;
+  if (in_region) e.flags |= kInRegion;
   e.enabled = static_cast<std::uint8_t>(enabled_.size() > 255 ? 255 : enabled_.size());
   e.op = next->pending;
   next->caller_frames(e.callers);

@@ -14,6 +14,15 @@ enum class PreemptOn : std::uint8_t {
   kAll,   // ...and every instrumented plain access
 };
 
+// What a search's claim is about (Coverage::points): which operations were scheduling
+// points. Without race detection no access is learnt racy; without instrumentation none
+// is seen at all.
+inline const char* claimed_points(PreemptOn on, bool races_on, bool instrumented) {
+  if (!instrumented) return "sync";
+  if (on == PreemptOn::kAll) return "every-access";
+  return on == PreemptOn::kRacy && races_on ? "racy" : "sync";
+}
+
 // A small sorted set of pcs: looked up on every instrumented access in racy mode.
 class RacyPoints {
  public:

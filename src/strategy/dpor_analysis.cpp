@@ -83,8 +83,17 @@ bool DporAnalysis::unavailable_at(std::size_t a, const Event& ej) const {
   }
 }
 
+// Where step a's thread last ran with the others free to run: a itself, or, when a was
+// taken inside code run as if atomic (kInRegion), the step before the region's thread
+// entered it. A race with a step of the region is reversed there.
+std::size_t DporAnalysis::anchor(std::size_t a) const {
+  const Trace& trace = *trace_;
+  while ((trace[a].flags & kInRegion) != 0 && previous_[a] >= 0) a = static_cast<std::size_t>(previous_[a]);
+  return a;
+}
+
 bool DporAnalysis::enabled_at(std::size_t a, ThreadId t) const {
-  const auto enabled = tree_->enabled(tree_->decisions()[decision_[a]]);
+  const auto enabled = tree_->enabled(tree_->decisions()[decision_[anchor(a)]]);
   return std::find(enabled.begin(), enabled.end(), t) != enabled.end();
 }
 
@@ -208,7 +217,7 @@ void DporAnalysis::add_race(std::size_t i, std::size_t j, ThreadId q) {
   }
   if (first_in_v_[q] < 0) first_in_v_[q] = static_cast<std::int64_t>(j);
   Race r;
-  r.decision = decision_[i];
+  r.decision = decision_[anchor(i)];
   r.thread = q;
   r.first = static_cast<std::uint32_t>(initials_.size());
   r.before_release = trace[i].op.releases();

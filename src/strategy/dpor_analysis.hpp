@@ -63,6 +63,7 @@ class DporAnalysis {
   bool happens_before(std::size_t i, std::size_t k) const {
     return clock(k)[(*trace_)[i].thread] >= index_[i];
   }
+  std::size_t anchor(std::size_t step) const;
   bool enabled_at(std::size_t step, ThreadId t) const;
   // Step ej (of another thread, later) certainly waited for something not there when
   // step a ran: the mutex held by a third thread, or a try at a failed for want of it.

@@ -118,4 +118,63 @@ TEST_F(Claims, FreeingABlockAnotherThreadUsesIsARace) {
   }
 }
 
+// What a claim covers is said, in text and JSON: without race detection plain accesses
+// are not scheduling points, and the claim is about synchronisation only.
+TEST_F(Claims, TheClaimSaysWhichOperationsItCovers) {
+  const std::string program = " -- " + kBin + "/cli_locked3";
+  const struct {
+    std::string options, points, words;
+  } cases[] = {
+      {"--races off", "sync", "points: synchronisation and atomics only (plain memory accesses"},
+      {"--preempt-on sync", "sync", "points: synchronisation and atomics only (plain memory"},
+      {"", "racy", "points: synchronisation, atomics and the accesses seen racing"},
+      {"--preempt-on all", "every-access", "points: every instrumented access"},
+  };
+  for (const auto& c : cases)
+    for (const std::string jobs : {"1", "2"}) {
+      SCOPED_TRACE(c.options + " --jobs " + jobs);
+      const nlohmann::json r = run("-s dpor --jobs " + jobs + " " + c.options + program, 0);
+      EXPECT_TRUE(r.value("complete", false)) << r.dump(1);
+      EXPECT_EQ(r["coverage"].value("points", ""), c.points) << r.dump(1);
+      const std::string summary = r["coverage"].value("summary", "");
+      EXPECT_NE(summary.find(c.words), std::string::npos) << summary;
+      EXPECT_EQ(summary.find("whole space"), std::string::npos) << summary;
+    }
+  // A sampler claims nothing, so says nothing of it.
+  const nlohmann::json sampled = run("-s random -n 5 --jobs 1" + program, 0);
+  EXPECT_FALSE(sampled["coverage"].contains("points")) << sampled.dump(1);
+}
+
+// A time budget holds inside an execution: two threads spinning for ever on a plain flag,
+// with a step bound too far to reach, are stopped at --time, and the run reports.
+TEST_F(Claims, ATimeBudgetHoldsInsideAnExecution) {
+  for (const std::string strategy : {"random", "dfs", "dpor"}) {
+    SCOPED_TRACE(strategy);
+    Output o = sh("cd " + dir_.string() + " && timeout 150 " + weft() + " run --json - -s " +
+                      strategy + " --jobs 1 --races off --time 1 --steps 10000000 -- " + kBin +
+                      "/cli_spin_forever",
+                  "2>/dev/null");
+    ASSERT_EQ(o.status, 0) << o.out;
+    const auto r = nlohmann::json::parse(o.out, nullptr, false);
+    ASSERT_FALSE(r.is_discarded()) << o.out;
+    EXPECT_FALSE(r.value("complete", true));
+    EXPECT_NE(r["warnings"].dump().find("ran out during execution 1,"), std::string::npos)
+        << r.dump(1);
+  }
+}
+
+// Code run as if atomic (--no-preempt-in) carries its steps' dependences: dpor reverses
+// a race with a step inside a region before the region began, and finds what dfs finds.
+TEST_F(Claims, AtomicRegionsKeepTheirDependences) {
+  const std::string program = " -- " + kBin + "/cli_atomic_regions";
+  const std::string regions = " --jobs 1 --no-preempt-in read_balance,write_balance,withdraw_at_once";
+  for (const std::string strategy : {"dfs", "dpor", "pb", "bf:mdpor,pb"}) {
+    SCOPED_TRACE(strategy);
+    const nlohmann::json r = run("-s " + strategy + regions + program, 1);
+    EXPECT_TRUE(kinds(r).contains("assertion")) << r.dump(1);
+    const nlohmann::json twin = run("-s " + strategy + regions + program + " one", 0);
+    EXPECT_TRUE(twin.value("complete", false)) << twin.dump(1);
+  }
+}
+
 }  // namespace

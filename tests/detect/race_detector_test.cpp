@@ -51,6 +51,23 @@ TEST_F(Races, UnorderedWritesRaceAndTheReportNamesBothAccesses) {
   EXPECT_EQ(race_.later.size, 4u);
 }
 
+// Two writes of one thread in one epoch (a constructor's, then the program's own): a
+// racing read names the later one, so that it too becomes a scheduling point.
+TEST_F(Races, ARaceNamesTheLastAccessOfAnEpoch) {
+  create(0, 1);
+  create(0, 2);
+  EXPECT_FALSE(write(1, kX, 4, 0x1111));
+  EXPECT_FALSE(write(1, kX, 4, 0x1122));
+  EXPECT_TRUE(read(2, kX, 4, 0x2222));
+  EXPECT_EQ(race_.earlier.pc, 0x1122u);
+  EXPECT_EQ(race_.later.pc, 0x2222u);
+  // Reads alike: a write racing with two reads of one epoch names the later read.
+  EXPECT_FALSE(read(1, kX + 8, 4, 0x3333));
+  EXPECT_FALSE(read(1, kX + 8, 4, 0x3344));
+  EXPECT_TRUE(write(2, kX + 8, 4, 0x4444));
+  EXPECT_EQ(race_.earlier.pc, 0x3344u);
+}
+
 TEST_F(Races, ReadsNeverRaceWithReads) {
   create(0, 1);
   create(0, 2);

@@ -226,7 +226,7 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   }
 
   const std::size_t max_events = options.max_steps + 2;
-  SharedRegion region(max_events, 2 * max_events + 4096);
+  SharedRegion region(max_events, max_decisions_for(options.max_steps));
   if (!region.ok()) {
     run.error = "cannot map " + std::to_string(max_events) + " steps of shared trace memory";
     return run;

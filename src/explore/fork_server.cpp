@@ -312,11 +312,11 @@ BugRecord read_failure(SharedRegion& region, int status, std::uint64_t fingerpri
 
 std::string race_lines(Symbolizer& symbolizer, const DataRace& r);
 
-// How often the schedule's thread changes (preemptions or not).
-std::size_t thread_switches(const std::string& text) {
+// How often the schedule's thread changes (preemptions or not); `steps`: its step bound.
+std::size_t thread_switches(const std::string& text, std::uint64_t steps) {
   Schedule schedule;
   std::string error;
-  if (!decode_schedule(text, &schedule, &error)) return ~std::size_t{0};
+  if (!decode_schedule(text, &schedule, &error, max_decisions_for(steps))) return ~std::size_t{0};
   return SwitchSchedule::of(schedule.decisions).switches.size();
 }
 
@@ -486,7 +486,7 @@ void serve(ServerState& s) {
   run.seed = cfg.seed;
   if (!replaying) run.shard = cfg.shard;
   JobsControl jobs(replaying ? "" : cfg.jobs_control, cfg.jobs_worker);
-  s.region = std::make_unique<SharedRegion>(cfg.steps + 2, 2 * (cfg.steps + 2) + 4096);
+  s.region = std::make_unique<SharedRegion>(cfg.steps + 2, max_decisions_for(cfg.steps));
   s.log = std::make_unique<PointLog>(std::size_t{1} << 32);
   if (!s.region->ok() || !s.log->ok()) {
     run.error = "cannot map the shared trace memory";
@@ -496,7 +496,7 @@ void serve(ServerState& s) {
   s.sink = std::make_unique<ChildSink>(&h);
   if (replaying) {
     std::string error;
-    if (!decode_schedule(cfg.schedule, &replay, &error)) {
+    if (!decode_schedule(cfg.schedule, &replay, &error, max_decisions_for(cfg.steps))) {
       run.error = error;
       finish("");
     }
@@ -830,7 +830,8 @@ void serve(ServerState& s) {
       if (bug_identity(race_symbolizer, b) != target) return false;
       if (b.preemptions() > found.preemptions() ||
           (b.preemptions() == found.preemptions() &&
-           (!simpler || thread_switches(b.schedule) >= thread_switches(found.schedule))))
+           (!simpler || thread_switches(b.schedule, cfg.steps) >=
+                             thread_switches(found.schedule, cfg.steps))))
         return false;
       b.execution = first.execution;
       b.found_by = first.found_by;
@@ -843,7 +844,8 @@ void serve(ServerState& s) {
     bool child = false;
     Schedule schedule;
     std::string ignored;
-    if (decode_schedule(found.schedule, &schedule, &ignored)) {
+    const std::uint64_t most = max_decisions_for(cfg.steps);
+    if (decode_schedule(found.schedule, &schedule, &ignored, most)) {
       ScheduleSimplifier simplifier(schedule.decisions);
       std::vector<Decision> candidate;
       while (found.preemptions() > 0 && within_budget() && simplifier.next(&candidate)) {
@@ -853,7 +855,8 @@ void serve(ServerState& s) {
           if (child) return;
           continue;
         }
-        if (decode_schedule(found.schedule, &schedule, &ignored)) simplifier.improved(schedule.decisions);
+        if (decode_schedule(found.schedule, &schedule, &ignored, most))
+          simplifier.improved(schedule.decisions);
       }
     }
     if (found.preemptions() > 0 && within_budget()) {

@@ -358,4 +358,18 @@ TEST_F(Replay, BadSchedulesFailClearly) {
   EXPECT_FALSE(o.has("bug: ")) << o.out;
 }
 
+// A schedule of 2^30 decisions in 50 bytes (its check is no protection: anyone can compute
+// it) is refused before it fills memory.
+TEST_F(Replay, HugeSchedulesAreRefusedBeforeTheyFillMemory) {
+  std::string body = "weft1." + schedule_.substr(6, 16) + ".pb.1.0x1073741824";
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : body) h = (h ^ c) * 0x100000001b3ull;
+  char check[9];
+  std::snprintf(check, sizeof check, "%08x", static_cast<std::uint32_t>(h));
+  Output o = cases("WEFT_REPLAY='" + body + "." + check + "'", "LostUpdate.Found");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("weft: WEFT_REPLAY: invalid schedule: it holds more than 204100 decisions"))
+      << o.out;
+}
+
 }  // namespace

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "weft/weft.hpp"
@@ -43,6 +44,30 @@ inline bool parse_seconds(const std::string& text, double* out) {
   const double v = std::strtod(text.c_str(), &end);
   if (*end != '\0' || !std::isfinite(v) || v < 0) return false;
   *out = v;
+  return true;
+}
+
+// The most bytes of a schedule read from a file (WEFT_REPLAY, weft replay): a schedule is
+// one line, and /dev/zero or a huge file named by mistake must not fill memory.
+inline constexpr std::size_t kMaxScheduleBytes = std::size_t{4} << 20;
+
+// The first line of the file `path`, read up to kMaxScheduleBytes; false when the file
+// cannot be opened (*why empty) or the line is longer (*why says so).
+inline bool read_schedule_line(const std::string& path, std::string* line, std::string* why) {
+  why->clear();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  line->clear();
+  for (char c; in.get(c) && c != '\n';) {
+    if (line->size() == kMaxScheduleBytes) {
+      *why = "has more than " + std::to_string(kMaxScheduleBytes) +
+             " bytes (4 MiB) before its first line break, the most weft reads: a schedule is "
+             "one shorter line";
+      return false;
+    }
+    *line += c;
+  }
+  while (!line->empty() && (line->back() == '\r' || line->back() == ' ')) line->pop_back();
   return true;
 }
 

@@ -37,6 +37,7 @@
 #include "core/jobs_layout.hpp"
 #include "core/run_record.hpp"
 #include "strategy/registry.hpp"
+#include "weft/environment.hpp"
 
 namespace fs = std::filesystem;
 
@@ -516,7 +517,9 @@ int launch(const Run& r, Mode mode) {
   if (mode != Mode::kRun) {
     std::error_code ec;
     if (!fs::exists(r.schedule_file, ec)) return fail("schedule file '" + r.schedule_file + "' not found");
-    schedule = read_file(r.schedule_file);
+    std::string why;
+    if (!weft::detail::read_schedule_line(r.schedule_file, &schedule, &why))
+      return fail("schedule file '" + r.schedule_file + "' " + (why.empty() ? "cannot be read" : why));
   } else {
     std::string error;
     weft::StrategyOptions options{.syntax_only = true};

@@ -83,4 +83,26 @@ TEST_F(Hostile, AScheduleOfBillionsOfDecisionsIsRefusedBeforeItFillsMemory) {
   EXPECT_EQ(o.out.find("invalid schedule"), std::string::npos) << "within 100000 steps\n" << o.out;
 }
 
+TEST_F(Hostile, AScheduleFileIsReadOnlyUpToItsLimit) {
+  const std::string program = " -- " + kBin + "/cli_deadlock";
+  // A virtual memory limit: reading /dev/zero whole would fail (abort) instead of growing.
+  const std::string limited = "ulimit -v 1000000; ";
+  for (const char* verb : {"replay", "minimize"}) {
+    const Output o = sh(limited + weft() + " " + verb + " /dev/zero" + program);
+    EXPECT_EQ(o.status, 2) << o.out;
+    EXPECT_NE(o.out.find("weft: schedule file '/dev/zero' has more than 4194304 bytes (4 MiB) "
+                         "before its first line break"),
+              std::string::npos)
+        << o.out;
+    EXPECT_EQ(lines(o.out), 1u) << o.out;
+  }
+  // Only the first line is read: what follows it does not matter.
+  const std::string found = at("found.weft-schedule");
+  sh(weft() + " run -q -s dfs -n 0 --schedule-out " + found + program);
+  sh("head -c 6000000 /dev/zero >> " + found);
+  const Output o = sh(weft() + " replay " + found + program);
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_NE(o.out.find("bug: deadlock"), std::string::npos) << o.out;
+}
+
 }  // namespace

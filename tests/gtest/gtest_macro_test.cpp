@@ -359,7 +359,7 @@ TEST_F(Replay, BadSchedulesFailClearly) {
 }
 
 // A schedule of 2^30 decisions in 50 bytes (its check is no protection: anyone can compute
-// it) is refused before it fills memory.
+// it) and a "file" that never ends are refused before they fill memory.
 TEST_F(Replay, HugeSchedulesAreRefusedBeforeTheyFillMemory) {
   std::string body = "weft1." + schedule_.substr(6, 16) + ".pb.1.0x1073741824";
   std::uint64_t h = 0xcbf29ce484222325ull;
@@ -369,6 +369,12 @@ TEST_F(Replay, HugeSchedulesAreRefusedBeforeTheyFillMemory) {
   Output o = cases("WEFT_REPLAY='" + body + "." + check + "'", "LostUpdate.Found");
   EXPECT_EQ(o.status, 1) << o.out;
   EXPECT_TRUE(o.has("weft: WEFT_REPLAY: invalid schedule: it holds more than 204100 decisions"))
+      << o.out;
+  // Under a virtual memory limit, reading /dev/zero whole would abort instead of growing.
+  o = run("sh -c 'ulimit -v 2000000; WEFT_REPLAY=/dev/zero " + kCases +
+          " --gtest_filter=LostUpdate.Found'");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("weft: WEFT_REPLAY='/dev/zero' names a file that has more than 4194304 bytes"))
       << o.out;
 }
 

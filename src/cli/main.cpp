@@ -790,12 +790,12 @@ int merge_command(const Merge& a) {
                                     : std::string("bug"))
                 << ": " << b.value("kind", "") << " at "
                 << (loc.value("file", "").empty() ? std::string("?")
-                                                  : loc.value("file", "") + ":" + std::to_string(loc.value("line", 0)))
+                                                  : loc.value("file", "") + ":" + std::to_string(loc.value("line", std::uint64_t{0})))
                 << (loc.value("function", "").empty() ? "" : " (" + loc.value("function", "") + ")")
                 << ": " << b.value("message", "") << "\n  found by shard " << b.value("shard", 0)
-                << "/" << count << " in its execution " << b.value("execution", 0) << ", "
-                << b.value("preemptions", 0) << " preemptions; " << b.value("hits", 1)
-                << (b.value("hits", 1) == 1 ? " hit" : " hits") << "\n";
+                << "/" << count << " in its execution " << b.value("execution", std::uint64_t{0}) << ", "
+                << b.value("preemptions", std::uint64_t{0}) << " preemptions; " << b.value("hits", std::uint64_t{1})
+                << (b.value("hits", std::uint64_t{1}) == 1 ? " hit" : " hits") << "\n";
     }
     std::cout << "merged " << j["shards"]["merged"].size() << " of " << count << " shards: "
               << j.value("executions", std::uint64_t{0}) << " executions\n"

@@ -105,4 +105,66 @@ TEST_F(Hostile, AScheduleFileIsReadOnlyUpToItsLimit) {
   EXPECT_NE(o.out.find("bug: deadlock"), std::string::npos) << o.out;
 }
 
+// weft merge reads what the schema (docs/schema/weft-result.schema.json) promises, and
+// refuses anything else naming the file and the field, rather than aborting on a type
+// error or summing negative, fractional or huge counts into a "complete" claim.
+TEST_F(Hostile, MergeRefusesFieldsThatAreNotAsTheSchemaHasThem) {
+  const Output run = sh("cd " + dir_.string() + " && " + weft() +
+                        " run -q -s dfs -n 0 --json good.json -- " + kBin + "/cli_deadlock");
+  ASSERT_EQ(run.status, 1) << run.out;
+  std::ifstream in(at("good.json"));
+  const json good = json::parse(in, nullptr, false);
+  ASSERT_FALSE(good.is_discarded());
+  ASSERT_EQ(good["bugs"].size(), 1u);
+  const Output merged = sh("cd " + dir_.string() + " && " + weft() + " merge good.json");
+  EXPECT_EQ(merged.status, 1) << merged.out;
+
+  const struct {
+    const char* pointer;
+    json value;
+    const char* says;
+  } bad[] = {
+      {"/bugs", json::parse("[1]"), "field \"bugs[0]\" must be an object, not 1"},
+      {"/coverage", json::parse("[1,2]"), "field \"coverage\" must be an object, not [1,2]"},
+      {"/executions", "432", "field \"executions\" must be a whole number >= 0, not \"432\""},
+      {"/executions", -5, "field \"executions\" must be a whole number >= 0, not -5"},
+      {"/executions", 4.5, "field \"executions\""},
+      {"/executions", 1e30, "field \"executions\""},
+      {"/coverage/executions", -1, "field \"coverage.executions\""},
+      {"/coverage/complete", "yes", "field \"coverage.complete\" must be true or false"},
+      {"/coverage/bound", -2, "field \"coverage.bound\" must be a whole number >= -1"},
+      {"/coverage/bound", ~std::uint64_t{0}, "field \"coverage.bound\" must be a whole number >= -1"},
+      {"/elapsed_s", "fast", "field \"elapsed_s\""},
+      {"/version", 2, "field \"version\" must be 1"},
+      {"/program", 7, "field \"program\" must be a string"},
+      {"/warnings", json::parse("[1]"), "field \"warnings\" must be an array of strings"},
+      {"/bugs/0/hits", 0, "field \"bugs[0].hits\" must be a whole number >= 1"},
+      {"/bugs/0/kind", 3, "field \"bugs[0].kind\" must be a string"},
+      {"/bugs/0/location/line", "x", "field \"bugs[0].location.line\""},
+      {"/bugs/0/location", nullptr, "field \"bugs[0].location\" must be an object"},
+      {"/cut_executions", -1, "field \"cut_executions\""},
+  };
+  for (const auto& b : bad) {
+    json j = good;
+    j[json::json_pointer(b.pointer)] = b.value;
+    std::ofstream(at("bad.json")) << j.dump();
+    refused("merge bad.json", "weft: bad.json: " + std::string(b.says));
+  }
+  json j = good;
+  j.erase("executions");
+  std::ofstream(at("bad.json")) << j.dump();
+  refused("merge bad.json", "bad.json: field \"executions\" is missing");
+
+  // Two shards whose counts add up past 2^64 - 1.
+  for (int i : {0, 1}) {
+    json half = good;
+    half["shard"] = {{"index", i}, {"count", 2}, {"source", "--shard"}};
+    half["jobs"] = 1;
+    half["executions"] = ~std::uint64_t{0};
+    std::ofstream(at("half" + std::to_string(i) + ".json")) << half.dump();
+  }
+  refused("merge half0.json half1.json",
+          "cannot merge: half1.json: field \"executions\" takes the total past 18446744073709551615");
+}
+
 }  // namespace

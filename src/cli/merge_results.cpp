@@ -241,7 +241,7 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
   m["program"] = first["program"];
   m["args"] = first.value("args", json::array());
   m["strategy"] = first.value("strategy", "");
-  m["seed"] = first.value("seed", 0);
+  m["seed"] = first.value("seed", std::uint64_t{0});
   std::uint64_t executions = 0, cov_executions = 0, classes = 0, nodes = 0, peak = 0, cut = 0;
   double elapsed = 0;
   bool complete = out.missing.empty(), any_complete = false, instrumented = false;

@@ -167,4 +167,84 @@ TEST_F(Hostile, MergeRefusesFieldsThatAreNotAsTheSchemaHasThem) {
           "cannot merge: half1.json: field \"executions\" takes the total past 18446744073709551615");
 }
 
+// Numbers are numbers: nan does not pass a range check and turn a limit off, a negative or
+// too large seed does not become 0, -n -1 is not "no limit". Each error names the option,
+// the value and what is accepted, in the words WEFT_TEST uses for its WEFT_* variables.
+TEST_F(Hostile, BadNumbersAreRefusedNamingTheOptionAndWhatItAccepts) {
+  const std::string seconds_to_a_day = "is not valid: give seconds, a number from 0.01 to 86400";
+  const std::string seconds = "is not valid: give seconds, a number from 0 to 1000000000 such as "
+                              "600 or 2.5 (0: no limit)";
+  const std::string seed = "is not valid: give a whole number from 0 to 18446744073709551615";
+  const std::string executions = "is not valid: give a whole number of executions (0: no limit)";
+  const struct {
+    std::string args, says;
+  } bad[] = {
+      {"--hang-timeout nan", "weft: --hang-timeout: 'nan' " + seconds_to_a_day},
+      {"--hang-timeout inf", "--hang-timeout: 'inf' " + seconds_to_a_day},
+      {"--hang-timeout 0", "--hang-timeout: '0' " + seconds_to_a_day},
+      {"--time nan", "weft: --time: 'nan' " + seconds},
+      {"--time -1", "--time: '-1' " + seconds},
+      {"--time 1e99", "--time: '1e99' " + seconds},
+      {"--seed -1", "weft: --seed: '-1' " + seed},
+      {"--seed 18446744073709551616", "--seed: '18446744073709551616' " + seed},
+      {"--seed 0x10", "--seed: '0x10' " + seed},
+      {"--seed 1.5", "--seed: '1.5' " + seed},
+      {"-n -1", "--executions: '-1' " + executions},
+      {"--executions 1e3", "--executions: '1e3' " + executions},
+      {"--steps 0", "--steps: '0' is not valid: give a whole number from 1 to 50000000"},
+      {"--jobs 0x10", "--jobs: '0x10' is not valid: give a whole number of workers from 1 to 256"},
+  };
+  for (const auto& b : bad) refused("run " + b.args + " -- " + kBin + "/cli_locked", b.says);
+  refused("replay --hang-timeout nan x -- " + kBin + "/cli_locked",
+          "--hang-timeout: 'nan' " + seconds_to_a_day);
+}
+
+// Whole numbers reach the program's fork server as integers, not through a double, and
+// the merge of several workers' results keeps them whole too.
+TEST_F(Hostile, EveryWholeSeedReachesTheSearch) {
+  for (const std::string jobs : {"1", "2"})
+    for (const std::string seed : {"9007199254740993", "18446744073709551615"}) {
+      const std::string run = weft() + " run -j " + jobs + " -s random -n 1 --seed " + seed;
+      const Output o = sh(run + " -q --json - -- " + kBin + "/cli_locked");
+      EXPECT_EQ(o.status, 0) << o.out;
+      const json j = json::parse(o.out, nullptr, false);
+      ASSERT_FALSE(j.is_discarded()) << o.out;
+      EXPECT_EQ(j["seed"].get<std::uint64_t>(), std::stoull(seed)) << jobs << "\n" << o.out;
+      const Output text = sh(run + " -- " + kBin + "/cli_locked");
+      EXPECT_TRUE(text.has(", seed " + seed + ",")) << jobs << "\n" << text.out;
+    }
+}
+
+// The variables weft run hands the program are read by the same rules: set by hand, a bad
+// one is the run's error, not a default or a rounded number.
+TEST_F(Hostile, TheForkServerReadsItsVariablesAsWeftRunReadsItsOptions) {
+  auto serve = [&](const std::string& env) {
+    fs::remove(at("result.json"));
+    sh("env WEFT_MODE=run WEFT_EXECUTIONS=1 WEFT_RESULT_DIR=" + dir_.string() + " " + env +
+       " LD_PRELOAD=" + kBin + "/../lib/libweft.so " + kBin + "/cli_locked");
+    std::ifstream in(at("result.json"));
+    return json::parse(in, nullptr, false);
+  };
+  const struct {
+    std::string env, error;
+  } bad[] = {
+      {"WEFT_SEED=-1",
+       "WEFT_SEED='-1' is not valid: give a whole number from 0 to 18446744073709551615"},
+      {"WEFT_TIME=nan", "WEFT_TIME='nan' is not valid: give seconds, a number from 0 to"},
+      {"WEFT_HANG_TIMEOUT=inf", "WEFT_HANG_TIMEOUT='inf' is not valid: give seconds"},
+      {"WEFT_STEPS=1e5", "WEFT_STEPS='1e5' is not valid: give a whole number from 1 to 50000000"},
+      {"WEFT_EXECUTIONS=-1", "WEFT_EXECUTIONS='-1' is not valid: give a whole number of executions"},
+  };
+  for (const auto& b : bad) {
+    const json j = serve(b.env);
+    ASSERT_FALSE(j.is_discarded()) << b.env;
+    EXPECT_EQ(j.value("error", "").rfind(b.error, 0), 0u) << b.env << "\n" << j.dump();
+    EXPECT_EQ(j["executions"], 0) << b.env;
+  }
+  const json j = serve("WEFT_SEED=9007199254740993");
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_FALSE(j.contains("error")) << j.dump();
+  EXPECT_EQ(j["seed"].get<std::uint64_t>(), 9007199254740993ull);
+}
+
 }  // namespace

@@ -133,6 +133,12 @@ TEST(WeftTest, ABadValueFailsNamingTheVariable) {
            Case{"WEFT_TIME=-1", "weft: WEFT_TIME='-1' is not valid"},
            Case{"WEFT_SEED=0x10", "weft: WEFT_SEED='0x10' is not valid: give a whole number"},
            Case{"WEFT_SEED=99999999999999999999", "weft: WEFT_SEED='99999999999999999999' is not valid"},
+           // The words of weft run --seed and --time (tests/cli/hostile_input_test.cpp).
+           Case{"WEFT_SEED=-1", "weft: WEFT_SEED='-1' is not valid: give a whole number from 0 to "
+                                "18446744073709551615, or unset it"},
+           Case{"WEFT_TIME=nan", "weft: WEFT_TIME='nan' is not valid: give seconds, a number from 0 "
+                                 "to 1000000000 such as 600 or 2.5 (0: no limit), or unset it"},
+           Case{"WEFT_TIME=1e99", "weft: WEFT_TIME='1e99' is not valid"},
            Case{"WEFT_STRATEGY=fastest", "weft: WEFT_STRATEGY='fastest' is not valid: "},
            Case{"WEFT_STRATEGY=pct:0", "weft: WEFT_STRATEGY='pct:0' is not valid: pct: the depth d"},
        }) {

@@ -4,7 +4,7 @@
 //
 //   WEFT_STRATEGY    a strategy spec (weft::strategies()), such as pct:3
 //   WEFT_EXECUTIONS  executions, a whole number (0: no limit)
-//   WEFT_TIME        seconds, a number >= 0 (0: no limit)
+//   WEFT_TIME        seconds, a number from 0 to 1e9 (0: no limit)
 //   WEFT_SEED        the seed, a whole number
 //
 // Each one set replaces the option it names; both budgets apply, so a search of ten
@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "weft/weft.hpp"
@@ -37,12 +38,47 @@ inline bool parse_whole(const std::string& text, std::uint64_t* out) {
   return true;
 }
 
-inline bool parse_seconds(const std::string& text, double* out) {
+// The longest time limit, in seconds (about 31 years): more would overflow nanoseconds.
+inline constexpr double kMaxSeconds = 1e9;
+
+// Seconds in decimal, digits and a point only (no sign, exponent, nan or inf), at most `max`.
+inline bool parse_seconds(const std::string& text, double* out, double max = kMaxSeconds) {
   if (text.empty() || text.find_first_not_of("0123456789.") != std::string::npos) return false;
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (*end != '\0' || !std::isfinite(v) || v < 0) return false;
+  if (*end != '\0' || !std::isfinite(v) || v < 0 || v > max) return false;
   *out = v;
+  return true;
+}
+
+// What each number accepts, in the words of every error about it: these variables, weft
+// run's options and the variables weft run hands its program.
+inline constexpr const char* kExecutionsAccepted = "a whole number of executions (0: no limit)";
+inline constexpr const char* kTimeAccepted =
+    "seconds, a number from 0 to 1000000000 such as 600 or 2.5 (0: no limit)";
+inline constexpr const char* kSeedAccepted = "a whole number from 0 to 18446744073709551615";
+
+// The most bytes of a schedule read from a file (WEFT_REPLAY, weft replay): a schedule is
+// one line, and /dev/zero or a huge file named by mistake must not fill memory.
+inline constexpr std::size_t kMaxScheduleBytes = std::size_t{4} << 20;
+
+// The first line of the file `path`, read up to kMaxScheduleBytes; false when the file
+// cannot be opened (*why empty) or the line is longer (*why says so).
+inline bool read_schedule_line(const std::string& path, std::string* line, std::string* why) {
+  why->clear();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  line->clear();
+  for (char c; in.get(c) && c != '\n';) {
+    if (line->size() == kMaxScheduleBytes) {
+      *why = "has more than " + std::to_string(kMaxScheduleBytes) +
+             " bytes (4 MiB) before its first line break, the most weft reads: a schedule is "
+             "one shorter line";
+      return false;
+    }
+    *line += c;
+  }
+  while (!line->empty() && (line->back() == '\r' || line->back() == ' ')) line->pop_back();
   return true;
 }
 
@@ -65,15 +101,13 @@ inline std::string apply_environment(Options& options) {
     if (std::string e = check_strategy(v); !e.empty()) return env_error("WEFT_STRATEGY", v, e);
     out.strategy = v;
   }
+  auto give = [](const char* accepted) { return std::string("give ") + accepted + ", or unset it"; };
   if (const char* v = std::getenv("WEFT_EXECUTIONS"); v && !detail::parse_whole(v, &out.executions))
-    return env_error("WEFT_EXECUTIONS", v,
-                     "give a whole number of executions (0: no limit), or unset it");
+    return env_error("WEFT_EXECUTIONS", v, give(detail::kExecutionsAccepted));
   if (const char* v = std::getenv("WEFT_TIME"); v && !detail::parse_seconds(v, &out.time_limit_s))
-    return env_error("WEFT_TIME", v,
-                     "give seconds, a number >= 0 such as 600 or 2.5 (0: no limit), or unset it");
+    return env_error("WEFT_TIME", v, give(detail::kTimeAccepted));
   if (const char* v = std::getenv("WEFT_SEED"); v && !detail::parse_whole(v, &out.seed))
-    return env_error("WEFT_SEED", v,
-                     "give a whole number from 0 to 18446744073709551615, or unset it");
+    return env_error("WEFT_SEED", v, give(detail::kSeedAccepted));
   options = out;
   return "";
 }

@@ -114,14 +114,17 @@ inline bool recorded_on(const std::string& schedule, const std::string& name) {
 // WEFT_REPLAY's schedule: the value itself, or the first line of the file it names.
 inline std::string replay_schedule(const std::string& value, std::string* error) {
   if (value.rfind("weft1.", 0) == 0 || value.rfind("weft2.", 0) == 0) return value;
-  std::ifstream in(value);
-  std::string line;
-  if (!in || !std::getline(in, line)) {
+  std::string line, why;
+  const bool read = ::weft::detail::read_schedule_line(value, &line, &why);
+  if (!why.empty()) {
+    *error = "WEFT_REPLAY='" + value + "' names a file that " + why;
+    return "";
+  }
+  if (!read || line.empty()) {
     *error = "WEFT_REPLAY='" + value +
              "' is neither a schedule (weft1.... or weft2....) nor a readable file holding one";
     return "";
   }
-  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
   return line;
 }
 

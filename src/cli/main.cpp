@@ -33,10 +33,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/merge_results.hpp"
+#include "cli/number_option.hpp"
 #include "cli/shard_source.hpp"
 #include "core/jobs_layout.hpp"
 #include "core/run_record.hpp"
 #include "strategy/registry.hpp"
+#include "weft/environment.hpp"
 
 namespace fs = std::filesystem;
 
@@ -425,11 +427,12 @@ std::string merged_report(const std::string& report, const nlohmann::ordered_jso
   std::ostringstream seconds;
   seconds.precision(2);
   seconds << std::fixed << m.value("elapsed_s", 0.0);
+  const std::string seed = std::to_string(m.value("seed", std::uint64_t{0}));  // not an int
   std::istringstream in(report);
   std::string out;
   for (std::string line; std::getline(in, line);) {
     if (line.starts_with("run: strategy "))
-      line = "run: strategy " + strategy + ", seed " + std::to_string(m.value("seed", 0)) + ", " +
+      line = "run: strategy " + strategy + ", seed " + seed + ", " +
              executions + " on " + std::to_string(jobs) + " workers in " +
              seconds.str() + " s, " + (complete ? "complete" : "not complete");
     else if (line.starts_with("coverage: "))
@@ -438,7 +441,7 @@ std::string merged_report(const std::string& report, const nlohmann::ordered_jso
       continue;  // one worker's count: the merged one follows the summary
     else if (line.starts_with("no bug found in "))
       line = "no bug found in " + executions + " on " + std::to_string(jobs) +
-             " workers (" + strategy + ", seed " + std::to_string(m.value("seed", 0)) + ", " +
+             " workers (" + strategy + ", seed " + seed + ", " +
              (complete ? "complete" : "budget") + "; " + summary + ")";
     out += line + "\n";
     const std::uint64_t cut = m.value("cut_executions", std::uint64_t{0});
@@ -516,7 +519,9 @@ int launch(const Run& r, Mode mode) {
   if (mode != Mode::kRun) {
     std::error_code ec;
     if (!fs::exists(r.schedule_file, ec)) return fail("schedule file '" + r.schedule_file + "' not found");
-    schedule = read_file(r.schedule_file);
+    std::string why;
+    if (!weft::detail::read_schedule_line(r.schedule_file, &schedule, &why))
+      return fail("schedule file '" + r.schedule_file + "' " + (why.empty() ? "cannot be read" : why));
   } else {
     std::string error;
     weft::StrategyOptions options{.syntax_only = true};
@@ -552,9 +557,9 @@ int launch(const Run& r, Mode mode) {
       "WEFT_STRATEGY=" + r.strategy,
       "WEFT_SEED=" + std::to_string(r.seed),
       "WEFT_EXECUTIONS=" + std::to_string(r.executions),
-      "WEFT_TIME=" + std::to_string(r.time_s),
+      "WEFT_TIME=" + weft::seconds_text(r.time_s),
       "WEFT_STEPS=" + std::to_string(r.steps),
-      "WEFT_HANG_TIMEOUT=" + std::to_string(r.hang_timeout_s),
+      "WEFT_HANG_TIMEOUT=" + weft::seconds_text(r.hang_timeout_s),
       "WEFT_SCHEDULE=" + schedule,
       std::string("WEFT_REAL_TIME=") + (r.real_time ? "1" : "0"),
       std::string("WEFT_FAIR=") + (r.no_fair ? "0" : "1"),
@@ -787,12 +792,12 @@ int merge_command(const Merge& a) {
                                     : std::string("bug"))
                 << ": " << b.value("kind", "") << " at "
                 << (loc.value("file", "").empty() ? std::string("?")
-                                                  : loc.value("file", "") + ":" + std::to_string(loc.value("line", 0)))
+                                                  : loc.value("file", "") + ":" + std::to_string(loc.value("line", std::uint64_t{0})))
                 << (loc.value("function", "").empty() ? "" : " (" + loc.value("function", "") + ")")
                 << ": " << b.value("message", "") << "\n  found by shard " << b.value("shard", 0)
-                << "/" << count << " in its execution " << b.value("execution", 0) << ", "
-                << b.value("preemptions", 0) << " preemptions; " << b.value("hits", 1)
-                << (b.value("hits", 1) == 1 ? " hit" : " hits") << "\n";
+                << "/" << count << " in its execution " << b.value("execution", std::uint64_t{0}) << ", "
+                << b.value("preemptions", std::uint64_t{0}) << " preemptions; " << b.value("hits", std::uint64_t{1})
+                << (b.value("hits", std::uint64_t{1}) == 1 ? " hit" : " hits") << "\n";
     }
     std::cout << "merged " << j["shards"]["merged"].size() << " of " << count << " shards: "
               << j.value("executions", std::uint64_t{0}) << " executions\n"
@@ -856,14 +861,14 @@ void add_run_options(CLI::App* app, Run& r) {
                   "steps spin or yield, else cut there as a long\n"
                   "execution, with a warning (1 to 50000000;\n"
                   "default 100000)")->option_text("N")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{50000000}));
+      ->transform(weft::cli::number_option(weft::kStepsNumber));
   app->add_option("--hang-timeout", r.hang_timeout_s,
                   "an execution in which no thread reaches a\n"
                   "scheduling point for SECONDS (a thread blocked in\n"
                   "a call weft does not model, say) is reported as a\n"
                   "hang, with where the running thread was (0.01 to\n"
                   "86400; default 10)")->option_text("SECONDS")
-      ->check(CLI::Range(0.01, 86400.0));
+      ->transform(weft::cli::number_option(weft::kHangTimeoutSeconds));
   app->add_flag("--real-time", r.real_time,
                 "clock_gettime, gettimeofday and time read real\n"
                 "time (default: virtual time, the same in every\n"
@@ -943,16 +948,18 @@ int main(int argc, char** argv) {
                       "stop after N executions (0: no limit; default\n"
                       "1000); a run also ends at the first bug (unless\n"
                       "--keep-going), at the --time limit, or when the\n"
-                      "strategy has explored its whole space")->option_text("N");
+                      "strategy has explored its whole space")->option_text("N")
+      ->transform(weft::cli::number_option(weft::kExecutionsNumber));
   run_cmd->add_option("--time,-t", run.time_s,
                       "stop after SECONDS of exploring (default 0: no\n"
                       "limit)")->option_text("SECONDS")
-      ->check(CLI::Range(0.0, 1e9));
+      ->transform(weft::cli::number_option(weft::kTimeSeconds));
   run_cmd->add_option("--seed", run.seed,
                       "seed of the strategies that draw random choices\n"
                       "(random, pct, pctvb, pos, pos*, tb, bf's rand, a\n"
                       "portfolio's members); the same seed gives the same\n"
-                      "executions (default 0)")->option_text("N");
+                      "executions (default 0)")->option_text("N")
+      ->transform(weft::cli::number_option(weft::kSeedNumber));
   run_cmd->add_option("--schedule-out", run.schedule_out,
                       "where to write the first bug's schedule (default:\n"
                       "NAME.weft-schedule in the current directory, NAME\n"
@@ -984,7 +991,7 @@ int main(int argc, char** argv) {
                       "execution runs twice). The first bug (in an order\n"
                       "that does not depend on timing) stops them and the\n"
                       "result is merged. --jobs 1: one process")->option_text("N")
-      ->check(CLI::Range(1u, 256u));
+      ->transform(weft::cli::number_option(weft::kJobsNumber));
   run_cmd->add_option("--shard", run.shard,
                       "run shard I of N of the search (0 <= I < N),\n"
                       "with no coordination: together the N shards run\n"

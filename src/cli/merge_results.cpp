@@ -1,6 +1,8 @@
 #include "cli/merge_results.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <set>
@@ -18,16 +20,136 @@ struct Part {
   std::uint32_t index = 0, count = 1;
 };
 
+// A value as JSON writes it, cut short.
+std::string shown(const json& v) {
+  const std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
+  return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+}
+
+// What a field read by the merge must hold (docs/schema/weft-result.schema.json).
+enum class Want {
+  kUint, kPositive, kBound, kSeconds, kString, kBool, kObject, kArray, kStrings, kOne
+};
+
+struct Field {
+  const char* name;
+  Want want;
+  bool required;
+};
+
+// The fields the merge reads, as the schema has them: a wrong-typed one would throw from
+// nlohmann's get(), and a negative, fractional or huge count would be summed.
+constexpr Field kResultFields[] = {
+    {"version", Want::kOne, true},         {"weft_version", Want::kString, true},
+    {"program", Want::kString, true},      {"args", Want::kStrings, true},
+    {"strategy", Want::kString, true},     {"seed", Want::kUint, true},
+    {"racy_points", Want::kStrings, true}, {"executions", Want::kUint, true},
+    {"elapsed_s", Want::kSeconds, true},   {"instrumented", Want::kBool, true},
+    {"warnings", Want::kStrings, true},    {"coverage", Want::kObject, true},
+    {"bugs", Want::kArray, true},          {"races", Want::kArray, true},
+    {"shard", Want::kObject, false},       {"max_steps", Want::kUint, false},
+    {"cut_executions", Want::kUint, false}, {"error", Want::kString, false},
+    {"note", Want::kString, false}};
+constexpr Field kCoverageFields[] = {
+    {"kind", Want::kString, true},      {"complete", Want::kBool, true},
+    {"bound", Want::kBound, true},      {"executions", Want::kUint, true},
+    {"classes", Want::kUint, true},     {"nodes_created", Want::kUint, true},
+    {"peak_nodes", Want::kUint, true},  {"summary", Want::kString, true},
+    {"nondeterminism", Want::kString, true}};
+constexpr Field kBugFields[] = {
+    {"kind", Want::kString, true},        {"message", Want::kString, true},
+    {"execution", Want::kPositive, true}, {"preemptions", Want::kUint, true},
+    {"schedule", Want::kString, true},    {"hits", Want::kPositive, true},
+    {"location", Want::kObject, true},    {"order", Want::kUint, false}};
+constexpr Field kLocationFields[] = {
+    {"function", Want::kString, true}, {"file", Want::kString, true}, {"line", Want::kUint, true}};
+
+bool holds(const json& v, Want want) {
+  switch (want) {
+    case Want::kUint: return v.is_number_unsigned();
+    case Want::kPositive: return v.is_number_unsigned() && v.get<std::uint64_t>() >= 1;
+    case Want::kBound:  // read as an int64: 2^64 - 1 must not pass for -1
+      return v.is_number_unsigned() ? v.get<std::uint64_t>() <= INT64_MAX
+                                    : v.is_number_integer() && v.get<std::int64_t>() >= -1;
+    case Want::kSeconds:
+      return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0;
+    case Want::kString: return v.is_string();
+    case Want::kBool: return v.is_boolean();
+    case Want::kObject: return v.is_object();
+    case Want::kArray: return v.is_array();
+    case Want::kStrings:
+      return v.is_array() &&
+             std::all_of(v.begin(), v.end(), [](const json& s) { return s.is_string(); });
+    case Want::kOne: return v.is_number_unsigned() && v.get<std::uint64_t>() == 1;
+  }
+  return false;
+}
+
+const char* described(Want want) {
+  switch (want) {
+    case Want::kUint: return "a whole number >= 0";
+    case Want::kPositive: return "a whole number >= 1";
+    case Want::kBound: return "a whole number >= -1";
+    case Want::kSeconds: return "a number of seconds >= 0";
+    case Want::kString: return "a string";
+    case Want::kBool: return "true or false";
+    case Want::kObject: return "an object";
+    case Want::kArray: return "an array";
+    case Want::kStrings: return "an array of strings";
+    case Want::kOne: return "1, the version this weft reads";
+  }
+  return "";
+}
+
+// `object`'s fields as `fields` want them; "" or the first that is not, named by its path.
+template <std::size_t N>
+std::string check_fields(const json& object, const Field (&fields)[N], const std::string& path) {
+  for (const Field& f : fields) {
+    const std::string name = path + f.name;
+    if (!object.contains(f.name)) {
+      if (f.required)
+        return "field \"" + name + "\" is missing (expected " + described(f.want) + ")";
+    } else if (!holds(object[f.name], f.want)) {
+      return "field \"" + name + "\" must be " + described(f.want) + ", not " +
+             shown(object[f.name]);
+    }
+  }
+  return "";
+}
+
+// "" or the first field of a result that is not as the schema has it.
+std::string check_result(const json& r) {
+  if (std::string e = check_fields(r, kResultFields, ""); !e.empty()) return e;
+  if (std::string e = check_fields(r["coverage"], kCoverageFields, "coverage."); !e.empty())
+    return e;
+  for (const char* list : {"bugs", "races"})
+    for (std::size_t i = 0; i < r[list].size(); ++i) {
+      const json& bug = r[list][i];
+      const std::string path = std::string(list) + "[" + std::to_string(i) + "]";
+      if (!bug.is_object()) return "field \"" + path + "\" must be an object, not " + shown(bug);
+      if (std::string e = check_fields(bug, kBugFields, path + "."); !e.empty()) return e;
+      if (std::string e = check_fields(bug["location"], kLocationFields, path + ".location.");
+          !e.empty())
+        return e;
+    }
+  return "";
+}
+
 bool shard_of(const ShardResult& r, Part* p, std::string* error) {
   if (!r.json.is_object() || !r.json.contains("program") || !r.json.contains("coverage")) {
     *error = r.name + " is not a result of weft run --json";
     return false;
   }
+  if (std::string e = check_result(r.json); !e.empty()) {
+    *error = r.name + ": " + e;
+    return false;
+  }
   if (!r.json.contains("shard")) return true;  // an unsharded run: the whole search
   const json& s = r.json["shard"];
   if (!s.is_object() || !s.value("index", json()).is_number_unsigned() ||
-      !s.value("count", json()).is_number_unsigned() || s["count"].get<std::uint32_t>() == 0 ||
-      s["index"].get<std::uint32_t>() >= s["count"].get<std::uint32_t>()) {
+      !s.value("count", json()).is_number_unsigned() || s["count"].get<std::uint64_t>() == 0 ||
+      s["count"].get<std::uint64_t>() > 0xffffffffu ||
+      s["index"].get<std::uint64_t>() >= s["count"].get<std::uint64_t>()) {
     *error = r.name + ": malformed \"shard\" (expected {\"index\": i, \"count\": n}, i < n)";
     return false;
   }
@@ -45,7 +167,8 @@ std::string brief(const json& v) {
 std::string bug_key(const json& bug) {
   const json loc = bug.value("location", json::object());
   std::string key = bug.value("kind", "") + "|" + loc.value("file", "") + ":" +
-                    std::to_string(loc.value("line", 0)) + "|" + loc.value("function", "");
+                    std::to_string(loc.value("line", std::uint64_t{0})) + "|" +
+                    loc.value("function", "");
   if (loc.value("file", "").empty()) key += "|" + bug.value("message", "");
   return key;
 }
@@ -120,7 +243,7 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
   m["program"] = first["program"];
   m["args"] = first.value("args", json::array());
   m["strategy"] = first.value("strategy", "");
-  m["seed"] = first.value("seed", 0);
+  m["seed"] = first.value("seed", std::uint64_t{0});
   std::uint64_t executions = 0, cov_executions = 0, classes = 0, nodes = 0, peak = 0, cut = 0;
   double elapsed = 0;
   bool complete = out.missing.empty(), any_complete = false, instrumented = false;
@@ -135,8 +258,26 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
     const json c = r.value("coverage", json::object());
     if (nondeterminism.empty() && !c.value("nondeterminism", "").empty())
       nondeterminism = "shard " + std::to_string(parts[i].index) + ": " + c.value("nondeterminism", "");
-    executions += r.value("executions", std::uint64_t{0});
-    cut += r.value("cut_executions", std::uint64_t{0});
+    // Counts past 2^64 - 1 would wrap into a small, false total.
+    const struct {
+      std::uint64_t* sum;
+      const json& in;
+      const char* key;
+      const char* field;
+    } sums[] = {{&executions, r, "executions", "executions"},
+                {&cut, r, "cut_executions", "cut_executions"},
+                {&cov_executions, c, "executions", "coverage.executions"},
+                {&classes, c, "classes", "coverage.classes"},
+                {&nodes, c, "nodes_created", "coverage.nodes_created"}};
+    for (const auto& [sum, in, key, field] : sums) {
+      const std::uint64_t v = in.value(key, std::uint64_t{0});
+      if (v > std::numeric_limits<std::uint64_t>::max() - *sum) {
+        out.error = "cannot merge: " + inputs[i].name + ": field \"" + field +
+                    "\" takes the total past 18446744073709551615";
+        return out;
+      }
+      *sum += v;
+    }
     elapsed = std::max(elapsed, r.value("elapsed_s", 0.0));
     instrumented |= r.value("instrumented", false);
     // Whether this part exhausted its space: the run's own flag. A bounded coverage's
@@ -145,9 +286,6 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
     complete &= done;
     any_complete |= done;
     bound_complete &= c.value("complete", false);
-    cov_executions += c.value("executions", std::uint64_t{0});
-    classes += c.value("classes", std::uint64_t{0});
-    nodes += c.value("nodes_created", std::uint64_t{0});
     peak = std::max(peak, c.value("peak_nodes", std::uint64_t{0}));
     const std::int64_t b = c.value("bound", std::int64_t{-1});
     if (b < 0) bounded = false;
@@ -264,7 +402,7 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
         distinct.push_back(std::move(f));
       } else {
         json& kept = distinct[at->second].bug;
-        kept["hits"] = kept.value("hits", 1) + f.bug.value("hits", 1);
+        kept["hits"] = kept.value("hits", std::uint64_t{1}) + f.bug.value("hits", std::uint64_t{1});
       }
     }
     return distinct;

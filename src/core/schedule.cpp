@@ -110,7 +110,8 @@ std::string encode_schedule(const Schedule& s) {
   return body + '.' + hex64(check, 8);
 }
 
-bool decode_schedule(std::string_view text, Schedule* out, std::string* error) {
+bool decode_schedule(std::string_view text, Schedule* out, std::string* error,
+                     std::uint64_t max_decisions) {
   auto fail = [&](const std::string& what) {
     *error = "invalid schedule: " + what +
              " (expected weft1.<fingerprint>.<strategy>.<seed>.<decisions>.<check>, as printed "
@@ -188,6 +189,12 @@ bool decode_schedule(std::string_view text, Schedule* out, std::string* error) {
     if (!parse_number(tok, &d.value))
       return fail("decision " + std::to_string(s.decisions.size()) + " ('" + std::string(tok) +
                   "') is not a number");
+    if (run > max_decisions - s.decisions.size()) {
+      *error = "invalid schedule: it holds more than " + std::to_string(max_decisions) +
+               " decisions, more than an execution within the step bound makes (a longer "
+               "one needs a larger step bound: --steps, Options::max_steps)";
+      return false;
+    }
     s.decisions.insert(s.decisions.end(), run, d);
     if (comma == std::string_view::npos) break;
     start = comma + 1;

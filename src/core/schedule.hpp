@@ -39,9 +39,20 @@ struct Schedule {
   bool operator==(const Schedule&) const = default;
 };
 
+// The most decisions an execution of at most `max_steps` steps records: a thread choice
+// per step plus data choices, the capacity of its decision buffer (shared_region.hpp).
+constexpr std::uint64_t max_decisions_for(std::uint64_t max_steps) {
+  constexpr std::uint64_t kSaturated = ~std::uint64_t{0};
+  return max_steps > (kSaturated - 4100) / 2 ? kSaturated : 2 * (max_steps + 2) + 4096;
+}
+constexpr std::uint64_t kDefaultMaxSteps = 100000;  // Options::max_steps, weft run --steps
+
 std::string encode_schedule(const Schedule& s);
-// false with a one-line *error naming what is wrong and what is accepted.
-bool decode_schedule(std::string_view text, Schedule* out, std::string* error);
+// false with a one-line *error naming what is wrong and what is accepted. A schedule of
+// more than `max_decisions` decisions is refused as it is decoded: its repeat counts
+// ("0x1073741824") would otherwise let a few bytes of text fill memory.
+bool decode_schedule(std::string_view text, Schedule* out, std::string* error,
+                     std::uint64_t max_decisions = max_decisions_for(kDefaultMaxSteps));
 
 std::uint64_t fnv1a64(std::string_view data, std::uint64_t h = 0xcbf29ce484222325ull);
 

@@ -61,7 +61,7 @@ Result replay(std::function<void()> body, std::uint64_t fp, const std::string& s
               const Options& options) {
   Schedule s;
   std::string error;
-  if (!decode_schedule(schedule, &s, &error)) {
+  if (!decode_schedule(schedule, &s, &error, max_decisions_for(options.max_steps))) {
     RunRecord r;
     r.error = error;
     return make_result(std::move(r));

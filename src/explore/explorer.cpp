@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "core/numbers.hpp"
 #include "core/shard.hpp"
 #include "explore/execution_child.hpp"
 #include "explore/replay_strategy.hpp"
@@ -51,7 +52,7 @@ std::unique_ptr<Strategy> make_api_strategy(const Options& options, std::string*
 }
 
 
-constexpr std::uint64_t kMaxStepsLimit = 50'000'000;
+constexpr std::uint64_t kMaxStepsLimit = kStepsNumber.hi;  // as weft run --steps
 
 // Executions here share one process, so libc's random generators carry their state from
 // one to the next: each execution starts them where a new process does (glibc seeds
@@ -188,8 +189,10 @@ std::string validate(const Options& o) {
   if (o.max_steps == 0 || o.max_steps > kMaxStepsLimit)
     return "max_steps must be between 1 and " + std::to_string(kMaxStepsLimit) + ", not " +
            std::to_string(o.max_steps);
-  if (!(o.time_limit_s >= 0))
-    return "time_limit_s must be >= 0 (0: no limit), not " + std::to_string(o.time_limit_s);
+  // At most 1e9 s: more would overflow the nanoseconds of the budget.
+  if (!(o.time_limit_s >= 0 && o.time_limit_s <= kTimeSeconds.hi))
+    return "time_limit_s must be from 0 to 1e9 (0: no limit), not " +
+           std::to_string(o.time_limit_s);
   if (!(o.hang_timeout_s > 0) || o.hang_timeout_s > 86400)
     return "hang_timeout_s must be > 0 and at most 86400, not " +
            std::to_string(o.hang_timeout_s);
@@ -226,7 +229,7 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   }
 
   const std::size_t max_events = options.max_steps + 2;
-  SharedRegion region(max_events, 2 * max_events + 4096);
+  SharedRegion region(max_events, max_decisions_for(options.max_steps));
   if (!region.ok()) {
     run.error = "cannot map " + std::to_string(max_events) + " steps of shared trace memory";
     return run;

@@ -20,9 +20,11 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/jobs_layout.hpp"
+#include "core/numbers.hpp"
 #include "core/schedule.hpp"
 #include "detect/watchdog.hpp"
 #include "explore/execution_child.hpp"
@@ -80,6 +82,7 @@ struct Config {
   bool state_cache = true;
   std::uint64_t bound = StrategyOptions::kNoBound;  // --bound pb:<c>
   std::string bound_error;                           // a malformed WEFT_BOUND
+  std::string number_error;  // the first malformed number of a WEFT_* variable
   double hang_timeout_s = 10;
   std::string schedule;
   Shard shard;               // WEFT_SHARD=<i>/<n>: this server runs shard i of n
@@ -312,11 +315,11 @@ BugRecord read_failure(SharedRegion& region, int status, std::uint64_t fingerpri
 
 std::string race_lines(Symbolizer& symbolizer, const DataRace& r);
 
-// How often the schedule's thread changes (preemptions or not).
-std::size_t thread_switches(const std::string& text) {
+// How often the schedule's thread changes (preemptions or not); `steps`: its step bound.
+std::size_t thread_switches(const std::string& text, std::uint64_t steps) {
   Schedule schedule;
   std::string error;
-  if (!decode_schedule(text, &schedule, &error)) return ~std::size_t{0};
+  if (!decode_schedule(text, &schedule, &error, max_decisions_for(steps))) return ~std::size_t{0};
   return SwitchSchedule::of(schedule.decisions).switches.size();
 }
 
@@ -498,17 +501,21 @@ void serve(ServerState& s) {
   run.seed = cfg.seed;
   if (!replaying) run.shard = cfg.shard;
   JobsControl jobs(replaying ? "" : cfg.jobs_control, cfg.jobs_worker);
-  s.region = std::make_unique<SharedRegion>(cfg.steps + 2, 2 * (cfg.steps + 2) + 4096);
+  s.region = std::make_unique<SharedRegion>(cfg.steps + 2, max_decisions_for(cfg.steps));
   s.log = std::make_unique<PointLog>(std::size_t{1} << 32);
   if (!s.region->ok() || !s.log->ok()) {
     run.error = "cannot map the shared trace memory";
+    finish("");
+  }
+  if (!cfg.number_error.empty()) {
+    run.error = cfg.number_error;
     finish("");
   }
   SharedHeader& h = s.region->header();
   s.sink = std::make_unique<ChildSink>(&h);
   if (replaying) {
     std::string error;
-    if (!decode_schedule(cfg.schedule, &replay, &error)) {
+    if (!decode_schedule(cfg.schedule, &replay, &error, max_decisions_for(cfg.steps))) {
       run.error = error;
       finish("");
     }
@@ -861,7 +868,8 @@ void serve(ServerState& s) {
       if (bug_identity(race_symbolizer, b) != target) return false;
       if (b.preemptions() > found.preemptions() ||
           (b.preemptions() == found.preemptions() &&
-           (!simpler || thread_switches(b.schedule) >= thread_switches(found.schedule))))
+           (!simpler || thread_switches(b.schedule, cfg.steps) >=
+                             thread_switches(found.schedule, cfg.steps))))
         return false;
       b.execution = first.execution;
       b.found_by = first.found_by;
@@ -874,7 +882,8 @@ void serve(ServerState& s) {
     bool child = false;
     Schedule schedule;
     std::string ignored;
-    if (decode_schedule(found.schedule, &schedule, &ignored)) {
+    const std::uint64_t most = max_decisions_for(cfg.steps);
+    if (decode_schedule(found.schedule, &schedule, &ignored, most)) {
       ScheduleSimplifier simplifier(schedule.decisions);
       std::vector<Decision> candidate;
       while (found.preemptions() > 0 && within_budget() && simplifier.next(&candidate)) {
@@ -884,7 +893,8 @@ void serve(ServerState& s) {
           if (child) return;
           continue;
         }
-        if (decode_schedule(found.schedule, &schedule, &ignored)) simplifier.improved(schedule.decisions);
+        if (decode_schedule(found.schedule, &schedule, &ignored, most))
+          simplifier.improved(schedule.decisions);
       }
     }
     if (found.preemptions() > 0 && within_budget()) {
@@ -909,10 +919,19 @@ void serve(ServerState& s) {
   finish(note);
 }
 
-bool parse_number(const std::string& text, double* out) {
-  char* end = nullptr;
-  *out = std::strtod(text.c_str(), &end);
-  return !text.empty() && end != nullptr && *end == '\0';
+// A number weft run wrote into a WEFT_* variable, read as weft run read it from its
+// command line (core/numbers.hpp); a bad one (the variables set by hand) is the run's
+// error, not a default or a number rounded through a double.
+template <typename Spec, typename T>
+void take_number(const char* name, const Spec& spec, T* out, std::string* error) {
+  const std::string text = take_env(name);
+  if (text.empty()) return;
+  std::conditional_t<std::is_same_v<Spec, Seconds>, double, std::uint64_t> v{};
+  if (std::string e = read_number(text, spec, &v); !e.empty()) {
+    if (error->empty()) *error = std::string(name) + "=" + e;
+    return;
+  }
+  *out = static_cast<T>(v);
 }
 
 }  // namespace
@@ -931,13 +950,13 @@ void maybe_run_fork_server() {
   c.minimize = take_env("WEFT_MINIMIZE") != "0";
   c.progress = take_env("WEFT_PROGRESS") == "1" && isatty(STDERR_FILENO);
   c.result_dir = take_env("WEFT_RESULT_DIR");
-  double v = 0;
   if (std::string x = take_env("WEFT_STRATEGY"); !x.empty()) c.strategy = x;
-  if (parse_number(take_env("WEFT_SEED"), &v)) c.seed = static_cast<std::uint64_t>(v);
-  if (parse_number(take_env("WEFT_EXECUTIONS"), &v)) c.executions = static_cast<std::uint64_t>(v);
-  if (parse_number(take_env("WEFT_TIME"), &v)) c.time_s = v;
-  if (parse_number(take_env("WEFT_STEPS"), &v)) c.steps = static_cast<std::uint64_t>(v);
-  if (parse_number(take_env("WEFT_HANG_TIMEOUT"), &v)) c.hang_timeout_s = v;
+  std::string* bad = &c.number_error;
+  take_number("WEFT_SEED", kSeedNumber, &c.seed, bad);
+  take_number("WEFT_EXECUTIONS", kExecutionsNumber, &c.executions, bad);
+  take_number("WEFT_TIME", kTimeSeconds, &c.time_s, bad);
+  take_number("WEFT_STEPS", kStepsNumber, &c.steps, bad);
+  take_number("WEFT_HANG_TIMEOUT", kHangTimeoutSeconds, &c.hang_timeout_s, bad);
   c.fair = take_env("WEFT_FAIR") != "0";
   c.stdout_to_stderr = take_env("WEFT_STDOUT_TO_STDERR") == "1";
   c.colour = take_env("WEFT_COLOR") == "1";
@@ -955,8 +974,9 @@ void maybe_run_fork_server() {
   c.schedule = take_env("WEFT_SCHEDULE");
   if (Shard s; Shard::parse(take_env("WEFT_SHARD"), &s) && s.valid()) c.shard = s;
   c.jobs_control = take_env("WEFT_JOBS_CONTROL");
-  if (parse_number(take_env("WEFT_JOBS_WORKER"), &v)) c.jobs_worker = static_cast<std::uint32_t>(v);
-  if (parse_number(take_env("WEFT_JOBS_WORKERS"), &v)) c.jobs_workers = static_cast<std::uint32_t>(v);
+  constexpr WholeNumber kWorker{0, kJobsNumber.hi - 1, "a worker's number from 0 to 255"};
+  take_number("WEFT_JOBS_WORKER", kWorker, &c.jobs_worker, bad);
+  take_number("WEFT_JOBS_WORKERS", kJobsNumber, &c.jobs_workers, bad);
   if (std::string x = take_env("WEFT_RACES"); !x.empty()) {
     c.races = x;
     c.races_explicit = true;

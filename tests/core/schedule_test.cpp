@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 namespace weft {
 namespace {
 
@@ -83,6 +85,52 @@ TEST(Schedule, DetectsEditedDecisions) {
   std::string error;
   EXPECT_FALSE(decode_schedule(text, &out, &error));
   EXPECT_NE(error.find("check"), std::string::npos) << error;
+}
+
+// A schedule's body with its check: anyone can compute it, so it guards against typos and
+// truncation, not against a hostile schedule.
+std::string signed_schedule(const std::string& body) {
+  char check[9];
+  std::snprintf(check, sizeof check, "%08x", static_cast<std::uint32_t>(fnv1a64(body)));
+  return body + "." + check;
+}
+
+// 50 bytes once decoded into 2^30 decisions (8 GiB): the decisions are counted against a
+// limit as they are decoded, the repeat counts included.
+TEST(Schedule, RefusesMoreDecisionsThanTheLimitBeforeMakingThem) {
+  Schedule out;
+  std::string error;
+  const std::string hostile = signed_schedule("weft1.0123456789abcdef.pb.1.0x1073741824");
+  EXPECT_FALSE(decode_schedule(hostile, &out, &error));
+  EXPECT_NE(error.find("invalid schedule: it holds more than " +
+                       std::to_string(max_decisions_for(kDefaultMaxSteps)) + " decisions"),
+            std::string::npos)
+      << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  EXPECT_TRUE(out.decisions.empty());
+
+  // Each run below the limit, their sum above it; exactly the limit is accepted.
+  const std::string three_runs = signed_schedule("weft1.0123456789abcdef.pb.1.0x500,1x500,v1,0x25");
+  EXPECT_FALSE(decode_schedule(three_runs, &out, &error, 1025)) << "1026 decisions";
+  EXPECT_NE(error.find("more than 1025 decisions"), std::string::npos) << error;
+  ASSERT_TRUE(decode_schedule(three_runs, &out, &error, 1026)) << error;
+  EXPECT_EQ(out.decisions.size(), 1026u);
+}
+
+// The limit is the capacity of an execution's decision buffer, which a schedule weft
+// recorded never exceeds; it saturates rather than wrapping for absurd step bounds.
+TEST(Schedule, TheDecisionLimitFollowsTheStepBound) {
+  EXPECT_GE(max_decisions_for(kDefaultMaxSteps), 2 * kDefaultMaxSteps);
+  EXPECT_LT(max_decisions_for(kDefaultMaxSteps), max_decisions_for(kDefaultMaxSteps + 1));
+  EXPECT_EQ(max_decisions_for(~std::uint64_t{0}), ~std::uint64_t{0});
+  EXPECT_EQ(max_decisions_for(~std::uint64_t{0} / 2), ~std::uint64_t{0});
+  Schedule s = sample();
+  s.decisions.assign(max_decisions_for(10), Decision{Decision::kThread, 1});
+  Schedule back;
+  std::string error;
+  ASSERT_TRUE(decode_schedule(encode_schedule(s), &back, &error, max_decisions_for(10))) << error;
+  EXPECT_EQ(back, s);
+  EXPECT_FALSE(decode_schedule(encode_schedule(s), &back, &error, max_decisions_for(9)));
 }
 
 }  // namespace

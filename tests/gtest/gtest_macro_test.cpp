@@ -133,6 +133,12 @@ TEST(WeftTest, ABadValueFailsNamingTheVariable) {
            Case{"WEFT_TIME=-1", "weft: WEFT_TIME='-1' is not valid"},
            Case{"WEFT_SEED=0x10", "weft: WEFT_SEED='0x10' is not valid: give a whole number"},
            Case{"WEFT_SEED=99999999999999999999", "weft: WEFT_SEED='99999999999999999999' is not valid"},
+           // The words of weft run --seed and --time (tests/cli/hostile_input_test.cpp).
+           Case{"WEFT_SEED=-1", "weft: WEFT_SEED='-1' is not valid: give a whole number from 0 to "
+                                "18446744073709551615, or unset it"},
+           Case{"WEFT_TIME=nan", "weft: WEFT_TIME='nan' is not valid: give seconds, a number from 0 "
+                                 "to 1000000000 such as 600 or 2.5 (0: no limit), or unset it"},
+           Case{"WEFT_TIME=1e99", "weft: WEFT_TIME='1e99' is not valid"},
            Case{"WEFT_STRATEGY=fastest", "weft: WEFT_STRATEGY='fastest' is not valid: "},
            Case{"WEFT_STRATEGY=pct:0", "weft: WEFT_STRATEGY='pct:0' is not valid: pct: the depth d"},
        }) {
@@ -356,6 +362,26 @@ TEST_F(Replay, BadSchedulesFailClearly) {
   EXPECT_TRUE(o.has("weft: WEFT_REPLAY: invalid schedule: the check does not match")) << o.out;
   EXPECT_FALSE(o.has("no longer follows")) << o.out;
   EXPECT_FALSE(o.has("bug: ")) << o.out;
+}
+
+// A schedule of 2^30 decisions in 50 bytes (its check is no protection: anyone can compute
+// it) and a "file" that never ends are refused before they fill memory.
+TEST_F(Replay, HugeSchedulesAreRefusedBeforeTheyFillMemory) {
+  std::string body = "weft1." + schedule_.substr(6, 16) + ".pb.1.0x1073741824";
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : body) h = (h ^ c) * 0x100000001b3ull;
+  char check[9];
+  std::snprintf(check, sizeof check, "%08x", static_cast<std::uint32_t>(h));
+  Output o = cases("WEFT_REPLAY='" + body + "." + check + "'", "LostUpdate.Found");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("weft: WEFT_REPLAY: invalid schedule: it holds more than 204100 decisions"))
+      << o.out;
+  // Under a virtual memory limit, reading /dev/zero whole would abort instead of growing.
+  o = run("sh -c 'ulimit -v 2000000; WEFT_REPLAY=/dev/zero " + kCases +
+          " --gtest_filter=LostUpdate.Found'");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("weft: WEFT_REPLAY='/dev/zero' names a file that has more than 4194304 bytes"))
+      << o.out;
 }
 
 }  // namespace

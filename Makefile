@@ -5,7 +5,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build test test-clang demo bench install clean
+.PHONY: all deps configure build test test-clang check-claims demo bench install clean
 
 all: build
 
@@ -30,6 +30,19 @@ test-clang: deps
 	CC=clang CXX=clang++ cmake -S . -B $(CLANG_BUILD) -G Ninja $(CMAKE_FLAGS)
 	cmake --build $(CLANG_BUILD) -j $(JOBS)
 	ctest --test-dir $(CLANG_BUILD) --output-on-failure -j $(JOBS) --timeout 600
+
+# The claims oracle on N generated programs (seeds from FIRST, after the 400 make test
+# runs), in $(JOBS) parts side by side: every complete search must reach what dfs reaches.
+N ?= 10000
+FIRST ?= 401
+check-claims: build
+	@first=$(FIRST); per=$$(( ($(N) + $(JOBS) - 1) / $(JOBS) )); pids=""; \
+	for i in $$(seq 0 $$(( $(JOBS) - 1 ))); do \
+	  WEFT_ORACLE_FIRST=$$(( first + i * per )) WEFT_ORACLE_COUNT=$$per \
+	    $(BUILD)/bin/claims_oracle_test --gtest_brief=1 > $(BUILD)/check-claims-$$i.log 2>&1 & pids="$$pids $$!"; \
+	done; status=0; for p in $$pids; do wait $$p || status=1; done; \
+	grep -h "^oracle:" $(BUILD)/check-claims-*.log; \
+	if [ $$status -ne 0 ]; then cat $(BUILD)/check-claims-*.log; exit 1; fi
 
 demo: build
 	$(BUILD)/bin/weft_demo

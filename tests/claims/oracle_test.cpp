@@ -1,0 +1,184 @@
+// The claims oracle: the strategies checked against each other on generated programs
+// (oracle_program.c, one per seed). For each program small enough that dfs completes, the
+// outcomes (exit statuses, assertions, deadlocks) every complete search reaches must be
+// dfs's, whatever the strategy, state caching, worker count or sharding; a bounded claim
+// (pb:1) must equal dfs bounded alike; a search stopped by its budget never says complete.
+// Every access is a scheduling point (--preempt-on all, races off): the space is the one
+// every strategy claims to cover.
+//
+// WEFT_ORACLE_FIRST and WEFT_ORACLE_COUNT choose the seeds (make test runs a few hundred
+// in four parts; make check-claims N=... as many as asked). A disagreement prints the
+// program and both commands, ready to paste.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/shell.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kBin = WEFT_BIN_DIR;
+using weft::test::Output;
+using weft::test::sh;
+
+std::uint64_t env_number(const char* name, std::uint64_t fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
+// Each reached outcome once: an exit status, an assertion's line, a deadlock.
+using Outcomes = std::set<std::string>;
+
+struct Search {
+  bool ok = false;  // weft answered with a result
+  bool complete = false;
+  std::uint64_t executions = 0;
+  Outcomes outcomes;
+  std::string command, error;
+};
+
+Outcomes outcomes_of(const nlohmann::json& r) {
+  Outcomes out;
+  for (const auto& b : r.value("bugs", nlohmann::json::array())) {
+    const std::string kind = b.value("kind", "");
+    const auto loc = b.value("location", nlohmann::json::object());
+    if (kind == "exit-code" || kind == "crash")
+      out.insert(kind + ": " + b.value("message", ""));
+    else if (kind == "assertion")
+      out.insert(kind + " at line " + std::to_string(loc.value("line", 0)));
+    else
+      out.insert(kind);  // a deadlock's text names whichever thread blocked last
+  }
+  return out;
+}
+
+class Oracle : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("weft-oracle-" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string program(std::uint64_t seed) const {
+    return kBin + "/claims_oracle_program " + std::to_string(seed);
+  }
+  Search run(const std::string& options, std::uint64_t seed, std::uint64_t budget) {
+    Search s;
+    s.command = kBin + "/weft run --races off --preempt-on all --keep-going -n " +
+                std::to_string(budget) + " " + options + " -- " + program(seed);
+    const std::string with_json = kBin + "/weft run --json - --races off --preempt-on all --keep-going -n " +
+                                  std::to_string(budget) + " " + options + " -- " + program(seed);
+    Output o = sh("cd " + dir_.string() + " && " + with_json, "2>/dev/null");
+    return read(o, std::move(s));
+  }
+  // Two shards of one search, merged.
+  Search sharded(const std::string& options, std::uint64_t seed, std::uint64_t budget) {
+    Search s;
+    const std::string base = kBin + "/weft run --races off --preempt-on all --keep-going -n " +
+                             std::to_string(budget) + " " + options;
+    const std::string a = (dir_ / "shard0.json").string(), b = (dir_ / "shard1.json").string();
+    s.command = base + " --shard 0/2 --json " + a + " -- " + program(seed) + "; " + base +
+                " --shard 1/2 --json " + b + " -- " + program(seed) + "; " + kBin +
+                "/weft merge --json - " + a + " " + b;
+    Output o = sh("cd " + dir_.string() + " && (" + base + " --shard 0/2 --json " + a + " -- " +
+                      program(seed) + " >/dev/null; " + base + " --shard 1/2 --json " + b +
+                      " -- " + program(seed) + " >/dev/null; " + kBin + "/weft merge --json - " +
+                      a + " " + b + ")",
+                  "2>/dev/null");
+    return read(o, std::move(s));
+  }
+  static Search read(const Output& o, Search s) {
+    const std::size_t start = o.out.rfind("\n{\n") == std::string::npos ? 0 : o.out.rfind("\n{\n") + 1;
+    const auto j = nlohmann::json::parse(o.out.substr(start), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      s.error = "no JSON result (exit status " + std::to_string(o.status) + "): " + o.out.substr(0, 400);
+      return s;
+    }
+    if (j.contains("error")) {
+      s.error = j["error"].dump();
+      return s;
+    }
+    s.ok = true;
+    s.complete = j.value("complete", false);
+    s.executions = j.value("executions", std::uint64_t{0});
+    s.outcomes = outcomes_of(j);
+    return s;
+  }
+  fs::path dir_;
+};
+
+std::string show(const Outcomes& o) {
+  std::string s;
+  for (const std::string& x : o) s += (s.empty() ? "" : ", ") + x;
+  return "{" + s + "}";
+}
+
+TEST_F(Oracle, CompleteSearchesReachTheSameOutcomes) {
+  const std::uint64_t first = env_number("WEFT_ORACLE_FIRST", 1);
+  const std::uint64_t count = env_number("WEFT_ORACLE_COUNT", 40);
+  // What every program is checked with, and a rotation of the rest (each program gets two).
+  const std::vector<std::string> rotation = {
+      "-s pb --jobs 1",          "-s db --jobs 1",         "-s bf --jobs 1",
+      "-s dpor --jobs 2",        "-s pb --jobs 2",         "-s dfs --jobs 2",
+      "-s bf:pb,dpor --jobs 1", "shards: -s dpor --jobs 1",
+      "shards: -s dfs --jobs 1"};
+  constexpr std::uint64_t kReferenceBudget = 600, kBudget = 5000;
+  std::uint64_t checked = 0, skipped = 0, searches = 0;
+  for (std::uint64_t seed = first; seed < first + count; ++seed) {
+    const Search ref = run("-s dfs --jobs 1", seed, kReferenceBudget);
+    ASSERT_TRUE(ref.ok) << ref.command << "\n" << ref.error;
+    if (!ref.complete) {  // too large for the reference: another seed
+      ++skipped;
+      continue;
+    }
+    ++checked;
+    std::vector<std::string> configs = {"-s dpor --jobs 1", rotation[seed % rotation.size()],
+                                        rotation[(seed / rotation.size() + seed + 3) % rotation.size()]};
+    // Without state caching only where the space is small.
+    if (ref.executions <= 50)
+      configs.push_back(seed % 2 ? "-s dfs --no-state-cache --jobs 1" : "-s pb --no-state-cache --jobs 1");
+    for (const std::string& config : configs) {
+      const bool shards = config.starts_with("shards: ");
+      const Search s = shards ? sharded(config.substr(8), seed, kBudget) : run(config, seed, kBudget);
+      ++searches;
+      ASSERT_TRUE(s.ok) << s.command << "\n" << s.error;
+      if (s.executions >= kBudget) {
+        EXPECT_FALSE(s.complete) << "a search its budget stopped claims complete:\n" << s.command;
+        continue;
+      }
+      EXPECT_TRUE(s.complete) << "not complete within " << kBudget << " executions where dfs needed "
+                              << ref.executions << ":\n" << s.command;
+      EXPECT_EQ(s.outcomes, ref.outcomes)
+          << "the outcomes differ on this program:\n"
+          << sh(program(seed) + " --describe").out << "  " << ref.command << "\n    reaches "
+          << show(ref.outcomes) << "\n  " << s.command << "\n    reaches " << show(s.outcomes);
+    }
+    // A bounded claim is dfs's bounded alike.
+    if (seed % 3 == 0) {
+      const Search pb1 = run("-s pb:1 --jobs 1", seed, kBudget);
+      const Search dfs1 = run("-s dfs --bound pb:1 --jobs 1", seed, kBudget);
+      searches += 2;
+      ASSERT_TRUE(pb1.ok && dfs1.ok) << pb1.error << dfs1.error;
+      EXPECT_EQ(pb1.outcomes, dfs1.outcomes)
+          << "bound 1 differs:\n" << sh(program(seed) + " --describe").out << "  " << pb1.command
+          << "\n    reaches " << show(pb1.outcomes) << "\n  " << dfs1.command << "\n    reaches "
+          << show(dfs1.outcomes);
+    }
+  }
+  std::printf("oracle: seeds %llu-%llu: %llu programs checked (%llu searches against dfs), %llu too large for the reference\n",
+              static_cast<unsigned long long>(first), static_cast<unsigned long long>(first + count - 1),
+              static_cast<unsigned long long>(checked), static_cast<unsigned long long>(searches),
+              static_cast<unsigned long long>(skipped));
+  EXPECT_GT(checked, count / 2) << "most generated programs must be small enough to check";
+}
+
+}  // namespace

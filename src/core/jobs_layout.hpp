@@ -54,15 +54,21 @@ struct JobsLayout {
     kSlotWords
   };
   static constexpr std::size_t slot(std::size_t worker) { return 2 + kSlotWords * worker; }
-  // Worker j's outbox (the branches it forwards) and inbox (the work given to it).
+  // Worker j's outbox (the branches it forwards), inbox (the work given to it) and racy
+  // box (the code locations it saw racing, --preempt-on racy: a count, then the pcs, so
+  // that every worker searches the same space).
   static constexpr std::size_t kOutboxWords = std::size_t{1} << 16;
   static constexpr std::size_t kInboxWords = std::size_t{1} << 18;
+  static constexpr std::size_t kRacyWords = 1024;
   static constexpr std::size_t boxes(std::size_t workers) { return 2 + kSlotWords * workers; }
   static constexpr std::size_t outbox(std::size_t workers, std::size_t worker) {
-    return boxes(workers) + (kOutboxWords + kInboxWords) * worker;
+    return boxes(workers) + (kOutboxWords + kInboxWords + kRacyWords) * worker;
   }
   static constexpr std::size_t inbox(std::size_t workers, std::size_t worker) {
     return outbox(workers, worker) + kOutboxWords;
+  }
+  static constexpr std::size_t racy_box(std::size_t workers, std::size_t worker) {
+    return inbox(workers, worker) + kInboxWords;
   }
   static constexpr std::size_t file_bytes(std::size_t workers) {
     return kTeamOffset + outbox(workers, workers) * sizeof(std::uint64_t);

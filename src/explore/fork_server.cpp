@@ -611,6 +611,24 @@ void serve(ServerState& s) {
     return fnv1a64(joined);
   };
   std::uint64_t space = space_of();
+  // The search starts over on the space s.racy now makes (new scheduling points); in a
+  // team, this worker begins it when `begin`, else gets its part at the next exchange.
+  auto restart = [&](bool begin, std::string* error) {
+    s.points = point_locations(s.racy);
+    s.strategy = make_server_strategy(cfg, error);
+    if (!s.strategy) return false;
+    ++restarts;
+    space = space_of();
+    if (!s.strategy->join_team(cfg.jobs_worker, space, begin)) team.leave();
+    return true;
+  };
+  const bool racy_shared = cfg.preempt_on == rt::PreemptOn::kRacy && cfg.races != "off";
+  // Adds another worker's racy locations; true when any was new here.
+  auto adopt_racy = [&](const std::vector<std::uint64_t>& all) {
+    bool grew = false;
+    for (std::uint64_t pc : all) grew |= s.racy.add(static_cast<std::uintptr_t>(pc));
+    return grew;
+  };
   if (team.active() && cfg.shard.count % cfg.jobs_workers != 0) team.leave();  // not weft run's
   if (team.active()) {
     // One search for the team (this machine's shard of it, as the workers' parts add up
@@ -638,10 +656,23 @@ void serve(ServerState& s) {
     if (!cfg.keep_going && jobs.beaten(cfg.shard.global(order()))) break;
     bool left = false;
     while (team.active() && (in_round >= team.round_length() || s.strategy->work_left() == 0)) {
-      const auto outcome = team.exchange(*s.strategy, space, budget_ns != 0 ? start + budget_ns : 0);
+      WorkTeam::RacyNews news;
+      const auto outcome = team.exchange(*s.strategy, space, budget_ns != 0 ? start + budget_ns : 0,
+                                         s.racy.pcs(), racy_shared ? &news : nullptr);
       if (outcome == WorkTeam::Outcome::kLeft) {
         left = true;
         break;
+      }
+      // Racy locations another worker saw: this one starts over on the same space as it,
+      // with no work of its own when someone already searches it (the lowest worker
+      // begins it otherwise), so that the team's claim is about one space.
+      if (racy_shared && !news.shared && adopt_racy(news.all)) {
+        std::string error;
+        if (!restart(news.held ? false : cfg.jobs_worker == news.first, &error)) {
+          run.error = error;
+          left = true;
+          break;
+        }
       }
       // Done: every worker is out of work; next_execution() below finds none here.
       if (outcome == WorkTeam::Outcome::kDone) team.leave();
@@ -770,19 +801,13 @@ void serve(ServerState& s) {
     }
     if (new_points && !replaying) {
       // New scheduling points change the space: the search starts over on it, so that
-      // what it reports covered is covered with every racy access a point.
-      s.points = point_locations(s.racy);
+      // what it reports covered is covered with every racy access a point. This worker
+      // begins it; the others learn the locations at the next exchange and join it.
       std::string error;
-      s.strategy = make_server_strategy(cfg, &error);
-      if (!s.strategy) {
+      if (!restart(true, &error)) {
         run.error = error;
         break;
       }
-      ++restarts;
-      // Each worker starts over on its own part of the new space (another worker may
-      // never find the race); work moves between the workers that reach the same one.
-      space = space_of();
-      if (!s.strategy->join_team(cfg.jobs_worker, space, true)) team.leave();
     }
     if (bug) continue;
     if (i == 0 && !replaying) {
@@ -802,7 +827,10 @@ void serve(ServerState& s) {
   run.racy_points = s.points;  // the space the coverage is about
   run.coverage = s.strategy->coverage_with_stats();
   if (replaying) run.coverage = Coverage{};
-  else state_points(run.coverage, rt::claimed_points(cfg.preempt_on, cfg.races != "off", run.instrumented));
+  // (A worker that ran nothing but learnt racy locations from the others searched, as a
+  // team, an instrumented program.)
+  else state_points(run.coverage, rt::claimed_points(cfg.preempt_on, cfg.races != "off",
+                                                     run.instrumented || !s.racy.empty()));
   run.complete = run.complete && covered(run.coverage);
   if (cfg.minimize_only && run.bugs.empty() && run.error.empty())
     run.error = "the schedule shows no bug in this program: there is nothing to minimise";

@@ -95,13 +95,43 @@ void WorkTeam::depart(bool arrived, std::uint32_t gen) {
   if (completes) os::futex_wake_shared(L::generation_word(bar), INT_MAX);
 }
 
+void WorkTeam::learn_racy(const std::vector<TeamMember>& members, RacyNews* news) const {
+  news->all.clear();
+  news->held = false;
+  news->shared = true;
+  news->first = members.empty() ? worker_ : members.front().worker;
+  std::vector<std::vector<std::uint64_t>> sets;
+  for (const TeamMember& m : members) {
+    const std::atomic<std::uint64_t>* box = words_ + JobsLayout::racy_box(workers_, m.worker);
+    const std::uint64_t published = box[0].load(std::memory_order_relaxed);
+    // More than a box holds: the spaces cannot be compared here (each worker goes on with
+    // its own; the merged result then claims nothing), and must not hold the team back.
+    if (published > JobsLayout::kRacyWords - 1) {
+      news->all.clear();
+      news->shared = true;
+      return;
+    }
+    const std::uint64_t n = published;
+    std::vector<std::uint64_t>& set = sets.emplace_back();
+    for (std::uint64_t i = 0; i < n; ++i) set.push_back(box[1 + i].load(std::memory_order_relaxed));
+    news->all.insert(news->all.end(), set.begin(), set.end());
+  }
+  std::sort(news->all.begin(), news->all.end());
+  news->all.erase(std::unique(news->all.begin(), news->all.end()), news->all.end());
+  for (const std::vector<std::uint64_t>& set : sets) {
+    news->held |= set == news->all;
+    news->shared &= set == news->all;
+  }
+}
+
 void WorkTeam::leave() {
   if (words_ == nullptr || left_) return;
   depart(false, 0);
 }
 
 WorkTeam::Outcome WorkTeam::exchange(Strategy& strategy, std::uint64_t space,
-                                     std::uint64_t deadline_ns) {
+                                     std::uint64_t deadline_ns,
+                                     const std::vector<std::uintptr_t>& racy, RacyNews* news) {
   if (!active()) return Outcome::kGoOn;
   ++round_;
   // 1. Publish: the work left, the branches found for other workers' nodes.
@@ -123,6 +153,10 @@ WorkTeam::Outcome WorkTeam::exchange(Strategy& strategy, std::uint64_t space,
   slot(worker_, F::kPending).store(carry_.size());
   slot(worker_, F::kSpace).store(space);
   slot(worker_, F::kRound).store(round_);
+  std::atomic<std::uint64_t>* mine = words_ + JobsLayout::racy_box(workers_, worker_);
+  const std::size_t nracy = std::min(racy.size(), JobsLayout::kRacyWords - 1);
+  for (std::size_t i = 0; i < nracy; ++i) mine[1 + i].store(racy[i], std::memory_order_relaxed);
+  mine[0].store(racy.size(), std::memory_order_relaxed);  // more than it holds: see learn_racy
   if (!arrive(deadline_ns)) return Outcome::kLeft;
 
   // 2. The plan, the same on every worker: it reads only what was published above.
@@ -133,6 +167,11 @@ WorkTeam::Outcome WorkTeam::exchange(Strategy& strategy, std::uint64_t space,
     const TeamMember m{j, slot(j, F::kWork).load(), slot(j, F::kSpace).load()};
     done &= m.work == 0 && slot(j, F::kForwards).load() == 0 && slot(j, F::kPending).load() == 0;
     members.push_back(m);
+  }
+  // Workers that learn racy locations here start over on the larger space: not done yet.
+  if (news != nullptr) {
+    learn_racy(members, news);
+    done &= news->shared;
   }
   if (done) return Outcome::kDone;
   const TeamPlan plan = plan_team(members, length_);

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/strategy.hpp"
+#include "core/team_plan.hpp"
 
 namespace weft::explorer {
 
@@ -39,10 +40,20 @@ class WorkTeam {
     kDone,  // every worker is out of work: the search is complete
     kLeft,  // the team broke up (a worker died, or the time budget ran out while waiting)
   };
+  // The code locations that race, as the workers saw them (--preempt-on racy): each
+  // publishes its own at an exchange and learns everyone's, so that all search one space.
+  struct RacyNews {
+    std::vector<std::uint64_t> all;  // the union of every worker's, sorted
+    bool held = false;               // some worker already searches with all of them
+    bool shared = true;              // every worker does
+    std::uint32_t first = 0;         // the lowest worker in the exchange
+  };
   // One exchange (above). `space` names the schedule space: work moves only between
-  // workers searching the same one. `deadline_ns`: monotonic time to give up waiting
-  // (0: none).
-  Outcome exchange(Strategy& strategy, std::uint64_t space, std::uint64_t deadline_ns);
+  // workers searching the same one, and the search is not done while their spaces
+  // differ. `deadline_ns`: monotonic time to give up waiting (0: none). `racy`: this
+  // worker's racy locations, sorted; *news: everyone's.
+  Outcome exchange(Strategy& strategy, std::uint64_t space, std::uint64_t deadline_ns,
+                   const std::vector<std::uintptr_t>& racy = {}, RacyNews* news = nullptr);
   // Executions a worker runs in this round before the next exchange.
   std::uint64_t round_length() const { return length_; }
   // The global order of this round's executions starts here: the k-th of this worker's
@@ -61,6 +72,7 @@ class WorkTeam {
   std::atomic<std::uint64_t>& word(std::size_t i) const { return words_[i]; }
   std::atomic<std::uint64_t>& slot(std::uint32_t worker, std::size_t field) const;
   bool arrive(std::uint64_t deadline_ns);
+  void learn_racy(const std::vector<TeamMember>& members, RacyNews* news) const;
   void depart(bool arrived, std::uint32_t generation);
 
   std::atomic<std::uint64_t>* words_ = nullptr;  // the team area

@@ -158,8 +158,11 @@ TEST_F(Claims, ATimeBudgetHoldsInsideAnExecution) {
     const auto r = nlohmann::json::parse(o.out, nullptr, false);
     ASSERT_FALSE(r.is_discarded()) << o.out;
     EXPECT_FALSE(r.value("complete", true));
-    EXPECT_NE(r["warnings"].dump().find("ran out during execution 1,"), std::string::npos)
-        << r.dump(1);
+    EXPECT_TRUE(r["bugs"].empty()) << r.dump(1);
+    // (On a loaded machine the budget may end before the first execution begins.)
+    if (r.value("executions", 0) != 0)
+      EXPECT_NE(r["warnings"].dump().find("ran out during execution"), std::string::npos)
+          << r.dump(1);
   }
 }
 
@@ -174,6 +177,26 @@ TEST_F(Claims, AtomicRegionsKeepTheirDependences) {
     EXPECT_TRUE(kinds(r).contains("assertion")) << r.dump(1);
     const nlohmann::json twin = run("-s " + strategy + regions + program + " one", 0);
     EXPECT_TRUE(twin.value("complete", false)) << twin.dump(1);
+  }
+}
+
+// Racy accesses found by one worker become scheduling points for every worker: the team
+// searches one space and claims it, as one worker does (they once ended on different
+// spaces, and claimed nothing, or claimed the old one).
+TEST_F(Claims, WorkersShareTheRacyAccessesTheyFind) {
+  const std::string program = " -- " + kBin + "/cli_free_while_used";
+  for (const std::string strategy : {"dpor", "pb", "dfs"}) {
+    SCOPED_TRACE(strategy);
+    const nlohmann::json one = run("-s " + strategy + " --races report --jobs 1" + program, 0);
+    const nlohmann::json two = run("-s " + strategy + " --races report --jobs 2" + program, 0);
+    ASSERT_TRUE(one.value("complete", false)) << one.dump(1);
+    EXPECT_FALSE(one["racy_points"].empty()) << one.dump(1);
+    EXPECT_TRUE(two.value("complete", false)) << two.dump(1);
+    EXPECT_EQ(two["racy_points"], one["racy_points"]) << two.dump(1);
+    EXPECT_EQ(two["coverage"].value("points", ""), "racy") << two.dump(1);
+    const std::string summary = two["coverage"].value("summary", "");
+    EXPECT_EQ(summary.find("no coverage claim"), std::string::npos) << summary;
+    EXPECT_EQ(summary.find("plain memory accesses were not"), std::string::npos) << summary;
   }
 }
 

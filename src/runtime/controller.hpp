@@ -139,7 +139,7 @@ class Controller {
   bool tracks_memory() const { return races_ != nullptr && nthreads_ > 1; }
   // Whether a free by a controlled thread is news: a write other threads' steps may
   // conflict with, a race history, or once flags.
-  bool tracks_frees() const { return alive_ > 1 || !onces.empty(); }
+  bool tracks_frees() const { return alive_ > 1 || tracks_memory() || !onces.empty(); }
   // `self` frees the heap block [address, address + size): a write of all of it, a
   // scheduling point as a plain write would be and checked for races (a use by another
   // thread that nothing orders races with it). A new object there starts afresh: once

@@ -217,6 +217,28 @@ bool RaceDetector::access_word(ThreadId t, std::uintptr_t w, unsigned offset, un
   return raced;
 }
 
+bool RaceDetector::freed(ThreadId t, std::uintptr_t address, std::size_t size,
+                         std::uintptr_t pc, DataRace* race) {
+  if (size == 0) return false;
+  const VectorClock& c = thread_clock(t);
+  const std::uintptr_t end = address + size;
+  bool raced = false;
+  shadow_.visit(address, size, [&](const Word& wd, std::uintptr_t w) {
+    if (raced) return;
+    for (const Cell& cell : wd.cells) {
+      if (cell.size == 0 || cell.thread == t || cell.clock <= c.get(cell.thread)) continue;
+      if (!(w + cell.offset < end && address < w + cell.offset + cell.size)) continue;
+      race->address = w + cell.offset;
+      race->earlier = RaceAccess{cell.thread, cell.pc, cell.write != 0, static_cast<std::uint16_t>(cell.size)};
+      race->later = RaceAccess{t, pc, true, static_cast<std::uint16_t>(std::min<std::size_t>(size, 0xffff))};
+      raced = true;
+      return;
+    }
+  });
+  forget(address, size);
+  return raced;
+}
+
 void RaceDetector::forget(std::uintptr_t address, std::size_t size) {
   if (size == 0) return;
   const std::uintptr_t end = address + size;

@@ -53,6 +53,11 @@ class RaceDetector {
   // Memory returned to the allocator: what was recorded there is forgotten, so that a new
   // object at the same address does not race with the old one.
   void forget(std::uintptr_t address, std::size_t size);
+  // `t` frees [address, address + size) at `pc`: a write of all of it, which races with
+  // any access there that `t` has not synchronised with (true, *race filled); then, as
+  // forget(), the block's history goes. Costs a look at the words that hold history.
+  bool freed(ThreadId t, std::uintptr_t address, std::size_t size, std::uintptr_t pc,
+             DataRace* race);
 
   // Clock of `t` (tests).
   const VectorClock& clock(ThreadId t);

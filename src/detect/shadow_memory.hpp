@@ -91,6 +91,32 @@ class ShadowMemory {
     }
   }
 
+  // Calls `look(word, address)` for each word of [address, address + size) that holds
+  // cells (pages never used, or stale since forgotten, are skipped whole): what a free
+  // of the range may race with. Reads only.
+  template <typename LookAtWord>
+  void visit(std::uintptr_t address, std::size_t size, LookAtWord look) {
+    const std::uintptr_t end = address + size;
+    for (std::uintptr_t b = address & ~(kBlockBytes - 1); b < end; b += kBlockBytes) {
+      const std::uint32_t* entry = ok() ? block_entry(b, false) : nullptr;
+      if (entry == nullptr || *entry == 0) continue;
+      const std::uint32_t block = *entry - 1;
+      const BlockState& st = states_[block];
+      Word* first = &blocks_[block * kBlockWords];
+      const std::uintptr_t from = std::max(b, address & ~std::uintptr_t{7});
+      const std::uintptr_t to = std::min(b + kBlockBytes, end);
+      for (std::uintptr_t w = from; w < to; w += 8) {
+        const std::size_t index = (w - b) >> 3, page = index / kPageWords;
+        const std::uint64_t bit = std::uint64_t{1} << (page % 64);
+        if ((st.touched[page / 64] & bit) == 0 || (st.stale[page / 64] & bit) != 0) {
+          w = b + (page + 1) * kPageWords * 8 - 8;  // the next page
+          continue;
+        }
+        if (!first[index].empty()) look(first[index], w);
+      }
+    }
+  }
+
   // A new execution: every word empty. Few words used: they are cleared in place (in a
   // fork server's child, every page written is a fault and a copy); else the blocks go
   // back to the kernel.

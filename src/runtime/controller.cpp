@@ -386,7 +386,9 @@ void Controller::flush_steps() {
 void Controller::detect_race(ThreadState* self, const Op& op, std::size_t size) {
   flush_steps();
   DataRace race;
-  const bool raced = op.kind != OpKind::Read && op.kind != OpKind::Write && op.kind != OpKind::Free
+  const bool raced = op.kind == OpKind::Free
+                         ? races_->freed(self->id, op.object, size, op.pc, &race)
+                     : op.kind != OpKind::Read && op.kind != OpKind::Write
                          ? races_->atomic(self->id, op, &race)
                          : races_->access(self->id, op.object, size, op.writes(), op.pc, &race);
   if (!raced) return;

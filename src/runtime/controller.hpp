@@ -141,21 +141,17 @@ class Controller {
   // conflict with, a race history, or once flags.
   bool tracks_frees() const { return alive_ > 1 || tracks_memory() || !onces.empty(); }
   // `self` frees the heap block [address, address + size): a write of all of it, a
-  // scheduling point as a plain write would be and checked for races (a use by another
-  // thread that nothing orders races with it). A new object there starts afresh: once
-  // flags now, the race history when the block is allocated again (allocated()). Inside
-  // a RuntimeScope.
+  // scheduling point as a plain write would be and checked for races (an access by
+  // another thread that nothing orders with it races with it). A new object there starts
+  // afresh: the block's race history and once flags go. Inside a RuntimeScope.
   void freeing(ThreadState* self, std::uintptr_t address, std::size_t size, std::uintptr_t pc) {
     const auto aux = static_cast<std::uint32_t>(std::min<std::size_t>(size, 0xffffffffu));
     const auto saturated = static_cast<std::uint16_t>(std::min<std::size_t>(size, 0xffff));
     memory_access(self, make_op(OpKind::Free, address, pc, saturated, aux), size);
     onces.forget(address, size);
   }
-  // A heap block `self` allocated (the report names heap objects by their allocation);
-  // what the race detector knew of its memory belongs to an earlier block (the
-  // allocator's own locking, which orders the two, is not visible to weft).
+  // A heap block `self` allocated (the report names heap objects by their allocation).
   void allocated(ThreadState* self, std::uintptr_t address, std::size_t size, std::uintptr_t pc) {
-    if (tracks_memory() && address != 0) races_->forget(address, size);
     if (config_.allocations == nullptr || address == 0) return;
     Allocation a{address, size, step_, self->id, pc, {}};
     self->caller_frames(a.callers);

@@ -1,5 +1,7 @@
 #include "detect/watchdog.hpp"
 
+#include "detect/stall_judge.hpp"
+
 #include <signal.h>
 #include <time.h>
 #include <ucontext.h>
@@ -53,20 +55,18 @@ void* run(void*) {
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, nullptr);
   const State& s = g_state;
-  std::uint64_t last_steps = ~std::uint64_t{0};
-  std::uint64_t since = os::monotonic_ns();
   const auto limit = static_cast<std::uint64_t>(s.timeout_s * 1e9);
+  StallJudge judge(limit);
   for (;;) {
     sleep_ms(50);
     const std::uint64_t now = os::monotonic_ns();
     HangTarget t = s.target();
     const std::uint64_t steps = s.steps->load(std::memory_order_relaxed);
-    if (!t.running || steps != last_steps) {
-      last_steps = steps;
-      since = now;
+    if (!t.running) {  // between executions nothing can hang
+      judge = StallJudge(limit);
       continue;
     }
-    if (now - since < limit) continue;
+    if (!judge.hung(now, steps, read_thread_activity(0, t.tid))) continue;
     // Stalled: find out where the running thread is, then report.
     g_sampled_pc.store(0);
     os::signal_thread(t.tid, SIGURG);

@@ -26,6 +26,7 @@
 #include "core/jobs_layout.hpp"
 #include "core/numbers.hpp"
 #include "core/schedule.hpp"
+#include "detect/stall_judge.hpp"
 #include "detect/watchdog.hpp"
 #include "explore/execution_child.hpp"
 #include "explore/point_log.hpp"
@@ -355,7 +356,7 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
   sigemptyset(&chld);
   sigaddset(&chld, SIGCHLD);
   const auto limit = static_cast<std::uint64_t>(hang_timeout_s * 1e9);
-  std::uint64_t last_steps = ~std::uint64_t{0}, since = os::monotonic_ns();
+  detect::StallJudge judge(limit);
   for (;;) {
     pid_t r = waitpid(pid, &status, WNOHANG);
     if (r == pid || (r < 0 && errno != EINTR)) return status;
@@ -367,12 +368,12 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
       return status;
     }
     const std::uint64_t steps = h.steps.load(std::memory_order_relaxed);
-    if (steps != last_steps) {
-      last_steps = steps;
-      since = now;
-    } else if (now - since >= limit) {
-      const std::uint64_t holder = h.holder.load(std::memory_order_relaxed);
-      const auto tid = static_cast<pid_t>(holder & 0xffffffffu);
+    const std::uint64_t holder = h.holder.load(std::memory_order_relaxed);
+    const auto tid = static_cast<pid_t>(holder & 0xffffffffu);
+    // By the holder's own state and CPU time, not wall time alone (stall_judge.hpp).
+    const detect::ThreadActivity activity =
+        tid != 0 ? detect::read_thread_activity(pid, tid) : detect::ThreadActivity{};
+    if (judge.hung(now, steps, activity)) {
       if (tid != 0) {
         h.sampled_pc.store(0);
         syscall(SYS_tgkill, pid, tid, SIGURG);
@@ -391,7 +392,7 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
       waitpid(pid, &status, 0);
       return status;
     }
-    std::uint64_t wait_ns = std::min<std::uint64_t>(limit - (now - since), 50000000);
+    std::uint64_t wait_ns = 50000000;  // a sample every 50 ms
     if (deadline_ns != 0) wait_ns = std::min(wait_ns, deadline_ns - now);
     struct timespec ts{static_cast<time_t>(wait_ns / 1000000000),
                        static_cast<long>(wait_ns % 1000000000)};

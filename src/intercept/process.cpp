@@ -85,15 +85,21 @@ void process_ending(std::uintptr_t pc) {
   }
 }
 
-// execl and its kin take their arguments as a list: gathered here into an argv.
-template <std::size_t N>
-bool gather_args(const char* arg, va_list ap, const char* (&argv)[N]) {
+// execl and its kin: a controlled thread stops the run; otherwise their argument list
+// (and execle's environment after it) becomes the argv `run` execs with.
+template <typename Run>
+int exec_list(const char* what, std::uintptr_t pc, const char* arg, va_list ap, bool takes_env,
+              Run run) {
+  if (ThreadState* self = rt::controlled_thread()) outside(self, pc, what);
+  const char* argv[4096];
   std::size_t n = 0;
   for (const char* a = arg;; a = va_arg(ap, const char*)) {
-    if (n + 1 == N) return false;
+    if (n + 1 == sizeof argv / sizeof argv[0]) return errno = E2BIG, -1;
     argv[n++] = a;
-    if (a == nullptr) return true;
+    if (a == nullptr) break;
   }
+  char* const* envp = takes_env ? va_arg(ap, char* const*) : nullptr;
+  return run(const_cast<char* const*>(argv), envp);
 }
 
 }  // namespace
@@ -156,37 +162,31 @@ int fexecve(int fd, char* const argv[], char* const envp[]) noexcept {
 
 // glibc's execl, execlp and execle reach execve inside libc, past weft's symbol.
 int execl(const char* path, const char* arg, ...) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "execl()");
-  const char* argv[4096];
   va_list ap;
   va_start(ap, arg);
-  const bool fits = gather_args(arg, ap, argv);
+  const int rc = exec_list("execl()", WEFT_PC, arg, ap, false,
+                           [&](char* const* argv, char* const*) { return real_execv()(path, argv); });
   va_end(ap);
-  if (!fits) return errno = E2BIG, -1;
-  return real_execv()(path, const_cast<char* const*>(argv));
+  return rc;
 }
 
 int execlp(const char* file, const char* arg, ...) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "execlp()");
-  const char* argv[4096];
   va_list ap;
   va_start(ap, arg);
-  const bool fits = gather_args(arg, ap, argv);
+  const int rc = exec_list("execlp()", WEFT_PC, arg, ap, false,
+                           [&](char* const* argv, char* const*) { return real_execvp()(file, argv); });
   va_end(ap);
-  if (!fits) return errno = E2BIG, -1;
-  return real_execvp()(file, const_cast<char* const*>(argv));
+  return rc;
 }
 
 int execle(const char* path, const char* arg, ...) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) outside(self, WEFT_PC, "execle()");
-  const char* argv[4096];
   va_list ap;
   va_start(ap, arg);
-  const bool fits = gather_args(arg, ap, argv);
-  char* const* envp = fits ? va_arg(ap, char* const*) : nullptr;
+  const int rc = exec_list("execle()", WEFT_PC, arg, ap, true, [&](char* const* argv, char* const* envp) {
+    return real_execve()(path, argv, envp);
+  });
   va_end(ap);
-  if (!fits) return errno = E2BIG, -1;
-  return real_execve()(path, const_cast<char* const*>(argv), envp);
+  return rc;
 }
 
 int system(const char* command) {

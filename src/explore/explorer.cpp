@@ -1,5 +1,6 @@
 #include "explore/explorer.hpp"
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -246,10 +247,21 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   if (pid == 0) run_child(body, options, replay, region);
 
   int status = 0;
+  // The time budget holds inside an execution too: past it (and a second for the
+  // exploration to finish the execution it began and write its result), it is stopped.
+  const std::uint64_t deadline =
+      options.time_limit_s > 0 ? start + static_cast<std::uint64_t>(options.time_limit_s * 1e9) + 1000000000ull : 0;
+  bool stopped = false;
   for (long wait_ms = 1;; wait_ms = wait_ms < 20 ? wait_ms * 2 : 20) {
     pid_t r = waitpid(pid, &status, WNOHANG);
     if (r == pid) break;
     if (r < 0 && errno != EINTR) break;
+    if (deadline != 0 && os::monotonic_ns() >= deadline && !h.finished.load() && !h.bug.written()) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      stopped = true;
+      break;
+    }
     sleep_ms(wait_ms);
   }
   run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
@@ -274,7 +286,15 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
     run.error = h.error + where_suffix(h.error_pc, symbolizer);
   }
 
-  const bool died = !h.finished.load() && !h.bug.written() && h.error[0] == '\0';
+  if (stopped) {
+    run.complete = false;
+    run.coverage = Coverage{};
+    run.coverage.summary = "stopped by the time budget during execution " +
+                           std::to_string(run.executions) + ": no coverage claim";
+    run.warnings.push_back("the time budget (time_limit_s) ran out during execution " +
+                           std::to_string(run.executions) + ", which was stopped unfinished");
+  }
+  const bool died = !stopped && !h.finished.load() && !h.bug.written() && h.error[0] == '\0';
   std::vector<std::string> points;
   for (std::string_view rest = h.points; !rest.empty();) {
     const std::size_t comma = rest.find(',');

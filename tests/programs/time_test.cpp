@@ -121,3 +121,24 @@ TEST(VirtualTime, RealTimeOptionReadsTheRealClock) {
 }
 
 }  // namespace
+
+namespace {
+
+// The time budget holds inside an execution: a body that spins for ever between
+// scheduling points is stopped once the budget (and a second's grace) is over, and the
+// result says so, with no bug and no claim.
+TEST(TimeBudget, HoldsInsideAnExecution) {
+  auto body = [] {
+    volatile int never = 0;
+    while (never == 0) {
+    }
+  };
+  weft::Result r = weft::explore(body, {.strategy = "dfs", .executions = 0, .time_limit_s = 1});
+  EXPECT_TRUE(r.ok()) << r.report();
+  EXPECT_TRUE(r.error().empty()) << r.error();
+  EXPECT_FALSE(r.complete());
+  EXPECT_NE(r.coverage().find("stopped by the time budget during execution 1"), std::string::npos)
+      << r.coverage();
+}
+
+}  // namespace

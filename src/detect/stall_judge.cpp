@@ -51,6 +51,7 @@ ThreadActivity read_thread_activity(pid_t pid, pid_t tid) {
   if (n <= 0) return a;
   static const long ticks = sysconf(_SC_CLK_TCK);
   parse_thread_stat(std::string_view(buf, static_cast<std::size_t>(n)), ticks, &a);
+  a.tid = tid;
   return a;
 }
 
@@ -59,10 +60,17 @@ bool StallJudge::hung(std::uint64_t now_ns, std::uint64_t steps, const ThreadAct
     steps_ = steps;
     since_ns_ = now_ns;
     cpu_at_step_ = a.cpu_ns;
+    tid_ = a.tid;
     blocked_since_ns_ = 0;
     return false;
   }
   if (!a.ok) return now_ns - since_ns_ >= limit_ns_;  // no /proc: wall time is all there is
+  // The step count and the holder are read apart: a baseline taken from the kernel
+  // thread that ran before is taken again from this one.
+  if (a.tid != tid_ || a.cpu_ns < cpu_at_step_) {
+    tid_ = a.tid;
+    cpu_at_step_ = a.cpu_ns;
+  }
   if (a.state == 'R') {
     blocked_since_ns_ = 0;
     // Computing: its own CPU time counts, not the time it waited for a CPU.

@@ -37,6 +37,21 @@ TEST(StallJudge, AThreadBlockedInTheKernelIsHungAfterTheLimit) {
   EXPECT_TRUE(judge.hung(35 * kSecond, 8, activity('D', 0)));
 }
 
+// CPU time is per kernel thread: another thread's count never makes a stall.
+TEST(StallJudge, AnotherKernelThreadsCpuTimeIsNotThisOnes) {
+  StallJudge judge(10 * kSecond);
+  ThreadActivity before = activity('R', 50);
+  before.tid = 1;
+  EXPECT_FALSE(judge.hung(0, 3, before));
+  ThreadActivity after = activity('R', 1);
+  after.tid = 2;
+  EXPECT_FALSE(judge.hung(1 * kSecond, 3, after)) << "no underflow into a huge count";
+  after.cpu_ns = 5 * kSecond;
+  EXPECT_FALSE(judge.hung(2 * kSecond, 3, after));
+  after.cpu_ns = 11 * kSecond;
+  EXPECT_TRUE(judge.hung(3 * kSecond, 3, after));
+}
+
 TEST(StallJudge, WithoutProcWallTimeJudges) {
   StallJudge judge(10 * kSecond);
   EXPECT_FALSE(judge.hung(0, 1, ThreadActivity{}));

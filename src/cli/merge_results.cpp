@@ -20,10 +20,11 @@ struct Part {
   std::uint32_t index = 0, count = 1;
 };
 
+std::string cut_short(std::string s) { return s.size() > 60 ? s.substr(0, 57) + "..." : s; }
+
 // A value as JSON writes it, cut short.
 std::string shown(const json& v) {
-  const std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
-  return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+  return cut_short(v.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
 // What a field read by the merge must hold (docs/schema/weft-result.schema.json).
@@ -158,10 +159,7 @@ bool shard_of(const ShardResult& r, Part* p, std::string* error) {
   return true;
 }
 
-std::string brief(const json& v) {
-  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
-  return s.size() > 60 ? s.substr(0, 57) + "..." : s;
-}
+std::string brief(const json& v) { return v.is_string() ? cut_short(v.get<std::string>()) : shown(v); }
 
 // Two hits of one bug: its kind and place (the message may carry addresses).
 std::string bug_key(const json& bug) {
@@ -302,8 +300,9 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
   for (const ShardResult& r : inputs)
     same_space &= r.json.value("racy_points", json::array()) == first.value("racy_points", json::array());
   complete &= same_space;
-  const std::string kind = first.value("coverage", json::object()).value("kind", "none");
-  const json& points_field = first.value("coverage", json::object()).value("points", json());
+  const json& first_coverage = first["coverage"];  // an object: check_result() saw to it
+  const std::string kind = first_coverage.value("kind", "none");
+  const json points_field = first_coverage.value("points", json());
   const std::string points = points_field.is_string() ? points_field.get<std::string>() : "";
   // A portfolio member that exhausted a full space on one shard covers it for all.
   const bool covered = nondeterminism.empty() &&

@@ -65,8 +65,9 @@ bool StallJudge::hung(std::uint64_t now_ns, std::uint64_t steps, const ThreadAct
     return false;
   }
   if (!a.ok) return now_ns - since_ns_ >= limit_ns_;  // no /proc: wall time is all there is
-  // The step count and the holder are read apart: a baseline taken from the kernel
-  // thread that ran before is taken again from this one.
+  // A baseline taken from no reading (a caller may read /proc only once a stall begins),
+  // or from the kernel thread that ran before (the step count and the holder are read
+  // apart), is taken again from this one.
   if (a.tid != tid_ || a.cpu_ns < cpu_at_step_) {
     tid_ = a.tid;
     cpu_at_step_ = a.cpu_ns;

@@ -357,6 +357,7 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
   sigaddset(&chld, SIGCHLD);
   const auto limit = static_cast<std::uint64_t>(hang_timeout_s * 1e9);
   detect::StallJudge judge(limit);
+  std::uint64_t sampled_steps = ~std::uint64_t{0};
   for (;;) {
     pid_t r = waitpid(pid, &status, WNOHANG);
     if (r == pid || (r < 0 && errno != EINTR)) return status;
@@ -370,9 +371,13 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
     const std::uint64_t steps = h.steps.load(std::memory_order_relaxed);
     const std::uint64_t holder = h.holder.load(std::memory_order_relaxed);
     const auto tid = static_cast<pid_t>(holder & 0xffffffffu);
-    // By the holder's own state and CPU time, not wall time alone (stall_judge.hpp).
+    // By the holder's own state and CPU time, not wall time alone (stall_judge.hpp); /proc
+    // is read only once a sample finds no step since the last (most executions end
+    // first), the judge then taking its CPU baseline from that reading.
+    const bool moved = steps != sampled_steps;
+    sampled_steps = steps;
     const detect::ThreadActivity activity =
-        tid != 0 ? detect::read_thread_activity(pid, tid) : detect::ThreadActivity{};
+        !moved && tid != 0 ? detect::read_thread_activity(pid, tid) : detect::ThreadActivity{};
     if (judge.hung(now, steps, activity)) {
       if (tid != 0) {
         h.sampled_pc.store(0);

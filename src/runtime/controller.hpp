@@ -137,9 +137,12 @@ class Controller {
   }
   // Whether the race detector keeps a history of memory now.
   bool tracks_memory() const { return races_ != nullptr && nthreads_ > 1; }
-  // Whether a free by a controlled thread is news: a write other threads' steps may
-  // conflict with, a race history, or once flags.
-  bool tracks_frees() const { return alive_ > 1 || tracks_memory() || !onces.empty(); }
+  // Whether a free by a controlled thread is news: a race history, once flags, or a
+  // scheduling point (a plain write is one under --preempt-on all; racy locations are
+  // learnt only with a race history).
+  bool tracks_frees() const {
+    return tracks_memory() || !onces.empty() || (alive_ > 1 && config_.preempt_on == PreemptOn::kAll);
+  }
   // `self` frees the heap block [address, address + size): a write of all of it, a
   // scheduling point as a plain write would be and checked for races (an access by
   // another thread that nothing orders with it races with it). A new object there starts

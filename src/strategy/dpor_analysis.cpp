@@ -130,7 +130,7 @@ void DporAnalysis::predecessors(std::size_t j, const Event& ej, std::int64_t bef
     }
   }
   if (ej.op.kind != OpKind::ProcessExit) {  // a failing step also races on its objects
-    const std::vector<ObjectAccess>& acc = accesses_of(ej);
+    const std::span<const ObjectAccess> acc = accesses_of(ej);
     const std::size_t na = acc.size();
     const bool waits =
         waits_for_release(ej.op.kind) && !(ej.flags & (kTimedOut | kSpurious | kFailed));
@@ -193,12 +193,11 @@ void DporAnalysis::collect_trace_keys() {
 
 // The objects step e touches: object_accesses(), and for a free every object in its
 // block, which it writes (a use of freed memory does not commute with the free).
-const std::vector<ObjectAccess>& DporAnalysis::accesses_of(const Event& e) {
-  ObjectAccess acc[2];
-  const std::size_t na = object_accesses(e, acc);
-  accesses_.assign(acc, acc + na);
-  if (e.op.kind != OpKind::Free) return accesses_;
+std::span<const ObjectAccess> DporAnalysis::accesses_of(const Event& e) {
+  const std::size_t na = object_accesses(e, fixed_);
+  if (e.op.kind != OpKind::Free) return {fixed_, na};
   if (trace_keys_.empty()) collect_trace_keys();
+  accesses_.assign(fixed_, fixed_ + na);
   const std::uint64_t base = e.op.object, end = base + e.op.aux;
   for (auto k = std::lower_bound(trace_keys_.begin(), trace_keys_.end(), base);
        k != trace_keys_.end() && *k < end; ++k)
@@ -277,12 +276,7 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
   }
   std::vector<std::int64_t> last_of(threads_, -1);
   std::vector<std::uint32_t> count(threads_, 0);
-  trace_keys_.clear();
-  for (const Event& e : trace.events())
-    if (e.op.kind == OpKind::Free) {
-      collect_trace_keys();
-      break;
-    }
+  trace_keys_.clear();  // this trace's, collected at its first free (accesses_of)
   for (std::size_t k = 0; k < n; ++k) {
     const Event& e = trace[k];
     const ThreadId t = e.thread;
@@ -298,7 +292,7 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
     }
     if (e.op.kind == OpKind::ThreadCreate && e.op.aux < threads_)
       created_[e.op.aux] = static_cast<std::int64_t>(k);
-    const std::vector<ObjectAccess>& acc = accesses_of(e);
+    const std::span<const ObjectAccess> acc = accesses_of(e);
     const std::size_t na = acc.size();
     const std::uintptr_t mutex = mutex_of(e.op);
     for (std::size_t a = 0; a < na; ++a) {

@@ -73,7 +73,7 @@ class DporAnalysis {
                     std::vector<std::uint32_t>* out);
   void add_race(std::size_t i, std::size_t j, ThreadId q);
   void collect_trace_keys();
-  const std::vector<ObjectAccess>& accesses_of(const Event& e);
+  std::span<const ObjectAccess> accesses_of(const Event& e);
 
   const Trace* trace_ = nullptr;
   const ExecutionTree* tree_ = nullptr;
@@ -87,7 +87,8 @@ class DporAnalysis {
   std::vector<std::uint32_t> exits_;     // process-exit steps
   std::unordered_map<std::uint64_t, KeyState> keys_;
   std::vector<std::uint64_t> trace_keys_;  // collect_trace_keys() (empty: not built)
-  std::vector<ObjectAccess> accesses_;     // accesses_of()
+  ObjectAccess fixed_[2];                  // accesses_of(): most steps' objects
+  std::vector<ObjectAccess> accesses_;     // accesses_of(): a free's
   std::vector<std::uint32_t> candidates_;
   std::vector<std::uint32_t> soft_;
   std::vector<std::int64_t> first_in_v_;  // per thread: its first step in v, -1

@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/expected_exit.hpp"
 #include "core/jobs_layout.hpp"
 #include "core/numbers.hpp"
 #include "core/schedule.hpp"
@@ -85,6 +86,7 @@ struct Config {
   std::string bound_error;                           // a malformed WEFT_BOUND
   std::string number_error;  // the first malformed number of a WEFT_* variable
   double hang_timeout_s = 10;
+  ExpectedExit expect_exit;  // --expect-exit: the status the program returns by design
   std::string schedule;
   Shard shard;               // WEFT_SHARD=<i>/<n>: this server runs shard i of n
   std::string jobs_control;  // WEFT_JOBS_CONTROL: weft run --jobs's shared words
@@ -295,23 +297,34 @@ std::string bug_key(const BugRecord& b) {
   return key;
 }
 
-// Whether the execution just waited for failed: a bug it reported, a signal, or a
-// non-zero exit status.
-bool execution_failed(const SharedHeader& h, int status) {
-  return h.bug.written() || WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+// Whether the execution just waited for failed: a bug it reported, a signal, or an exit
+// status the program does not return by design (--expect-exit, default 0).
+bool execution_failed(const SharedHeader& h, int status, const ExpectedExit& expected) {
+  return h.bug.written() || WIFSIGNALED(status) ||
+         (WIFEXITED(status) && !expected.accepts(WEXITSTATUS(status)));
 }
 
 // The failure of the execution just waited for; an exit status nothing explained is the
 // bug itself.
 BugRecord read_failure(SharedRegion& region, int status, std::uint64_t fingerprint,
                        const std::string& strategy, std::uint64_t seed,
-                       const std::vector<std::string>& points) {
+                       const std::vector<std::string>& points, const ExpectedExit& expected) {
   BugRecord b = read_bug(region, status, fingerprint, strategy, seed, points);
   if (!region.header().bug.written() && WIFEXITED(status)) {
     b.kind = BugKind::kExitCode;
     b.message = "the program exited with status " + std::to_string(WEXITSTATUS(status));
+    if (!expected.is_default()) b.message += ", not the expected " + expected.text();
   }
   return b;
+}
+
+// An exit status found by the very first execution is most often the program's design, not
+// a schedule's doing: the report says how to declare it.
+void explain_first_exit(BugRecord* b, std::uint64_t execution, int status) {
+  if (b->kind != BugKind::kExitCode || execution != 1 || !WIFEXITED(status)) return;
+  b->message += " (in the first execution already: if the program returns " +
+                std::to_string(WEXITSTATUS(status)) + " by design, declare it with --expect-exit " +
+                std::to_string(WEXITSTATUS(status)) + ", or --expect-exit any)";
 }
 
 std::string race_lines(Symbolizer& symbolizer, const DataRace& r);
@@ -729,7 +742,7 @@ void serve(ServerState& s) {
       break;
     }
     const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
-    const bool bug = execution_failed(h, status) && !probe;
+    const bool bug = execution_failed(h, status, cfg.expect_exit) && !probe;
     if (h.cut.load() != 0 && !bug && !probe) ++run.cut_executions;
     // A failure ended the process after its thread's last step: what the other threads
     // would have done next conflicts with it (--keep-going searches on past it).
@@ -784,7 +797,8 @@ void serve(ServerState& s) {
     }
     const bool new_points = s.racy.pcs().size() != known && cfg.preempt_on == rt::PreemptOn::kRacy;
     if (bug) {
-      BugRecord b = read_failure(*s.region, status, fingerprint, run.strategy, run.seed, s.points);
+      BugRecord b = read_failure(*s.region, status, fingerprint, run.strategy, run.seed, s.points,
+                                 cfg.expect_exit);
       const std::string key = bug_identity(race_symbolizer, b);
       auto seen = std::find(bug_keys.begin(), bug_keys.end(), key);
       if (seen != bug_keys.end()) {
@@ -793,6 +807,7 @@ void serve(ServerState& s) {
         if (!replaying) {
           const Coverage now = s.strategy->coverage();
           b.found_by = now.origin.empty() ? run.strategy : now.origin;
+          explain_first_exit(&b, counted, status);
         }
         if (run.bugs.empty()) {
           output = read_fd(s.output_fd);
@@ -897,8 +912,8 @@ void serve(ServerState& s) {
         return false;
       }
       s.strategy->execution_done(trace);
-      if (!execution_failed(h, status)) return false;
-      BugRecord b = read_failure(*s.region, status, fingerprint, by, 0, s.points);
+      if (!execution_failed(h, status, cfg.expect_exit)) return false;
+      BugRecord b = read_failure(*s.region, status, fingerprint, by, 0, s.points, cfg.expect_exit);
       if (bug_identity(race_symbolizer, b) != target) return false;
       if (b.preemptions() > found.preemptions() ||
           (b.preemptions() == found.preemptions() &&
@@ -908,6 +923,7 @@ void serve(ServerState& s) {
       b.execution = first.execution;
       b.found_by = first.found_by;
       b.hits = first.hits;
+      if (b.kind == BugKind::kExitCode) b.message = first.message;  // and its advice
       b.minimized = true;
       found = std::move(b);
       output = read_fd(s.output_fd);
@@ -991,6 +1007,9 @@ void maybe_run_fork_server() {
   take_number("WEFT_TIME", kTimeSeconds, &c.time_s, bad);
   take_number("WEFT_STEPS", kStepsNumber, &c.steps, bad);
   take_number("WEFT_HANG_TIMEOUT", kHangTimeoutSeconds, &c.hang_timeout_s, bad);
+  if (std::string x = take_env("WEFT_EXPECT_EXIT"); !x.empty())
+    if (std::string e = ExpectedExit::parse(x, &c.expect_exit); !e.empty() && bad->empty())
+      *bad = "WEFT_EXPECT_EXIT=" + e;
   c.fair = take_env("WEFT_FAIR") != "0";
   c.stdout_to_stderr = take_env("WEFT_STDOUT_TO_STDERR") == "1";
   c.colour = take_env("WEFT_COLOR") == "1";

@@ -234,6 +234,7 @@ TEST_F(Hostile, TheForkServerReadsItsVariablesAsWeftRunReadsItsOptions) {
       {"WEFT_HANG_TIMEOUT=inf", "WEFT_HANG_TIMEOUT='inf' is not valid: give seconds"},
       {"WEFT_STEPS=1e5", "WEFT_STEPS='1e5' is not valid: give a whole number from 1 to 50000000"},
       {"WEFT_EXECUTIONS=-1", "WEFT_EXECUTIONS='-1' is not valid: give a whole number of executions"},
+      {"WEFT_EXPECT_EXIT=300", "WEFT_EXPECT_EXIT='300' is not valid: give an exit status from 0 to 255"},
   };
   for (const auto& b : bad) {
     const json j = serve(b.env);

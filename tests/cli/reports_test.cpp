@@ -1,0 +1,97 @@
+// Every report a real bug (issue #25): what a program does by design is not reported, and
+// what is reported says what the program did.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "support/shell.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+const std::string kBin = WEFT_BIN_DIR;
+
+using weft::test::Output;
+using weft::test::sh;
+
+class Reports : public weft::test::TempDirTest {
+ protected:
+  // `weft run --json - ARGS` in the test's directory: the result, its status checked.
+  nlohmann::json run(const std::string& args, int expect_status) {
+    const std::string command = kBin + "/weft run --json - " + args;
+    Output o = sh("cd " + dir_.string() + " && " + command, "2>/dev/null");
+    EXPECT_EQ(o.status, expect_status) << command << "\n" << o.out;
+    auto j = nlohmann::json::parse(o.out, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << command << "\n" << o.out;
+    return j;
+  }
+  Output weft(const std::string& args) { return sh("cd " + dir_.string() + " && " + kBin + "/weft " + args); }
+};
+
+std::set<std::string> kinds(const nlohmann::json& result) {
+  std::set<std::string> out;
+  for (const auto& b : result.value("bugs", nlohmann::json::array())) out.insert(b.value("kind", ""));
+  return out;
+}
+
+// A program that returns 6 in every execution: without a declaration the first execution
+// reports it and says how to declare it; declared, nothing is reported and dfs is complete.
+TEST_F(Reports, ADeclaredExitStatusIsNotABug) {
+  const std::string program = kBin + "/cli_designed_exit six";
+  const nlohmann::json found = run("-s dfs --jobs 1 -- " + program, 1);
+  ASSERT_EQ(kinds(found), std::set<std::string>{"exit-code"}) << found.dump(1);
+  const std::string message = found["bugs"][0].value("message", "");
+  EXPECT_NE(message.find("declare it with --expect-exit 6"), std::string::npos) << message;
+  for (const std::string strategy : {"dfs", "dpor", "pct", "random"})
+    for (const std::string jobs : {"1", "2"}) {
+      SCOPED_TRACE(strategy + " --jobs " + jobs);
+      const nlohmann::json r = run("--expect-exit 6 -s " + strategy + " --jobs " + jobs + " -- " + program, 0);
+      EXPECT_TRUE(kinds(r).empty()) << r.dump(1);
+    }
+  EXPECT_TRUE(run("--expect-exit 6 -s dfs --jobs 1 -- " + program, 0).value("complete", false));
+  EXPECT_TRUE(kinds(run("--expect-exit any -s dfs -- " + program, 0)).empty());
+}
+
+// Declared, a status is still checked: another status, an assertion failure (a signal)
+// are bugs; the message says which status was expected.
+TEST_F(Reports, AnotherStatusThanTheDeclaredOneIsABug) {
+  const nlohmann::json lost = run("--expect-exit 0 -s dfs --jobs 1 -- " + kBin + "/cli_designed_exit lost", 1);
+  ASSERT_EQ(kinds(lost), std::set<std::string>{"exit-code"}) << lost.dump(1);
+  EXPECT_NE(lost["bugs"][0].value("message", "").find("status 3"), std::string::npos) << lost.dump(1);
+  EXPECT_TRUE(kinds(run("--expect-exit 3 -s dfs --jobs 1 -- " + kBin + "/cli_designed_exit lost", 1))
+                  .contains("exit-code"));  // the schedules that lose no update exit 0
+  const nlohmann::json asserted =
+      run("--expect-exit 6 -s dfs --jobs 1 -- " + kBin + "/cli_designed_exit assert", 1);
+  EXPECT_EQ(kinds(asserted), std::set<std::string>{"assertion"}) << asserted.dump(1);
+  const nlohmann::json any = run("--expect-exit any -s dfs --jobs 1 -- " + kBin + "/cli_designed_exit assert", 1);
+  EXPECT_EQ(kinds(any), std::set<std::string>{"assertion"}) << any.dump(1);
+}
+
+// `void main()`: whatever status it leaves is declared by --expect-exit any.
+TEST_F(Reports, VoidMainWithAnyStatus) {
+  for (const std::string strategy : {"dfs", "pct", "random"})
+    EXPECT_TRUE(kinds(run("--expect-exit any -s " + strategy + " -- " + kBin + "/cli_void_main", 0)).empty());
+}
+
+// The replay command weft prints carries the declaration (or the replay would report the
+// declared status as a bug of its own).
+TEST_F(Reports, TheReplayCommandCarriesTheDeclaration) {
+  Output o = weft("run -s dfs --jobs 1 --expect-exit 6 -- " + kBin + "/cli_designed_exit assert");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("--expect-exit 6 -- ")) << o.out;
+}
+
+// A bad declaration is one line naming the value and what is accepted, exit status 2
+// (the variable weft run hands the program: hostile_input_test).
+TEST_F(Reports, ABadExpectedStatusIsAnError) {
+  for (const std::string bad : {"256", "-1", "six", "+6", "06", "", "6x", "anything"}) {
+    SCOPED_TRACE(bad);
+    Output o = weft("run --expect-exit '" + bad + "' -- " + kBin + "/cli_designed_exit six");
+    EXPECT_EQ(o.status, 2) << o.out;
+    EXPECT_TRUE(o.has("an exit status from 0 to 255, or 'any'")) << o.out;
+  }
+}
+
+}  // namespace

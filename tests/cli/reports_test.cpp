@@ -94,4 +94,25 @@ TEST_F(Reports, ABadExpectedStatusIsAnError) {
   }
 }
 
+// A crash says where it faulted: the address the kernel gives, what kind of fault; for an
+// access through a non-canonical pointer (0xabab..., from freed memory) the kernel gives
+// none, and the report decodes it from the instruction instead of saying "address 0x0".
+TEST_F(Reports, ACrashGivesTheFaultingAddress) {
+  const struct {
+    std::string mode, text;
+  } cases[] = {
+      {"garbage", "at address 0xabababababababb3 (not a canonical address"},
+      {"unmapped", "at address 0x10000 (not mapped)"},
+      {"readonly", "(mapped without the permission"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.mode);
+    const nlohmann::json r = run("-s dfs --jobs 1 -- " + kBin + "/cli_crash_address " + c.mode, 1);
+    ASSERT_EQ(kinds(r), std::set<std::string>{"crash"}) << r.dump(1);
+    const std::string message = r["bugs"][0].value("message", "");
+    EXPECT_NE(message.find(c.text), std::string::npos) << message;
+    EXPECT_EQ(message.find("address 0x0 "), std::string::npos) << message;
+  }
+}
+
 }  // namespace

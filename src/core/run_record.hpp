@@ -55,6 +55,7 @@ struct BugRecord {
   std::string message;          // one line: what failed ("counter == 2", "SIGSEGV at 0x0")
   ThreadId thread = kNoThread;  // the thread that failed (kNoThread: none in particular)
   std::uintptr_t pc = 0;        // where it failed, read as a return address (crashes store the faulting pc + 1)
+  std::vector<std::uintptr_t> stack;  // a crash's or a hang's callers of pc, innermost first
   std::uint64_t step = 0;       // steps taken when it failed
   std::uint64_t execution = 0;  // 1-based index of the execution that found it
   // weft run --jobs, workers sharing work: 1 + the execution's place in the order that

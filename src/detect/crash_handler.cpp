@@ -72,6 +72,7 @@ void on_signal(int sig, siginfo_t* info, void* uctx) {
     g_slot->thread = g_current();
     // +1: the report subtracts one from return addresses; this is the faulting pc itself.
     g_slot->pc = pc_of(uctx) + 1;
+    interrupted_callers(pc_of(uctx), g_slot->callers, StackSample::kFrames);
     g_slot->publish();
   }
   g_finish();

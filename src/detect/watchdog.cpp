@@ -21,16 +21,20 @@ struct State {
   FinishFn finish;
 };
 State g_state;
-std::atomic<std::uintptr_t> g_sampled_pc{0};
-std::atomic<std::uintptr_t>* g_sample_out = &g_sampled_pc;
+StackSample g_sampled;
+StackSample* g_sample_out = &g_sampled;
 
 void on_sample(int, siginfo_t*, void* uctx) {
   auto* uc = static_cast<ucontext_t*>(uctx);
 #if defined(__x86_64__)
-  g_sample_out->store(static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]) + 1);
+  const auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
 #elif defined(__aarch64__)
-  g_sample_out->store(static_cast<std::uintptr_t>(uc->uc_mcontext.pc) + 1);
+  const auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.pc);
+#else
+  const std::uintptr_t pc = 0;
 #endif
+  interrupted_callers(pc, g_sample_out->callers, StackSample::kFrames);
+  g_sample_out->pc.store(pc + 1);  // +1: read as a return address, like a crash's
 }
 
 void install_sample_handler() {
@@ -68,11 +72,11 @@ void* run(void*) {
     }
     if (!judge.hung(now, steps, read_thread_activity(0, t.tid))) continue;
     // Stalled: find out where the running thread is, then report.
-    g_sampled_pc.store(0);
+    g_sampled.pc.store(0);
     os::signal_thread(t.tid, SIGURG);
-    for (int i = 0; i < 20 && g_sampled_pc.load() == 0; ++i) sleep_ms(5);
+    for (int i = 0; i < 20 && g_sampled.pc.load() == 0; ++i) sleep_ms(5);
     if (s.slot->claim()) {
-      s.slot->pc = g_sampled_pc.load();
+      Watchdog::take_sample(s.slot, g_sampled);
       Watchdog::describe_hang(s.slot, t.thread, s.timeout_s);
       s.slot->publish();
     }
@@ -83,9 +87,15 @@ void* run(void*) {
 
 }  // namespace
 
-void Watchdog::install_sampler(std::atomic<std::uintptr_t>* out) {
+void Watchdog::install_sampler(StackSample* out) {
   g_sample_out = out;
   install_sample_handler();
+}
+
+void Watchdog::take_sample(BugSlot* slot, const StackSample& sample) {
+  slot->pc = sample.pc.load();
+  for (std::size_t i = 0; i < StackSample::kFrames; ++i)
+    slot->callers[i] = slot->pc != 0 ? sample.callers[i] : 0;
 }
 
 void Watchdog::describe_hang(BugSlot* slot, ThreadId thread, double timeout_s) {
@@ -108,6 +118,7 @@ void Watchdog::describe_hang(BugSlot* slot, ThreadId thread, double timeout_s) {
 void Watchdog::start(const std::atomic<std::uint64_t>* steps, TargetFn target, double timeout_s,
                      BugSlot* slot, FinishFn finish) {
   g_state = State{steps, target, timeout_s, slot, finish};
+  warm_up_unwinder();
   install_sample_handler();
   pthread_t t;
   os::create_thread(&t, nullptr, &run, nullptr);

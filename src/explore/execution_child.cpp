@@ -126,7 +126,7 @@ void pin_to_one_cpu(int nth) {
 void install_child_detectors(SharedHeader& h, double hang_timeout_s, bool supervised) {
   detect::install_crash_handlers(&h.bug, &child_finish, &enter_runtime);
   if (supervised) {  // the fork server pinned itself before forking
-    detect::Watchdog::install_sampler(&h.sampled_pc);
+    detect::Watchdog::install_sampler(&h.sampled);
     return;
   }
   pin_to_one_cpu();  // before the watchdog: threads made from here on inherit it
@@ -143,6 +143,8 @@ BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerpr
     bug.message = h.bug.message;
     bug.thread = h.bug.thread;
     bug.pc = h.bug.pc;
+    for (std::uintptr_t caller : h.bug.callers)
+      if (caller != 0) bug.stack.push_back(caller);
     bug.source_file = h.bug.file;
     bug.source_line = h.bug.line;
     bug.blocked.assign(h.bug.blocked, h.bug.blocked + h.bug.nblocked);

@@ -393,15 +393,15 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
         !moved && tid != 0 ? detect::read_thread_activity(pid, tid) : detect::ThreadActivity{};
     if (judge.hung(now, steps, activity)) {
       if (tid != 0) {
-        h.sampled_pc.store(0);
+        h.sampled.pc.store(0);
         syscall(SYS_tgkill, pid, tid, SIGURG);
-        for (int i = 0; i < 40 && h.sampled_pc.load() == 0; ++i) {
+        for (int i = 0; i < 40 && h.sampled.pc.load() == 0; ++i) {
           struct timespec ts{0, 5000000};
           nanosleep(&ts, nullptr);
         }
       }
       if (h.bug.claim()) {
-        h.bug.pc = h.sampled_pc.load();
+        detect::Watchdog::take_sample(&h.bug, h.sampled);
         detect::Watchdog::describe_hang(&h.bug, static_cast<ThreadId>(holder >> 32),
                                         hang_timeout_s);
         h.bug.publish();
@@ -619,6 +619,7 @@ void serve(ServerState& s) {
   std::vector<std::string> race_keys;  // source lines of each race in run.races
   Symbolizer race_symbolizer;          // lazy: reads nothing until a race or error needs it
   std::uint64_t restarts = 0;
+  std::uint64_t unconfirmed_hangs = 0;  // stalls the same execution run again did not repeat
   h.nraces.store(0);
   ProgressLine progress(cfg.progress && !replaying);
   // --jobs on a systematic search: the workers pass each other work (work_team.hpp).
@@ -715,20 +716,32 @@ void serve(ServerState& s) {
       ++counted;
       ++in_round;
     }
-    const pid_t pid = fork_execution(s, counted - (probe ? 0 : 1));
-    if (pid < 0) {
+    // A hang is confirmed by running the same execution again before it is reported: the
+    // server's state is unchanged, so the child makes the same decisions. A stall that a
+    // busy machine's starvation made does not come back; the rerun is then the execution.
+    bool stopped = false, fork_failed = false;
+    int status = 0;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      const pid_t pid = fork_execution(s, counted - (probe ? 0 : 1));
+      if (pid < 0) {
+        fork_failed = true;
+        break;
+      }
+      if (pid == 0) {
+        team.disown();
+        sigprocmask(SIG_SETMASK, &old_mask, nullptr);  // the program's own mask
+        become_execution(s);
+        return;  // into the program; never reached in the server
+      }
+      status = wait_child(pid, h, cfg.hang_timeout_s, budget_ns != 0 ? start + budget_ns : 0, &stopped);
+      if (stopped || !h.bug.written() || h.bug.kind != static_cast<int>(BugKind::kHang)) break;
+      if (attempt == 0) ++unconfirmed_hangs;
+      else --unconfirmed_hangs;  // it came back: a hang
+    }
+    if (fork_failed) {
       run.error = std::string("fork failed: ") + std::strerror(errno);
       break;
     }
-    if (pid == 0) {
-      team.disown();
-      sigprocmask(SIG_SETMASK, &old_mask, nullptr);  // the program's own mask
-      become_execution(s);
-      return;  // into the program; never reached in the server
-    }
-    bool stopped = false;
-    const int status =
-        wait_child(pid, h, cfg.hang_timeout_s, budget_ns != 0 ? start + budget_ns : 0, &stopped);
     run.executions = counted;
     run.instrumented |= h.instrumented;
     if (stopped) {
@@ -809,6 +822,7 @@ void serve(ServerState& s) {
           b.found_by = now.origin.empty() ? run.strategy : now.origin;
           explain_first_exit(&b, counted, status);
         }
+        if (b.kind == BugKind::kHang) b.message += "; the same execution, run again, hung again";
         if (run.bugs.empty()) {
           output = read_fd(s.output_fd);
           jobs.found(cfg.shard.global(this_order));
@@ -869,7 +883,8 @@ void serve(ServerState& s) {
   // Not when another shard's bug comes first: this one will not be reported.
   const bool beaten = !run.bugs.empty() && jobs.beaten(cfg.shard.global(first_bug_order));
   if (!run.bugs.empty() && run.error.empty() && !cfg.keep_going && cfg.minimize && !beaten &&
-      (sampled || cfg.minimize_only) && run.bugs[0].preemptions() > 0) {
+      (sampled || cfg.minimize_only) && run.bugs[0].preemptions() > 0 &&
+      run.bugs[0].kind != BugKind::kHang) {  // each trial would cost --hang-timeout, twice
     BugRecord& found = run.bugs[0];
     const BugRecord first = found;
     const std::string target = bug_keys[0];
@@ -961,6 +976,11 @@ void serve(ServerState& s) {
   }
   run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
   run.max_steps = cfg.steps;
+  if (unconfirmed_hangs > 0)
+    run.warnings.push_back(
+        std::to_string(unconfirmed_hangs) + (unconfirmed_hangs == 1 ? " execution" : " executions") +
+        " stalled (no scheduling point for --hang-timeout) and, run again, did not: not reported "
+        "as a hang (a busy machine starved it, or the program waits on something outside it)");
   if (restarts > 0)
     run.warnings.push_back("the search restarted " + std::to_string(restarts) +
                            (restarts == 1 ? " time" : " times") +
@@ -992,6 +1012,7 @@ void maybe_run_fork_server() {
   // From here until a child returns into the program, every block is weft's own: glibc's
   // heap stays as the program left it, the same for every execution.
   rt::InternalHeap::set_weft_thread(true);
+  detect::warm_up_unwinder();  // once here, not in each execution: crashes and hangs unwind
   auto* s = new ServerState();  // shared with every child; never freed
   g_server = s;
   Config& c = s->config;

@@ -104,6 +104,7 @@ TEST_F(Reports, ACrashGivesTheFaultingAddress) {
       {"garbage", "at address 0xabababababababb3 (not a canonical address"},
       {"unmapped", "at address 0x10000 (not mapped)"},
       {"readonly", "(mapped without the permission"},
+      {"libc", "at address 0x10000 (not mapped)"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.mode);
@@ -112,7 +113,31 @@ TEST_F(Reports, ACrashGivesTheFaultingAddress) {
     const std::string message = r["bugs"][0].value("message", "");
     EXPECT_NE(message.find(c.text), std::string::npos) << message;
     EXPECT_EQ(message.find("address 0x0 "), std::string::npos) << message;
+    // The program's frame, though memcpy's is where it faulted.
+    const std::string file = r["bugs"][0]["location"].value("file", "");
+    EXPECT_NE(file.find("crash_address.c"), std::string::npos) << r["bugs"][0].dump(1);
   }
+}
+
+// A hang is reported only when the same execution, run again, hangs again: a stall a busy
+// machine's starvation made does not come back (here the program stalls only the first
+// time: a warning says so, and no bug). A real one says it was confirmed, and names the
+// program's frame, not libc's read().
+TEST_F(Reports, AHangIsConfirmedByRunningTheExecutionAgain) {
+  for (const std::string strategy : {"dfs", "random"}) {
+    SCOPED_TRACE(strategy);
+    const std::string marker = (dir_ / ("stalled-" + strategy)).string();
+    const nlohmann::json once =
+        run("--hang-timeout 0.5 -s " + strategy + " --jobs 1 -- " + kBin + "/cli_stall_once " + marker, 0);
+    EXPECT_TRUE(kinds(once).empty()) << once.dump(1);
+    EXPECT_NE(once.dump().find("1 execution stalled"), std::string::npos) << once.dump(1);
+  }
+  const nlohmann::json hang = run("--hang-timeout 0.5 -s dfs --jobs 1 -- " + kBin + "/cli_blocked_read", 1);
+  ASSERT_EQ(kinds(hang), std::set<std::string>{"hang"}) << hang.dump(1);
+  const nlohmann::json& bug = hang["bugs"][0];
+  EXPECT_NE(bug.value("message", "").find("run again, hung again"), std::string::npos) << bug.dump(1);
+  EXPECT_NE(bug["location"].value("file", "").find("blocked_read.c"), std::string::npos) << bug.dump(1);
+  EXPECT_EQ(hang.dump().find("stalled"), std::string::npos) << hang.dump(1);
 }
 
 }  // namespace

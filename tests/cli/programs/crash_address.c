@@ -3,6 +3,7 @@
 //   garbage   follows a pointer read from memory filled with 0xab (as freed memory is)
 //   unmapped  reads through address 0x10000
 //   readonly  writes into a string literal
+//   libc      memcpy into address 0x10000 (the fault is in libc; the report names this file)
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,12 @@ static void *crash(void *arg) {
     return (void *)next->value;
   }
   if (strcmp(mode, "unmapped") == 0) return (void *)*(volatile long *)(long)0x10000;
+  if (strcmp(mode, "libc") == 0) {
+    static char from[4096];
+    char *volatile to = (char *)(long)0x10000;
+    memcpy(to, from, 100 + strlen(mode));  // a length the compiler does not know
+    return 0;
+  }
   *(volatile char *)"literal" = 'L';
   return 0;
 }

@@ -137,6 +137,7 @@ struct Run {
   bool real_time = false;
   bool no_fair = false;
   bool keep_going = false;
+  bool full_trace = false;
   bool explore_timeouts = false;
   bool spurious_wakeups = false;
   bool no_state_cache = false;
@@ -549,6 +550,7 @@ int launch(const Run& r, Mode mode) {
   const char* dir = mkdtemp(dir_template);
   if (dir == nullptr) return fail(std::string("cannot make a temporary directory: ") + std::strerror(errno));
   const fs::path results(dir);
+  if (!schedule.empty()) std::ofstream(results / "replay.weft-schedule") << schedule << "\n";
 
   std::vector<std::string> env = {
       "WEFT_MODE=" + std::string(replay ? "replay" : mode == Mode::kMinimize ? "minimize" : "run"),
@@ -563,10 +565,13 @@ int launch(const Run& r, Mode mode) {
       "WEFT_STEPS=" + std::to_string(r.steps),
       "WEFT_HANG_TIMEOUT=" + weft::seconds_text(r.hang_timeout_s),
       "WEFT_EXPECT_EXIT=" + r.expect_exit,
-      "WEFT_SCHEDULE=" + schedule,
+      // In a file: an environment string longer than 128 KiB (a long execution's schedule)
+      // would make exec fail with E2BIG.
+      "WEFT_SCHEDULE_FILE=" + (schedule.empty() ? std::string() : (results / "replay.weft-schedule").string()),
       std::string("WEFT_REAL_TIME=") + (r.real_time ? "1" : "0"),
       std::string("WEFT_FAIR=") + (r.no_fair ? "0" : "1"),
       std::string("WEFT_KEEP_GOING=") + (r.keep_going ? "1" : "0"),
+      std::string("WEFT_FULL_TRACE=") + (r.full_trace ? "1" : "0"),
       std::string("WEFT_EXPLORE_TIMEOUTS=") + (r.explore_timeouts ? "1" : "0"),
       std::string("WEFT_SPURIOUS_WAKEUPS=") + (r.spurious_wakeups ? "1" : "0"),
       std::string("WEFT_STATE_CACHE=") + (r.no_state_cache ? "0" : "1"),
@@ -873,6 +878,11 @@ void add_run_options(CLI::App* app, Run& r) {
                   "hang, with where the running thread was (0.01 to\n"
                   "86400; default 10)")->option_text("SECONDS")
       ->transform(weft::cli::number_option(weft::kHangTimeoutSeconds));
+  app->add_flag("--full-trace", r.full_trace,
+                "reports (text, JSON, --html, --trace-out) show\n"
+                "every step of the bug's execution (default: of a\n"
+                "longer one than 1000 steps, the last 1000; the\n"
+                "schedule replays every step either way)");
   app->add_option("--expect-exit", r.expect_exit,
                   "the exit status the program returns by design:\n"
                   "an execution that exits with another is an\n"

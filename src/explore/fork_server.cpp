@@ -75,6 +75,7 @@ struct Config {
   bool stdout_to_stderr = false;  // a replay whose JSON result goes to stdout
   bool colour = false;            // the text report goes to a terminal
   bool keep_going = false;        // go on after a bug, counting each distinct one's hits
+  bool full_trace = false;        // reports show every step, not a long trace's last ones
   std::vector<std::string> no_preempt_in;  // patterns of code run without preemption
   std::string races = "fail";       // off, report or fail
   bool races_explicit = false;      // asked for on the command line
@@ -501,6 +502,8 @@ void serve(ServerState& s) {
     Symbolizer symbolizer;
     if (!note.empty() && run.error.empty() && run.bugs.empty())
       run.coverage.summary = run.note = note;
+    for (auto* bugs : {&run.bugs, &run.races})
+      for (BugRecord& b : *bugs) b.show_last(cfg.full_trace ? ~std::size_t{0} : kShownSteps);
     write_file(cfg.result_dir + "/result.json", format_json(run, symbolizer, program, args));
     write_file(cfg.result_dir + "/report.txt", format_text(run, symbolizer, text_options));
     write_file(cfg.result_dir + "/output.txt", output);
@@ -884,7 +887,9 @@ void serve(ServerState& s) {
   const bool beaten = !run.bugs.empty() && jobs.beaten(cfg.shard.global(first_bug_order));
   if (!run.bugs.empty() && run.error.empty() && !cfg.keep_going && cfg.minimize && !beaten &&
       (sampled || cfg.minimize_only) && run.bugs[0].preemptions() > 0 &&
-      run.bugs[0].kind != BugKind::kHang) {  // each trial would cost --hang-timeout, twice
+      // Not a hang, whose every trial would cost --hang-timeout twice, nor a livelock, whose
+      // every trial runs to --steps and whose preemptions are fair scheduling's own.
+      run.bugs[0].kind != BugKind::kHang && run.bugs[0].kind != BugKind::kLivelock) {
     BugRecord& found = run.bugs[0];
     const BugRecord first = found;
     const std::string target = bug_keys[0];
@@ -1035,6 +1040,7 @@ void maybe_run_fork_server() {
   c.stdout_to_stderr = take_env("WEFT_STDOUT_TO_STDERR") == "1";
   c.colour = take_env("WEFT_COLOR") == "1";
   c.keep_going = take_env("WEFT_KEEP_GOING") == "1";
+  c.full_trace = take_env("WEFT_FULL_TRACE") == "1";
   c.explore_timeouts = take_env("WEFT_EXPLORE_TIMEOUTS") == "1";
   c.spurious_wakeups = take_env("WEFT_SPURIOUS_WAKEUPS") == "1";
   c.state_cache = take_env("WEFT_STATE_CACHE") != "0";
@@ -1046,6 +1052,11 @@ void maybe_run_fork_server() {
       if (!p.empty()) c.no_preempt_in.push_back(p);
   }
   c.schedule = take_env("WEFT_SCHEDULE");
+  if (std::string file = take_env("WEFT_SCHEDULE_FILE"); !file.empty()) {
+    std::string why;
+    if ((!detail::read_schedule_line(file, &c.schedule, &why) || c.schedule.empty()) && bad->empty())
+      *bad = "WEFT_SCHEDULE_FILE='" + file + "' " + (why.empty() ? "cannot be read" : why);
+  }
   if (Shard s; Shard::parse(take_env("WEFT_SHARD"), &s) && s.valid()) c.shard = s;
   c.jobs_control = take_env("WEFT_JOBS_CONTROL");
   constexpr WholeNumber kWorker{0, kJobsNumber.hi - 1, "a worker's number from 0 to 255"};

@@ -135,7 +135,7 @@ TEST_F(Hostile, MergeRefusesFieldsThatAreNotAsTheSchemaHasThem) {
       {"/coverage/bound", -2, "field \"coverage.bound\" must be a whole number >= -1"},
       {"/coverage/bound", ~std::uint64_t{0}, "field \"coverage.bound\" must be a whole number >= -1"},
       {"/elapsed_s", "fast", "field \"elapsed_s\""},
-      {"/version", 2, "field \"version\" must be 1"},
+      {"/version", 1, "field \"version\" must be 2"},
       {"/program", 7, "field \"program\" must be a string"},
       {"/warnings", json::parse("[1]"), "field \"warnings\" must be an array of strings"},
       {"/bugs/0/hits", 0, "field \"bugs[0].hits\" must be a whole number >= 1"},

@@ -2,12 +2,15 @@
 // what is reported says what the program did.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 
 #include "support/shell.hpp"
 #include "support/temp_dir.hpp"
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -138,6 +141,34 @@ TEST_F(Reports, AHangIsConfirmedByRunningTheExecutionAgain) {
   EXPECT_NE(bug.value("message", "").find("run again, hung again"), std::string::npos) << bug.dump(1);
   EXPECT_NE(bug["location"].value("file", "").find("blocked_read.c"), std::string::npos) << bug.dump(1);
   EXPECT_EQ(hang.dump().find("stalled"), std::string::npos) << hang.dump(1);
+}
+
+// A report of any length is written at once and stays small: a long execution's last 1000
+// steps in every report (text, JSON, --html, --trace-out), all with --full-trace; its
+// schedule (200 KB for 100,000 steps, more than one environment string holds) replays.
+TEST_F(Reports, ALongTraceIsBoundedInEveryReport) {
+  const std::string program = kBin + "/cli_two_spinners";
+  const nlohmann::json r = run("-s random --jobs 1 --html page.html --trace-out trace.json -- " + program, 1);
+  ASSERT_EQ(kinds(r), std::set<std::string>{"livelock"}) << r.dump(1).substr(0, 2000);
+  const nlohmann::json& bug = r["bugs"][0];
+  EXPECT_EQ(bug["steps"], 100000);
+  EXPECT_EQ(bug["trace"].size(), 1000u);
+  EXPECT_EQ(bug["trace_omitted"], 99000);
+  EXPECT_EQ(bug["trace"][0]["step"], 99001);
+  EXPECT_LT(fs::file_size(dir_ / "page.html"), 2'000'000u);
+  EXPECT_LT(fs::file_size(dir_ / "trace.json"), 2'000'000u);
+
+  Output text = weft("run -s random --jobs 1 -- " + program);
+  EXPECT_EQ(text.status, 1);
+  EXPECT_LT(text.out.size(), 500'000u);
+  EXPECT_TRUE(text.has("the last 1000 shown, --full-trace shows all")) << text.out.substr(0, 1000);
+  Output replayed = weft("replay cli_two_spinners.weft-schedule -- " + program);
+  EXPECT_EQ(replayed.status, 1) << replayed.out.substr(0, 2000);
+  EXPECT_TRUE(replayed.has("bug: livelock")) << replayed.out.substr(0, 2000);
+
+  const nlohmann::json full = run("--full-trace --steps 5000 -s random --jobs 1 -- " + program, 1);
+  EXPECT_EQ(full["bugs"][0]["trace"].size(), 5000u);
+  EXPECT_FALSE(full["bugs"][0].contains("trace_omitted"));
 }
 
 }  // namespace

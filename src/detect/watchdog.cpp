@@ -70,14 +70,15 @@ void* run(void*) {
       judge = StallJudge(limit);
       continue;
     }
-    if (!judge.hung(now, steps, read_thread_activity(0, t.tid))) continue;
+    const ThreadActivity activity = read_thread_activity(0, t.tid);
+    if (!judge.hung(now, steps, activity)) continue;
     // Stalled: find out where the running thread is, then report.
     g_sampled.pc.store(0);
     os::signal_thread(t.tid, SIGURG);
     for (int i = 0; i < 20 && g_sampled.pc.load() == 0; ++i) sleep_ms(5);
     if (s.slot->claim()) {
       Watchdog::take_sample(s.slot, g_sampled);
-      Watchdog::describe_hang(s.slot, t.thread, s.timeout_s);
+      Watchdog::describe_hang(s.slot, t.thread, s.timeout_s, activity.ok && activity.state == 'R');
       s.slot->publish();
     }
     s.finish();
@@ -98,13 +99,14 @@ void Watchdog::take_sample(BugSlot* slot, const StackSample& sample) {
     slot->callers[i] = slot->pc != 0 ? sample.callers[i] : 0;
 }
 
-void Watchdog::describe_hang(BugSlot* slot, ThreadId thread, double timeout_s) {
+void Watchdog::describe_hang(BugSlot* slot, ThreadId thread, double timeout_s, bool computing) {
   slot->kind = static_cast<int>(BugKind::kHang);
   slot->thread = thread;
   copy_text(slot->message, sizeof slot->message, "thread ");
   append_dec(slot->message, sizeof slot->message, thread);
   append_text(slot->message, sizeof slot->message,
-              " is blocked outside weft's control (no scheduling point for ");
+              computing ? " computes outside weft's view (no scheduling point in "
+                        : " is blocked outside weft's control (no scheduling point for ");
   const auto tenths = static_cast<std::uint64_t>(timeout_s * 10 + 0.5);
   append_dec(slot->message, sizeof slot->message, tenths / 10);
   if (tenths % 10 != 0) {
@@ -112,7 +114,11 @@ void Watchdog::describe_hang(BugSlot* slot, ThreadId thread, double timeout_s) {
     append_dec(slot->message, sizeof slot->message, tenths % 10);
   }
   append_text(slot->message, sizeof slot->message,
-              " s): a system call, a lock weft does not model, or a long computation");
+              computing ? " s of its own CPU time): a loop on memory weft does not see (a spin "
+                          "on an atomic or a flag in code built without weft-cc or weft-c++, "
+                          "whose accesses would be scheduling points and such a spin a "
+                          "livelock), or a long computation"
+                        : " s): a system call, a lock weft does not model, or a long computation");
 }
 
 void Watchdog::start(const std::atomic<std::uint64_t>* steps, TargetFn target, double timeout_s,

@@ -31,8 +31,9 @@ class Watchdog {
   static void install_sampler(StackSample* out);
   // A hang's place: the sample's pc and callers (none when the sample did not come).
   static void take_sample(BugSlot* slot, const StackSample& sample);
-  // The message of a hang bug of `thread` after `timeout_s` seconds.
-  static void describe_hang(BugSlot* slot, ThreadId thread, double timeout_s);
+  // The message of a hang bug of `thread` after `timeout_s` seconds, blocked in the kernel
+  // or (`computing`) running.
+  static void describe_hang(BugSlot* slot, ThreadId thread, double timeout_s, bool computing);
 };
 
 }  // namespace weft::detect

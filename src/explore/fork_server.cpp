@@ -403,8 +403,8 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
       }
       if (h.bug.claim()) {
         detect::Watchdog::take_sample(&h.bug, h.sampled);
-        detect::Watchdog::describe_hang(&h.bug, static_cast<ThreadId>(holder >> 32),
-                                        hang_timeout_s);
+        detect::Watchdog::describe_hang(&h.bug, static_cast<ThreadId>(holder >> 32), hang_timeout_s,
+                                        activity.ok && activity.state == 'R');
         h.bug.publish();
       }
       kill(pid, SIGKILL);

@@ -171,4 +171,33 @@ TEST_F(Reports, ALongTraceIsBoundedInEveryReport) {
   EXPECT_FALSE(full["bugs"][0].contains("trace_omitted"));
 }
 
+// Livelocks that are progress (issue #25, 2a, 2b): a parallel-for's atomic increments of
+// an array change memory at every step, so its long executions are cut at the bound under
+// every strategy, never a good-samaritan violation; a detached thread that polls under a
+// lock and sleeps lets main exit under every fair schedule (dfs completes).
+TEST_F(Reports, ProgressIsNotALivelock) {
+  for (const std::string strategy : {"dfs", "pct", "pos", "random", "pb", "dpor"}) {
+    SCOPED_TRACE(strategy);
+    const nlohmann::json r =
+        run("--steps 5000 -n 30 -s " + strategy + " --jobs 1 -- " + kBin + "/cli_parallel_for", 0);
+    EXPECT_TRUE(kinds(r).empty()) << r.dump(1).substr(0, 2000);
+    EXPECT_GT(r.value("cut_executions", 0), 0) << r.dump(1).substr(0, 2000);
+    const nlohmann::json poll = run("-n 30 -s " + strategy + " --jobs 1 -- " + kBin + "/cli_poll_detached", 0);
+    EXPECT_TRUE(kinds(poll).empty()) << poll.dump(1).substr(0, 2000);
+  }
+  EXPECT_TRUE(run("-n 0 -s dfs --jobs 1 -- " + kBin + "/cli_poll_detached", 0).value("complete", false));
+}
+
+// A spin nobody ends (2c): instrumented, a livelock at the step bound; built without
+// weft's wrappers its loads take no step, and the hang says the thread computes.
+TEST_F(Reports, ASpinNobodyEndsIsALivelockOrAComputingHang) {
+  const nlohmann::json seen = run("--steps 5000 -s dfs --jobs 1 -- " + kBin + "/cli_spin_on_flag", 1);
+  EXPECT_EQ(kinds(seen), std::set<std::string>{"livelock"}) << seen.dump(1).substr(0, 2000);
+  const nlohmann::json unseen =
+      run("--hang-timeout 0.5 -s dfs --jobs 1 -- " + kBin + "/cli_spin_on_flag_plain", 1);
+  ASSERT_EQ(kinds(unseen), std::set<std::string>{"hang"}) << unseen.dump(1).substr(0, 2000);
+  EXPECT_NE(unseen["bugs"][0].value("message", "").find("computes outside weft's view"), std::string::npos)
+      << unseen["bugs"][0].dump(1);
+}
+
 }  // namespace

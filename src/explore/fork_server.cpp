@@ -320,12 +320,14 @@ BugRecord read_failure(SharedRegion& region, int status, std::uint64_t fingerpri
 }
 
 // An exit status found by the very first execution is most often the program's design, not
-// a schedule's doing: the report says how to declare it.
-void explain_first_exit(BugRecord* b, std::uint64_t execution, int status) {
-  if (b->kind != BugKind::kExitCode || execution != 1 || !WIFEXITED(status)) return;
-  b->message += " (in the first execution already: if the program returns " +
-                std::to_string(WEXITSTATUS(status)) + " by design, declare it with --expect-exit " +
-                std::to_string(WEXITSTATUS(status)) + ", or --expect-exit any)";
+// a schedule's doing: the report says how to declare it (a warning: the bug's message is
+// its identity, the same whichever execution or worker found it).
+void explain_first_exit(RunRecord* run, const BugRecord& b, std::uint64_t execution, int status) {
+  if (b.kind != BugKind::kExitCode || execution != 1 || !WIFEXITED(status)) return;
+  const std::string n = std::to_string(WEXITSTATUS(status));
+  run->warnings.push_back("the first execution already exited with status " + n +
+                          ": if the program returns " + n +
+                          " by design, declare it with --expect-exit " + n + ", or --expect-exit any");
 }
 
 std::string race_lines(Symbolizer& symbolizer, const DataRace& r);
@@ -823,7 +825,7 @@ void serve(ServerState& s) {
         if (!replaying) {
           const Coverage now = s.strategy->coverage();
           b.found_by = now.origin.empty() ? run.strategy : now.origin;
-          explain_first_exit(&b, counted, status);
+          explain_first_exit(&run, b, counted, status);
         }
         if (b.kind == BugKind::kHang) b.message += "; the same execution, run again, hung again";
         if (run.bugs.empty()) {
@@ -943,7 +945,6 @@ void serve(ServerState& s) {
       b.execution = first.execution;
       b.found_by = first.found_by;
       b.hits = first.hits;
-      if (b.kind == BugKind::kExitCode) b.message = first.message;  // and its advice
       b.minimized = true;
       found = std::move(b);
       output = read_fd(s.output_fd);

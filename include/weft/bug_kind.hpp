@@ -13,6 +13,7 @@ enum class BugKind : int {
   kExitCode,           // a whole program exited non-zero (weft run)
   kHang,               // a thread blocked outside weft's control, or a timeout
   kDataRace,           // two unordered conflicting accesses
+  kWrongOutput,        // --check-output: the output differs from the serial execution's
 };
 
 constexpr std::string_view bug_kind_name(BugKind k) {
@@ -25,6 +26,7 @@ constexpr std::string_view bug_kind_name(BugKind k) {
     case BugKind::kExitCode: return "exit-code";
     case BugKind::kHang: return "hang";
     case BugKind::kDataRace: return "data-race";
+    case BugKind::kWrongOutput: return "wrong-output";
   }
   return "unknown";
 }

@@ -126,6 +126,7 @@ struct Run {
   std::uint64_t steps = 100000;
   double hang_timeout_s = 10;
   std::string expect_exit;  // --expect-exit N|any ("" = 0)
+  std::string check_output;  // --check-output [FILE] ("-": stdout; "" off)
   std::string json;
   std::string schedule_out;
   std::string trace_out;
@@ -565,6 +566,7 @@ int launch(const Run& r, Mode mode) {
       "WEFT_STEPS=" + std::to_string(r.steps),
       "WEFT_HANG_TIMEOUT=" + weft::seconds_text(r.hang_timeout_s),
       "WEFT_EXPECT_EXIT=" + r.expect_exit,
+      "WEFT_CHECK_OUTPUT=" + r.check_output,
       // In a file: an environment string longer than 128 KiB (a long execution's schedule)
       // would make exec fail with E2BIG.
       "WEFT_SCHEDULE_FILE=" + (schedule.empty() ? std::string() : (results / "replay.weft-schedule").string()),
@@ -752,6 +754,9 @@ int launch(const Run& r, Mode mode) {
                 << (r.spurious_wakeups ? " --spurious-wakeups" : "")
                 << (r.steps != Run{}.steps ? " --steps " + std::to_string(r.steps) : "")
                 << (r.expect_exit.empty() ? "" : " --expect-exit " + r.expect_exit)
+                << (r.check_output.empty() ? ""
+                    : r.check_output == "-" ? std::string(" --check-output")
+                                            : " --check-output '" + r.check_output + "'")
                 << " -- " << r.command[0] << (r.command.size() > 1 ? " ..." : "") << "\n";
   }
   if (has_error) return kError;
@@ -878,6 +883,19 @@ void add_run_options(CLI::App* app, Run& r) {
                   "hang, with where the running thread was (0.01 to\n"
                   "86400; default 10)")->option_text("SECONDS")
       ->transform(weft::cli::number_option(weft::kHangTimeoutSeconds));
+  app->add_option("--check-output", r.check_output,
+                  "compare each execution's stdout (or FILE, which\n"
+                  "the program writes; weft removes it before each\n"
+                  "execution) with the serial execution's, run first:\n"
+                  "a difference is a wrong-output bug, with a diff")
+      ->option_text("[FILE]")->expected(0, 1)->default_str("-")
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            return v.empty() ? std::string("'' is not valid: give a file the program writes, or no "
+                                            "value for its stdout")
+                             : std::string();
+          },
+          ""));
   app->add_flag("--full-trace", r.full_trace,
                 "reports (text, JSON, --html, --trace-out) show\n"
                 "every step of the bug's execution (default: of a\n"

@@ -57,6 +57,7 @@ inline constexpr std::size_t kShownSteps = 1000;
 struct BugRecord {
   BugKind kind = BugKind::kAssertion;
   std::string message;          // one line: what failed ("counter == 2", "SIGSEGV at 0x0")
+  std::string details;          // lines that show it (wrong-output: the diff); "" none
   ThreadId thread = kNoThread;  // the thread that failed (kNoThread: none in particular)
   std::uintptr_t pc = 0;        // where it failed, read as a return address (crashes store the faulting pc + 1)
   std::vector<std::uintptr_t> stack;  // a crash's or a hang's callers of pc, innermost first

@@ -30,11 +30,13 @@
 #include "detect/stall_judge.hpp"
 #include "detect/watchdog.hpp"
 #include "explore/execution_child.hpp"
+#include "explore/output_check.hpp"
 #include "explore/point_log.hpp"
 #include "explore/replay_strategy.hpp"
 #include "runtime/internal_heap.hpp"
 #include "explore/shared_region.hpp"
 #include "explore/work_team.hpp"
+#include "strategy/dfs.hpp"
 #include "strategy/preemption_bound.hpp"
 #include "strategy/schedule_simplifier.hpp"
 #include "report/html_report.hpp"
@@ -88,6 +90,7 @@ struct Config {
   std::string number_error;  // the first malformed number of a WEFT_* variable
   double hang_timeout_s = 10;
   ExpectedExit expect_exit;  // --expect-exit: the status the program returns by design
+  std::string check_output;  // --check-output: "" off, "-" stdout, else the file it writes
   std::string schedule;
   Shard shard;               // WEFT_SHARD=<i>/<n>: this server runs shard i of n
   std::string jobs_control;  // WEFT_JOBS_CONTROL: weft run --jobs's shared words
@@ -184,6 +187,7 @@ struct ServerState {
   std::unique_ptr<ChildSink> sink;
   int stdin_fd = -1;   // the program's whole input (a memfd, read-only), fed to every execution
   int output_fd = -1;  // memfd capturing each execution's stdout and stderr
+  std::unique_ptr<OutputCheck> output_check;  // --check-output (stdout apart then)
   detect::RaceDetector* races = nullptr;  // unused in the server; each child's own copy
   rt::CodeRanges no_preempt;  // the code --no-preempt-in names, found before any fork
   rt::RacyPoints racy;        // accesses known to race: scheduling points with kRacy
@@ -225,6 +229,7 @@ void become_execution(ServerState& s) {
     dup2(s.stdin_fd, STDIN_FILENO);
     lseek(STDIN_FILENO, 0, SEEK_SET);
   }
+  if (s.output_check) s.output_check->in_child();
   if (s.output_fd >= 0) close(s.output_fd);
   if (s.stdin_fd >= 0) close(s.stdin_fd);
   SharedHeader& h = s.region->header();
@@ -268,6 +273,14 @@ std::string read_fd(int fd, std::size_t limit = 1 << 20) {
   ssize_t n;
   while (out.size() < limit && (n = read(fd, buf, sizeof buf)) > 0) out.append(buf, n);
   return out;
+}
+
+// What the execution just waited for printed: its stdout (when --check-output keeps it
+// apart), then the rest.
+std::string execution_output(const ServerState& s) {
+  std::string out;
+  if (s.output_check && s.output_check->what() == "-") out = s.output_check->take();
+  return out + read_fd(s.output_fd);
 }
 
 void write_file(const std::string& path, const std::string& text) {
@@ -480,6 +493,7 @@ pid_t fork_execution(ServerState& s, std::uint64_t index) {
     ftruncate(s.output_fd, 0);
     lseek(s.output_fd, 0, SEEK_SET);
   }
+  if (s.output_check) s.output_check->before_execution();
   std::fflush(nullptr);
   return fork();
 }
@@ -506,6 +520,12 @@ void serve(ServerState& s) {
       run.coverage.summary = run.note = note;
     for (auto* bugs : {&run.bugs, &run.races})
       for (BugRecord& b : *bugs) b.show_last(cfg.full_trace ? ~std::size_t{0} : kShownSteps);
+    // A replay prints the program's output as it goes; --check-output held its stdout back.
+    if (cfg.replay && s.output_check && s.output_check->what() == "-") {
+      const std::string printed = s.output_check->take();
+      [[maybe_unused]] const ssize_t n =
+          write(cfg.stdout_to_stderr ? STDERR_FILENO : STDOUT_FILENO, printed.data(), printed.size());
+    }
     write_file(cfg.result_dir + "/result.json", format_json(run, symbolizer, program, args));
     write_file(cfg.result_dir + "/report.txt", format_text(run, symbolizer, text_options));
     write_file(cfg.result_dir + "/output.txt", output);
@@ -593,6 +613,7 @@ void serve(ServerState& s) {
     close(input);
   }
   s.output_fd = memfd_create("weft-output", 0);
+  if (!cfg.check_output.empty()) s.output_check = std::make_unique<OutputCheck>(cfg.check_output);
   // Made once, fresh in every child: exit handlers and destructors still access memory, so
   // it lives as long as the process.
   if (cfg.races != "off") s.races = new detect::RaceDetector();
@@ -666,6 +687,34 @@ void serve(ServerState& s) {
       s.strategy = std::move(shared);
     else
       team.leave();
+  }
+  // --check-output: the serial execution's output first, the reference every execution's
+  // is compared with (in a replay too, so that the replay shows the same difference).
+  if (s.output_check) {
+    // Serial: dfs's first execution, with no racy points (a replay's schedule has some).
+    std::unique_ptr<Strategy> searching = std::move(s.strategy);
+    rt::RacyPoints racy = std::move(s.racy);
+    s.racy = rt::RacyPoints();
+    s.strategy = std::make_unique<DfsStrategy>();
+    s.strategy->next_execution();
+    const pid_t pid = fork_execution(s, 0);
+    if (pid == 0) {
+      team.disown();
+      sigprocmask(SIG_SETMASK, &old_mask, nullptr);
+      become_execution(s);
+      return;
+    }
+    const int status = pid < 0 ? -1 : wait_child(pid, h, cfg.hang_timeout_s);
+    if (pid < 0 || h.error[0] != '\0' || execution_failed(h, status, cfg.expect_exit)) {
+      run.warnings.push_back("--check-output: the serial execution, whose output the others' "
+                             "would be compared with, fails itself: no output was compared");
+      s.output_check.reset();
+    } else {
+      s.output_check->set_reference(s.output_check->take());
+    }
+    s.strategy = std::move(searching);
+    s.racy = std::move(racy);
+    h.nraces.store(0);  // its races are not this search's to report
   }
   const bool teamed = team.active();
   std::uint64_t in_round = 0;  // executions of this worker in the team's round
@@ -760,7 +809,12 @@ void serve(ServerState& s) {
       break;
     }
     const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
-    const bool bug = execution_failed(h, status, cfg.expect_exit) && !probe;
+    // --check-output: an execution that ends well but prints otherwise than the serial one.
+    std::string wrong_output, output_diff;
+    const bool failed = execution_failed(h, status, cfg.expect_exit);
+    if (!failed && !probe && s.output_check)
+      wrong_output = s.output_check->compare(s.output_check->take(), &output_diff);
+    const bool bug = (failed || !wrong_output.empty()) && !probe;
     if (h.cut.load() != 0 && !bug && !probe) ++run.cut_executions;
     // A failure ended the process after its thread's last step: what the other threads
     // would have done next conflicts with it (--keep-going searches on past it).
@@ -817,6 +871,11 @@ void serve(ServerState& s) {
     if (bug) {
       BugRecord b = read_failure(*s.region, status, fingerprint, run.strategy, run.seed, s.points,
                                  cfg.expect_exit);
+      if (!wrong_output.empty()) {
+        b.kind = BugKind::kWrongOutput;
+        b.message = wrong_output;
+        b.details = output_diff;
+      }
       const std::string key = bug_identity(race_symbolizer, b);
       auto seen = std::find(bug_keys.begin(), bug_keys.end(), key);
       if (seen != bug_keys.end()) {
@@ -829,7 +888,7 @@ void serve(ServerState& s) {
         }
         if (b.kind == BugKind::kHang) b.message += "; the same execution, run again, hung again";
         if (run.bugs.empty()) {
-          output = read_fd(s.output_fd);
+          output = execution_output(s);
           jobs.found(cfg.shard.global(this_order));
           first_bug_order = this_order;
           if (teamed) b.order = this_order + 1;
@@ -891,7 +950,8 @@ void serve(ServerState& s) {
       (sampled || cfg.minimize_only) && run.bugs[0].preemptions() > 0 &&
       // Not a hang, whose every trial would cost --hang-timeout twice, nor a livelock, whose
       // every trial runs to --steps and whose preemptions are fair scheduling's own.
-      run.bugs[0].kind != BugKind::kHang && run.bugs[0].kind != BugKind::kLivelock) {
+      run.bugs[0].kind != BugKind::kHang && run.bugs[0].kind != BugKind::kLivelock &&
+      run.bugs[0].kind != BugKind::kWrongOutput) {  // (its trials compare no output)
     BugRecord& found = run.bugs[0];
     const BugRecord first = found;
     const std::string target = bug_keys[0];
@@ -947,7 +1007,7 @@ void serve(ServerState& s) {
       b.hits = first.hits;
       b.minimized = true;
       found = std::move(b);
-      output = read_fd(s.output_fd);
+      output = execution_output(s);
       return true;
     };
     bool child = false;
@@ -1042,6 +1102,7 @@ void maybe_run_fork_server() {
   c.colour = take_env("WEFT_COLOR") == "1";
   c.keep_going = take_env("WEFT_KEEP_GOING") == "1";
   c.full_trace = take_env("WEFT_FULL_TRACE") == "1";
+  c.check_output = take_env("WEFT_CHECK_OUTPUT");
   c.explore_timeouts = take_env("WEFT_EXPLORE_TIMEOUTS") == "1";
   c.spurious_wakeups = take_env("WEFT_SPURIOUS_WAKEUPS") == "1";
   c.state_cache = take_env("WEFT_STATE_CACHE") != "0";

@@ -25,6 +25,7 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
   json b;
   b["kind"] = std::string(bug_kind_name(bug.kind));
   b["message"] = bug.message;
+  if (!bug.details.empty()) b["details"] = bug.details;
   b["thread"] = bug.thread == kNoThread ? json(nullptr) : json(bug.thread);
   b["execution"] = bug.execution;
   if (bug.order != 0) b["order"] = bug.order - 1;

@@ -194,6 +194,14 @@ class TextWriter {
       if (!text.empty()) out_ += "  " + std::to_string(where.line) + " | " + text + "\n";
     }
 
+    if (!bug.details.empty()) {
+      std::size_t at = 0;
+      while (at < bug.details.size()) {
+        const std::size_t end = bug.details.find('\n', at);
+        out_ += "  " + bug.details.substr(at, end == std::string::npos ? std::string::npos : end - at) + "\n";
+        at = end == std::string::npos ? bug.details.size() : end + 1;
+      }
+    }
     if (bug.has_race) write_race(bug, names);
     write_interleaving(bug, names);
     if (!bug.blocked.empty()) write_blocked(bug, names);

@@ -121,6 +121,11 @@ TEST_F(JsonSchema, AssertionBugWithRacesReported) {
                              "livelock.json");
   ASSERT_EQ(livelock["bugs"].size(), 1u) << livelock.dump().substr(0, 2000);
   EXPECT_EQ(livelock["bugs"][0]["trace_omitted"], 2000);
+  // Wrong output, with its diff in details.
+  const json wrong = weft("run --check-output -s dfs -- " + kBin + "/cli_missing_barrier bug", 1,
+                          "wrong-output.json");
+  ASSERT_EQ(wrong["bugs"].size(), 1u) << wrong.dump().substr(0, 2000);
+  EXPECT_EQ(wrong["bugs"][0]["kind"], "wrong-output");
   validate("assertion");
 }
 

@@ -200,4 +200,34 @@ TEST_F(Reports, ASpinNobodyEndsIsALivelockOrAComputingHang) {
       << unseen["bugs"][0].dump(1);
 }
 
+// Bugs that show only as wrong output (issue #25, 7): --check-output compares each
+// execution's stdout, or a file the program writes, with the serial execution's; a missing
+// barrier in numeric code is a wrong-output bug with a diff, and its replay shows the same;
+// with the barrier, no strategy reports anything and dfs completes. (Built without weft's
+// wrappers, the workers' accesses are no dependences dpor could see: not dpor here.)
+TEST_F(Reports, WrongOutputIsABugWithADiff) {
+  const std::string program = kBin + "/cli_missing_barrier";
+  for (const std::string strategy : {"dfs", "pct", "random", "pb"}) {
+    SCOPED_TRACE(strategy);
+    const nlohmann::json r = run("--check-output -s " + strategy + " --jobs 1 -- " + program + " bug", 1);
+    ASSERT_EQ(kinds(r), std::set<std::string>{"wrong-output"}) << r.dump(1).substr(0, 2000);
+    EXPECT_NE(r["bugs"][0].value("details", "").find("--- the serial execution"), std::string::npos);
+    EXPECT_TRUE(kinds(run("--check-output -s " + strategy + " --jobs 2 -- " + program, 0)).empty());
+  }
+  EXPECT_TRUE(run("--check-output -s dfs -n 0 --jobs 1 -- " + program, 0).value("complete", false));
+  EXPECT_TRUE(kinds(run("-s dfs --jobs 1 -- " + program + " bug", 0)).empty());  // not asked
+
+  const nlohmann::json file =
+      run("--check-output totals.txt -s dfs --jobs 1 -- " + program + " bug totals.txt", 1);
+  ASSERT_EQ(kinds(file), std::set<std::string>{"wrong-output"}) << file.dump(1).substr(0, 2000);
+  EXPECT_NE(file["bugs"][0].value("message", "").find("(totals.txt) differs"), std::string::npos);
+
+  Output found = weft("run --check-output -s random --jobs 1 -- " + program + " bug");
+  EXPECT_EQ(found.status, 1);
+  EXPECT_TRUE(found.has("--check-output -- ")) << found.out;  // in the replay command
+  Output replayed = weft("replay cli_missing_barrier.weft-schedule --check-output -- " + program + " bug");
+  EXPECT_EQ(replayed.status, 1) << replayed.out;
+  EXPECT_TRUE(replayed.has("bug: wrong-output")) << replayed.out;
+}
+
 }  // namespace

@@ -58,6 +58,10 @@ struct BugRecord {
   BugKind kind = BugKind::kAssertion;
   std::string message;          // one line: what failed ("counter == 2", "SIGSEGV at 0x0")
   std::string details;          // lines that show it (wrong-output: the diff); "" none
+  // A data race (--races fail): the bug it led to when the search went on past it (at most
+  // one), and how many executions that search ran (0: it did not).
+  std::vector<BugRecord> leads_to;
+  std::uint64_t leads_to_searched = 0;
   ThreadId thread = kNoThread;  // the thread that failed (kNoThread: none in particular)
   std::uintptr_t pc = 0;        // where it failed, read as a return address (crashes store the faulting pc + 1)
   std::vector<std::uintptr_t> stack;  // a crash's or a hang's callers of pc, innermost first

@@ -498,6 +498,27 @@ pid_t fork_execution(ServerState& s, std::uint64_t index) {
   return fork();
 }
 
+// After the first data race (--races fail, without --keep-going) the search goes on, the
+// race's accesses now scheduling points and races no longer failing, for what the race
+// leads to (an assertion, a crash, a deadlock...), within 10 s and 2000 executions (and
+// the run's own budget); the race is reported with it.
+struct RaceAftermath {
+  static constexpr std::uint64_t kMostNs = 10'000'000'000;
+  static constexpr std::uint64_t kMostExecutions = 2000;
+  bool on = false;
+  std::uint64_t since_ns = 0;
+  std::uint64_t since_executions = 0;
+
+  void begin(std::uint64_t now_ns, std::uint64_t executions) {
+    on = true;
+    since_ns = now_ns;
+    since_executions = executions;
+  }
+  bool over(std::uint64_t now_ns, std::uint64_t executions) const {
+    return on && (now_ns - since_ns >= kMostNs || executions - since_executions >= kMostExecutions);
+  }
+};
+
 // Never returns in the server; returns in each execution's child.
 void serve(ServerState& s) {
   const Config& cfg = s.config;
@@ -722,12 +743,14 @@ void serve(ServerState& s) {
   // count, or in a team its slot in the round.
   auto order = [&] { return teamed ? team.slot_base() + in_round : counted; };
   std::uint64_t first_bug_order = 0;
+  RaceAftermath aftermath;
   for (std::uint64_t i = 0;; ++i) {
     progress.update(counted, *s.strategy, run.bugs.size());
     jobs.progress(counted, run.bugs.size());
     if (no_share || (max_executions != 0 && counted >= max_executions)) break;
     if (budget_ns != 0 && os::monotonic_ns() - start >= budget_ns) break;
-    if (!cfg.keep_going && jobs.beaten(cfg.shard.global(order()))) break;
+    if (aftermath.over(os::monotonic_ns(), counted)) break;
+    if (!cfg.keep_going && !aftermath.on && jobs.beaten(cfg.shard.global(order()))) break;
     bool left = false;
     while (team.active() && (in_round >= team.round_length() || s.strategy->work_left() == 0)) {
       WorkTeam::RacyNews news;
@@ -751,7 +774,7 @@ void serve(ServerState& s) {
       // Done: every worker is out of work; next_execution() below finds none here.
       if (outcome == WorkTeam::Outcome::kDone) team.leave();
       in_round = 0;
-      if (!cfg.keep_going && jobs.beaten(cfg.shard.global(order()))) {
+      if (!cfg.keep_going && !aftermath.on && jobs.beaten(cfg.shard.global(order()))) {
         left = true;
         break;
       }
@@ -855,6 +878,7 @@ void serve(ServerState& s) {
       s.racy.add(h.races[r].race.earlier.pc);
       s.racy.add(h.races[r].race.later.pc);
       // Reported once per pair of source lines (the child told apart pairs of pcs).
+      if (aftermath.on) continue;  // the races are not reported: the first one is the bug
       const std::string key = race_lines(race_symbolizer, h.races[r].race);
       if (std::find(race_keys.begin(), race_keys.end(), key) != race_keys.end()) continue;
       race_keys.push_back(key);
@@ -878,25 +902,40 @@ void serve(ServerState& s) {
       }
       const std::string key = bug_identity(race_symbolizer, b);
       auto seen = std::find(bug_keys.begin(), bug_keys.end(), key);
-      if (seen != bug_keys.end()) {
-        ++run.bugs[static_cast<std::size_t>(seen - bug_keys.begin())].hits;
+      if (aftermath.on) {
+        // What the race leads to: the first bug of another kind (another race is none).
+        if (b.kind != BugKind::kDataRace) {
+          b.found_by = s.strategy->coverage().origin.empty() ? run.strategy : s.strategy->coverage().origin;
+          run.bugs[0].leads_to.push_back(std::move(b));
+          break;
+        }
       } else {
-        if (!replaying) {
-          const Coverage now = s.strategy->coverage();
-          b.found_by = now.origin.empty() ? run.strategy : now.origin;
-          explain_first_exit(&run, b, counted, status);
+        if (seen != bug_keys.end()) {
+          ++run.bugs[static_cast<std::size_t>(seen - bug_keys.begin())].hits;
+        } else {
+          if (!replaying) {
+            const Coverage now = s.strategy->coverage();
+            b.found_by = now.origin.empty() ? run.strategy : now.origin;
+            explain_first_exit(&run, b, counted, status);
+          }
+          if (b.kind == BugKind::kHang) b.message += "; the same execution, run again, hung again";
+          if (run.bugs.empty()) {
+            output = execution_output(s);
+            jobs.found(cfg.shard.global(this_order));
+            first_bug_order = this_order;
+            if (teamed) b.order = this_order + 1;
+          }
+          bug_keys.push_back(key);
+          run.bugs.push_back(std::move(b));
         }
-        if (b.kind == BugKind::kHang) b.message += "; the same execution, run again, hung again";
-        if (run.bugs.empty()) {
-          output = execution_output(s);
-          jobs.found(cfg.shard.global(this_order));
-          first_bug_order = this_order;
-          if (teamed) b.order = this_order + 1;
+        if (!cfg.keep_going && !replaying && run.bugs.size() == 1 &&
+            run.bugs[0].kind == BugKind::kDataRace && s.config.races == "fail") {
+          aftermath.begin(os::monotonic_ns(), counted);
+          s.config.races = "report";  // the next executions' children go on past races
+        } else if (!cfg.keep_going || replaying) {
+          break;
         }
-        bug_keys.push_back(key);
-        run.bugs.push_back(std::move(b));
       }
-      if (!cfg.keep_going || replaying) break;
     }
     if (new_points && !replaying) {
       // New scheduling points change the space: the search starts over on it, so that
@@ -933,6 +972,11 @@ void serve(ServerState& s) {
   run.complete = run.complete && covered(run.coverage);
   if (cfg.minimize_only && run.bugs.empty() && run.error.empty())
     run.error = "the schedule shows no bug in this program: there is nothing to minimise";
+
+  if (aftermath.on) {
+    s.config.races = "fail";  // the minimiser looks for the race itself
+    run.bugs[0].leads_to_searched = counted - aftermath.since_executions;
+  }
 
   // Schedule minimisation: a sampler's bug often carries needless preemptions (GAMBIT: the
   // preemptions "often indicate the root cause"). First the found schedule is simplified
@@ -1005,6 +1049,8 @@ void serve(ServerState& s) {
       b.execution = first.execution;
       b.found_by = first.found_by;
       b.hits = first.hits;
+      b.leads_to = first.leads_to;
+      b.leads_to_searched = first.leads_to_searched;
       b.minimized = true;
       found = std::move(b);
       output = execution_output(s);

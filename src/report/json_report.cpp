@@ -103,6 +103,10 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
                     {"location", location_object(choose_location(a, symbolizer))}});
   }
   b["heap_objects"] = std::move(heap);
+  if (bug.leads_to_searched != 0) {
+    b["leads_to_searched"] = bug.leads_to_searched;
+    if (!bug.leads_to.empty()) b["leads_to"] = bug_object(bug.leads_to.front(), symbolizer);
+  }
   return b;
 }
 

@@ -164,6 +164,24 @@ class TextWriter {
     return paint_.thread(names.thread(t), t);
   }
 
+  // What a data race led to when the search went on past it (--races fail): the bug, where,
+  // and the schedule that shows it; or that none came.
+  void write_leads_to(const BugRecord& race) {
+    if (race.leads_to.empty()) {
+      out_ += "leads to: nothing else in the " + count(race.leads_to_searched, "execution") +
+              " searched past it (at most 10 s or 2000)\n";
+      return;
+    }
+    const BugRecord& b = race.leads_to.front();
+    const Frame where = bug_location(b, sym_);
+    std::string line = "leads to: " + paint_.error(std::string(bug_kind_name(b.kind))) + ": " + b.message;
+    if (!where.file.empty()) line += " -- at " + place(where);
+    if (!where.function.empty()) line += " in " + clip(where.function, kMaxFunction);
+    out_ += line + "\n  (execution " + std::to_string(b.execution) + ", " +
+            count(b.preemptions(), "preemption") +
+            ", races not failing: replay it with --races=report and its schedule: " + b.schedule + ")\n";
+  }
+
   void write_bug(const BugRecord& bug, std::size_t index) {
     const ObjectNames names(bug, sym_);
     Frame where = bug_location(bug, sym_);
@@ -206,6 +224,7 @@ class TextWriter {
     write_interleaving(bug, names);
     if (!bug.blocked.empty()) write_blocked(bug, names);
     if (!names.heap_blocks().empty()) write_heap_blocks(names);
+    if (bug.leads_to_searched != 0) write_leads_to(bug);
 
     const std::uint64_t steps = bug.steps();
     out_ += "preemptions: " + std::to_string(bug.preemptions()) +

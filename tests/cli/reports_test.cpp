@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -228,6 +229,35 @@ TEST_F(Reports, WrongOutputIsABugWithADiff) {
   Output replayed = weft("replay cli_missing_barrier.weft-schedule --check-output -- " + program + " bug");
   EXPECT_EQ(replayed.status, 1) << replayed.out;
   EXPECT_TRUE(replayed.has("bug: wrong-output")) << replayed.out;
+}
+
+// A race and what it leads to (issue #25, 8): with the default --races fail, the search goes
+// on past the first race, its accesses scheduling points, and reports the race with the
+// assertion its lost update fails ("leads to"), and that assertion's schedule replays it.
+// The locked twin: nothing. (Two workers: the samplers, whose workers search apart; a
+// systematic search's team splits its work as the workers' timing goes.)
+TEST_F(Reports, ARaceIsReportedWithWhatItLeadsTo) {
+  const std::string program = kBin + "/cli_race_leads_to";
+  for (const std::string strategy : {"random", "pct", "pos", "dfs", "pb"})
+    for (const std::string jobs : {"1", "2"}) {
+      if (jobs == "2" && (strategy == "dfs" || strategy == "pb")) continue;
+      SCOPED_TRACE(strategy + " --jobs " + jobs);
+      const nlohmann::json r = run("-s " + strategy + " --jobs " + jobs + " -- " + program + " bug", 1);
+      ASSERT_EQ(kinds(r), std::set<std::string>{"data-race"}) << r.dump(1).substr(0, 2000);
+      const nlohmann::json& race = r["bugs"][0];
+      EXPECT_GT(race.value("leads_to_searched", 0), 0) << race.dump(1).substr(0, 2000);
+      ASSERT_TRUE(race.contains("leads_to")) << race.dump(1).substr(0, 2000);
+      EXPECT_EQ(race["leads_to"]["kind"], "assertion");
+      EXPECT_TRUE(kinds(run("-s " + strategy + " --jobs " + jobs + " -- " + program, 0)).empty());
+    }
+  const nlohmann::json r = run("-s random --jobs 1 -- " + program + " bug", 1);
+  std::ofstream(dir_ / "leads.weft-schedule") << r["bugs"][0]["leads_to"].value("schedule", "") << "\n";
+  Output replayed = weft("replay leads.weft-schedule --races=report -- " + program + " bug");
+  EXPECT_EQ(replayed.status, 1) << replayed.out;
+  EXPECT_TRUE(replayed.has("bug: assertion")) << replayed.out;
+  Output text = weft("run -s random --jobs 1 -- " + program + " bug");
+  EXPECT_TRUE(text.has("leads to: assertion: assert(balance == 20) failed")) << text.out;
+  EXPECT_TRUE(text.has("replay it with --races=report")) << text.out;
 }
 
 }  // namespace

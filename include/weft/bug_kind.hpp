@@ -13,6 +13,7 @@ enum class BugKind : int {
   kExitCode,           // a whole program exited non-zero (weft run)
   kHang,               // a thread blocked outside weft's control, or a timeout
   kDataRace,           // two unordered conflicting accesses
+  kApiMisuse,          // a threading call on an object whose state makes it undefined
 };
 
 constexpr std::string_view bug_kind_name(BugKind k) {
@@ -25,6 +26,7 @@ constexpr std::string_view bug_kind_name(BugKind k) {
     case BugKind::kExitCode: return "exit-code";
     case BugKind::kHang: return "hang";
     case BugKind::kDataRace: return "data-race";
+    case BugKind::kApiMisuse: return "api-misuse";
   }
   return "unknown";
 }

@@ -250,8 +250,8 @@ class TextWriter {
       if (&e != &history.entries().front()) events += "; ";
       events += e.what + " by " + names.thread(e.thread);
       if (!e.where.file.empty()) events += " at " + place(e.where);
-      events += e.after_step ? " after step " + std::to_string(e.step)
-                             : " (step " + std::to_string(e.step) + ")";
+      if (!e.after_step) events += " (step " + std::to_string(e.step) + ")";
+      else events += e.step == 0 ? " before the first step" : " after step " + std::to_string(e.step);
     }
     out_ += line + ": " + (events.empty() ? std::string("no earlier use in this execution") : events) + "\n";
   }

@@ -927,6 +927,7 @@ void Controller::misuse(ThreadState* self, std::string_view message, const Misus
   bug.blocked = std::move(others);
   bug.misuse = &misuse;
   config_.sink->on_bug(bug);
+  __builtin_unreachable();
 }
 
 void Controller::fail(BugReport bug) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -144,10 +145,14 @@ TEST_F(Misuse, UseOfADestroyedMutex) {
   EXPECT_EQ(history.front()["location"].value("line", 0), line_of("DESTROY-FIRST")) << history.dump(1);
   EXPECT_EQ(history.front().value("thread", -1), 0) << history.dump(1);
   expect_misuse("destroy_twice", "pthread_mutex_destroy of a destroyed mutex");
-  Output o = run("-s dfs --jobs 1", "lock_destroyed");
+  Output o = run("-s dfs --jobs 1 --html " + (dir_ / "bug.html").string(), "lock_destroyed");
   EXPECT_TRUE(line_has(o.out, {"mutex heap#1 (allocated at ", "destroyed by T0 at ", at("DESTROY-FIRST"),
                                " after step 1"}))
       << o.out;
+  std::ifstream html(dir_ / "bug.html");
+  const std::string page((std::istreambuf_iterator<char>(html)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(line_has(page, {"mutex <code>heap#1</code>:<br>destroyed by T0 at ", at("DESTROY-FIRST")}))
+      << page;
 }
 
 TEST_F(Misuse, DestroyOfAConditionVariableWithAWaiter) {

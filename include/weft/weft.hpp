@@ -116,7 +116,8 @@ class Result {
   const std::string& strategy() const;
   std::uint64_t seed() const;
   std::string coverage() const;      // one line: what was covered
-  std::string report() const;        // the text report (bugs with their interleavings)
+  std::string report() const;        // the text report (bugs with their interleavings; of a
+                                     // longer one than 1000 steps the last 1000: Bug::trace())
   std::string json() const;          // the same facts for machines
 
   explicit Result(std::shared_ptr<const detail::ResultData> d);

@@ -35,6 +35,7 @@
 #include "cli/merge_results.hpp"
 #include "cli/number_option.hpp"
 #include "cli/shard_source.hpp"
+#include "core/expected_exit.hpp"
 #include "core/jobs_layout.hpp"
 #include "core/run_record.hpp"
 #include "strategy/registry.hpp"
@@ -124,6 +125,7 @@ struct Run {
   std::uint64_t seed = 0;
   std::uint64_t steps = 100000;
   double hang_timeout_s = 10;
+  std::string expect_exit;  // --expect-exit N|any ("" = 0)
   std::string json;
   std::string schedule_out;
   std::string trace_out;
@@ -135,6 +137,7 @@ struct Run {
   bool real_time = false;
   bool no_fair = false;
   bool keep_going = false;
+  bool full_trace = false;
   bool explore_timeouts = false;
   bool spurious_wakeups = false;
   bool no_state_cache = false;
@@ -547,6 +550,7 @@ int launch(const Run& r, Mode mode) {
   const char* dir = mkdtemp(dir_template);
   if (dir == nullptr) return fail(std::string("cannot make a temporary directory: ") + std::strerror(errno));
   const fs::path results(dir);
+  if (!schedule.empty()) std::ofstream(results / "replay.weft-schedule") << schedule << "\n";
 
   std::vector<std::string> env = {
       "WEFT_MODE=" + std::string(replay ? "replay" : mode == Mode::kMinimize ? "minimize" : "run"),
@@ -560,10 +564,14 @@ int launch(const Run& r, Mode mode) {
       "WEFT_TIME=" + weft::seconds_text(r.time_s),
       "WEFT_STEPS=" + std::to_string(r.steps),
       "WEFT_HANG_TIMEOUT=" + weft::seconds_text(r.hang_timeout_s),
-      "WEFT_SCHEDULE=" + schedule,
+      "WEFT_EXPECT_EXIT=" + r.expect_exit,
+      // In a file: an environment string longer than 128 KiB (a long execution's schedule)
+      // would make exec fail with E2BIG.
+      "WEFT_SCHEDULE_FILE=" + (schedule.empty() ? std::string() : (results / "replay.weft-schedule").string()),
       std::string("WEFT_REAL_TIME=") + (r.real_time ? "1" : "0"),
       std::string("WEFT_FAIR=") + (r.no_fair ? "0" : "1"),
       std::string("WEFT_KEEP_GOING=") + (r.keep_going ? "1" : "0"),
+      std::string("WEFT_FULL_TRACE=") + (r.full_trace ? "1" : "0"),
       std::string("WEFT_EXPLORE_TIMEOUTS=") + (r.explore_timeouts ? "1" : "0"),
       std::string("WEFT_SPURIOUS_WAKEUPS=") + (r.spurious_wakeups ? "1" : "0"),
       std::string("WEFT_STATE_CACHE=") + (r.no_state_cache ? "0" : "1"),
@@ -743,6 +751,7 @@ int launch(const Run& r, Mode mode) {
                 << (r.explore_timeouts ? " --explore-timeouts" : "")
                 << (r.spurious_wakeups ? " --spurious-wakeups" : "")
                 << (r.steps != Run{}.steps ? " --steps " + std::to_string(r.steps) : "")
+                << (r.expect_exit.empty() ? "" : " --expect-exit " + r.expect_exit)
                 << " -- " << r.command[0] << (r.command.size() > 1 ? " ..." : "") << "\n";
   }
   if (has_error) return kError;
@@ -869,6 +878,22 @@ void add_run_options(CLI::App* app, Run& r) {
                   "hang, with where the running thread was (0.01 to\n"
                   "86400; default 10)")->option_text("SECONDS")
       ->transform(weft::cli::number_option(weft::kHangTimeoutSeconds));
+  app->add_flag("--full-trace", r.full_trace,
+                "reports (text, JSON, --html, --trace-out) show\n"
+                "every step of the bug's execution (default: of a\n"
+                "longer one than 1000 steps, the last 1000; the\n"
+                "schedule replays every step either way)");
+  app->add_option("--expect-exit", r.expect_exit,
+                  "the exit status the program returns by design:\n"
+                  "an execution that exits with another is an\n"
+                  "exit-code bug; 'any' accepts every status (signals\n"
+                  "and failed checks are bugs still; default 0)")->option_text("N|any")
+      ->transform(CLI::Validator(
+          [](std::string& text) {
+            weft::ExpectedExit e;
+            return weft::ExpectedExit::parse(text, &e);
+          },
+          ""));
   app->add_flag("--real-time", r.real_time,
                 "clock_gettime, gettimeofday and time read real\n"
                 "time (default: virtual time, the same in every\n"
@@ -1036,7 +1061,8 @@ int main(int argc, char** argv) {
   add_run_options(replay_cmd, replay);
   replay_cmd->footer(
       "Give replay the same --real-time, --no-fair, --no-preempt-in, --races,\n"
-      "--preempt-on, --explore-timeouts, --spurious-wakeups and --steps as the run:\n"
+      "--preempt-on, --explore-timeouts, --spurious-wakeups, --steps and\n"
+      "--expect-exit as the run:\n"
       "the command weft run prints names those it used.\n"
       "Exit status: 0 the execution ends without a bug, 1 it shows a bug, 2 usage\n"
       "or tool error, including a program that no longer follows the schedule\n"

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "core/coverage.hpp"
+#include "report/json_report.hpp"
 
 namespace weft::cli {
 namespace {
@@ -29,7 +30,7 @@ std::string shown(const json& v) {
 
 // What a field read by the merge must hold (docs/schema/weft-result.schema.json).
 enum class Want {
-  kUint, kPositive, kBound, kSeconds, kString, kBool, kObject, kArray, kStrings, kOne
+  kUint, kPositive, kBound, kSeconds, kString, kBool, kObject, kArray, kStrings, kVersion
 };
 
 struct Field {
@@ -41,7 +42,7 @@ struct Field {
 // The fields the merge reads, as the schema has them: a wrong-typed one would throw from
 // nlohmann's get(), and a negative, fractional or huge count would be summed.
 constexpr Field kResultFields[] = {
-    {"version", Want::kOne, true},         {"weft_version", Want::kString, true},
+    {"version", Want::kVersion, true},         {"weft_version", Want::kString, true},
     {"program", Want::kString, true},      {"args", Want::kStrings, true},
     {"strategy", Want::kString, true},     {"seed", Want::kUint, true},
     {"racy_points", Want::kStrings, true}, {"executions", Want::kUint, true},
@@ -81,7 +82,7 @@ bool holds(const json& v, Want want) {
     case Want::kStrings:
       return v.is_array() &&
              std::all_of(v.begin(), v.end(), [](const json& s) { return s.is_string(); });
-    case Want::kOne: return v.is_number_unsigned() && v.get<std::uint64_t>() == 1;
+    case Want::kVersion: return v.is_number_unsigned() && v.get<std::uint64_t>() == kJsonReportVersion;
   }
   return false;
 }
@@ -97,7 +98,7 @@ const char* described(Want want) {
     case Want::kObject: return "an object";
     case Want::kArray: return "an array";
     case Want::kStrings: return "an array of strings";
-    case Want::kOne: return "1, the version this weft reads";
+    case Want::kVersion: return "2, the version this weft reads";
   }
   return "";
 }
@@ -236,7 +237,7 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
     if (!by_index.contains(e)) out.missing.push_back(e);
 
   ojson& m = out.merged;
-  m["version"] = first.value("version", 1);
+  m["version"] = kJsonReportVersion;
   m["weft_version"] = first.value("weft_version", "");
   m["program"] = first["program"];
   m["args"] = first.value("args", json::array());

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "core/run_record.hpp"
+#include "detect/stack_sample.hpp"
 
 namespace weft::detect {
 
@@ -16,6 +17,7 @@ struct BugSlot {
   int kind = 0;               // BugKind
   ThreadId thread = kNoThread;
   std::uintptr_t pc = 0;
+  std::uintptr_t callers[StackSample::kFrames] = {};  // a crash's or a hang's (0: none)
   int line = 0;
   char message[1024] = {};
   char file[512] = {};

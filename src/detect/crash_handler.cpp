@@ -10,6 +10,8 @@
 #include <string>
 #include <typeinfo>
 
+#include "detect/fault_address.hpp"
+
 namespace weft::detect {
 namespace {
 
@@ -29,14 +31,50 @@ std::uintptr_t pc_of(void* uctx) {
 #endif
 }
 
+// A general protection fault comes with no address (an access through a non-canonical
+// address, such as 0xabab... read from freed memory, or a misaligned SSE access): the
+// faulting instruction's operand gives it.
+void describe_protection_fault(char* m, std::size_t cap, const void* uctx) {
+  std::uint64_t a = 0;
+  bool decoded = false;
+#if defined(__x86_64__)
+  if (uctx != nullptr) {
+    const auto* uc = static_cast<const ucontext_t*>(uctx);
+    static constexpr int kOrder[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP,
+                                       REG_RSI, REG_RDI, REG_R8,  REG_R9,  REG_R10, REG_R11,
+                                       REG_R12, REG_R13, REG_R14, REG_R15};
+    X86Registers regs;
+    for (int i = 0; i < 16; ++i) regs.gpr[i] = static_cast<std::uint64_t>(uc->uc_mcontext.gregs[kOrder[i]]);
+    const auto* code = reinterpret_cast<const std::uint8_t*>(uc->uc_mcontext.gregs[REG_RIP]);
+    decoded = decoded_fault_address(code, regs, &a);
+  }
+#else
+  (void)uctx;
+#endif
+  if (!decoded) {
+    copy_text(m, cap, "SIGSEGV: general protection fault (the kernel gives no address: an access "
+                      "through a non-canonical pointer, such as one read from freed or "
+                      "uninitialised memory, or a misaligned SSE access)");
+    return;
+  }
+  copy_text(m, cap, "SIGSEGV: invalid memory access at address ");
+  append_hex(m, cap, a);
+  append_text(m, cap, canonical_address(a)
+                          ? " (a general protection fault: an access this instruction cannot "
+                            "make there, such as a misaligned SSE access)"
+                          : " (not a canonical address: a pointer read from freed, "
+                            "uninitialised or overwritten memory?)");
+}
+
 void on_signal(int sig, siginfo_t* info, void* uctx) {
   if (g_slot->claim()) {
-    describe_signal(g_slot, sig, info->si_code, info->si_addr);
+    describe_signal(g_slot, sig, info->si_code, info->si_addr, uctx);
     g_slot->kind = static_cast<int>(BugKind::kCrash);
     g_slot->thread = g_current();
     // +1: the report subtracts one from return addresses; this is the faulting pc itself.
     const std::uintptr_t site = g_site != nullptr ? g_site() : 0;
     g_slot->pc = site != 0 ? site : pc_of(uctx) + 1;
+    interrupted_callers(pc_of(uctx), g_slot->callers, StackSample::kFrames);
     g_slot->publish();
   }
   g_finish();
@@ -90,13 +128,19 @@ std::uintptr_t current_throw_site() {
   return object == t_throw_object ? t_throw_pc : 0;
 }
 
-void describe_signal(BugSlot* slot, int sig, int code, const void* fault_addr) {
+void describe_signal(BugSlot* slot, int sig, int code, const void* fault_addr, const void* uctx) {
   char* m = slot->message;
   const std::size_t cap = sizeof slot->message;
   switch (sig) {
     case SIGSEGV:
+      if (code == SI_KERNEL) {  // the kernel knows no address: a general protection fault
+        describe_protection_fault(m, cap, uctx);
+        break;
+      }
       copy_text(m, cap, "SIGSEGV: invalid memory access at address ");
       append_hex(m, cap, reinterpret_cast<std::uintptr_t>(fault_addr));
+      if (code == SEGV_MAPERR) append_text(m, cap, " (not mapped)");
+      if (code == SEGV_ACCERR) append_text(m, cap, " (mapped without the permission: a write to read-only memory, or a guard page)");
       break;
     case SIGBUS:
       copy_text(m, cap, "SIGBUS: bus error at address ");

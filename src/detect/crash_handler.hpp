@@ -17,8 +17,11 @@ void install_crash_handlers(BugSlot* slot, FinishFn finish, ThreadId (*current_t
 // reading the program's object for it: ThreadState::reading_for); 0: the faulting pc.
 void set_crash_site(std::uintptr_t (*site)());
 
-// Fills `slot` with a description of signal `sig` (async-signal-safe).
-void describe_signal(BugSlot* slot, int sig, int code, const void* fault_addr);
+// Fills `slot` with a description of signal `sig` (async-signal-safe): the faulting
+// address the kernel gives, or, when it gives none (`code` SI_KERNEL: a general protection
+// fault), the one the faulting instruction of `uctx` (a ucontext_t, may be null) used.
+void describe_signal(BugSlot* slot, int sig, int code, const void* fault_addr,
+                     const void* uctx = nullptr);
 
 // Where the calling thread last threw (the return address of its __cxa_throw call) and the
 // object it threw: an uncaught exception's report names the throw when the exception is

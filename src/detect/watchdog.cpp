@@ -21,16 +21,20 @@ struct State {
   FinishFn finish;
 };
 State g_state;
-std::atomic<std::uintptr_t> g_sampled_pc{0};
-std::atomic<std::uintptr_t>* g_sample_out = &g_sampled_pc;
+StackSample g_sampled;
+StackSample* g_sample_out = &g_sampled;
 
 void on_sample(int, siginfo_t*, void* uctx) {
   auto* uc = static_cast<ucontext_t*>(uctx);
 #if defined(__x86_64__)
-  g_sample_out->store(static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]) + 1);
+  const auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
 #elif defined(__aarch64__)
-  g_sample_out->store(static_cast<std::uintptr_t>(uc->uc_mcontext.pc) + 1);
+  const auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.pc);
+#else
+  const std::uintptr_t pc = 0;
 #endif
+  interrupted_callers(pc, g_sample_out->callers, StackSample::kFrames);
+  g_sample_out->pc.store(pc + 1);  // +1: read as a return address, like a crash's
 }
 
 void install_sample_handler() {
@@ -66,14 +70,15 @@ void* run(void*) {
       judge = StallJudge(limit);
       continue;
     }
-    if (!judge.hung(now, steps, read_thread_activity(0, t.tid))) continue;
+    const ThreadActivity activity = read_thread_activity(0, t.tid);
+    if (!judge.hung(now, steps, activity)) continue;
     // Stalled: find out where the running thread is, then report.
-    g_sampled_pc.store(0);
+    g_sampled.pc.store(0);
     os::signal_thread(t.tid, SIGURG);
-    for (int i = 0; i < 20 && g_sampled_pc.load() == 0; ++i) sleep_ms(5);
+    for (int i = 0; i < 20 && g_sampled.pc.load() == 0; ++i) sleep_ms(5);
     if (s.slot->claim()) {
-      s.slot->pc = g_sampled_pc.load();
-      Watchdog::describe_hang(s.slot, t.thread, s.timeout_s);
+      Watchdog::take_sample(s.slot, g_sampled);
+      Watchdog::describe_hang(s.slot, t.thread, s.timeout_s, activity.ok && activity.state == 'R');
       s.slot->publish();
     }
     s.finish();
@@ -83,18 +88,25 @@ void* run(void*) {
 
 }  // namespace
 
-void Watchdog::install_sampler(std::atomic<std::uintptr_t>* out) {
+void Watchdog::install_sampler(StackSample* out) {
   g_sample_out = out;
   install_sample_handler();
 }
 
-void Watchdog::describe_hang(BugSlot* slot, ThreadId thread, double timeout_s) {
+void Watchdog::take_sample(BugSlot* slot, const StackSample& sample) {
+  slot->pc = sample.pc.load();
+  for (std::size_t i = 0; i < StackSample::kFrames; ++i)
+    slot->callers[i] = slot->pc != 0 ? sample.callers[i] : 0;
+}
+
+void Watchdog::describe_hang(BugSlot* slot, ThreadId thread, double timeout_s, bool computing) {
   slot->kind = static_cast<int>(BugKind::kHang);
   slot->thread = thread;
   copy_text(slot->message, sizeof slot->message, "thread ");
   append_dec(slot->message, sizeof slot->message, thread);
   append_text(slot->message, sizeof slot->message,
-              " is blocked outside weft's control (no scheduling point for ");
+              computing ? " computes outside weft's view (no scheduling point in "
+                        : " is blocked outside weft's control (no scheduling point for ");
   const auto tenths = static_cast<std::uint64_t>(timeout_s * 10 + 0.5);
   append_dec(slot->message, sizeof slot->message, tenths / 10);
   if (tenths % 10 != 0) {
@@ -102,12 +114,17 @@ void Watchdog::describe_hang(BugSlot* slot, ThreadId thread, double timeout_s) {
     append_dec(slot->message, sizeof slot->message, tenths % 10);
   }
   append_text(slot->message, sizeof slot->message,
-              " s): a system call, a lock weft does not model, or a long computation");
+              computing ? " s of its own CPU time): a loop on memory weft does not see (a spin "
+                          "on an atomic or a flag in code built without weft-cc or weft-c++, "
+                          "whose accesses would be scheduling points and such a spin a "
+                          "livelock), or a long computation"
+                        : " s): a system call, a lock weft does not model, or a long computation");
 }
 
 void Watchdog::start(const std::atomic<std::uint64_t>* steps, TargetFn target, double timeout_s,
                      BugSlot* slot, FinishFn finish) {
   g_state = State{steps, target, timeout_s, slot, finish};
+  warm_up_unwinder();
   install_sample_handler();
   pthread_t t;
   os::create_thread(&t, nullptr, &run, nullptr);

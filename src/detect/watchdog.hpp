@@ -10,6 +10,7 @@
 
 #include "detect/bug_slot.hpp"
 #include "detect/crash_handler.hpp"
+#include "detect/stack_sample.hpp"
 
 namespace weft::detect {
 
@@ -26,10 +27,13 @@ class Watchdog {
   static void start(const std::atomic<std::uint64_t>* steps, TargetFn target, double timeout_s,
                     BugSlot* slot, FinishFn finish);
   // Only the sampling half, for a watchdog in another process: SIGURG stores the
-  // interrupted pc (+1, read as a return address) into *out.
-  static void install_sampler(std::atomic<std::uintptr_t>* out);
-  // The message of a hang bug of `thread` after `timeout_s` seconds.
-  static void describe_hang(BugSlot* slot, ThreadId thread, double timeout_s);
+  // interrupted pc (+1, read as a return address) and its callers into *out.
+  static void install_sampler(StackSample* out);
+  // A hang's place: the sample's pc and callers (none when the sample did not come).
+  static void take_sample(BugSlot* slot, const StackSample& sample);
+  // The message of a hang bug of `thread` after `timeout_s` seconds, blocked in the kernel
+  // or (`computing`) running.
+  static void describe_hang(BugSlot* slot, ThreadId thread, double timeout_s, bool computing);
 };
 
 }  // namespace weft::detect

@@ -48,6 +48,9 @@ Result make_result(RunRecord record) {
   data->record = std::move(record);
   if (data->record.replay_hint.empty() && !data->record.bugs.empty())
     data->record.replay_hint = "weft::replay(<the same body>, bug.schedule())";
+  // The reports show a long trace's last steps, as weft run's do; Bug::trace() has all.
+  for (auto* bugs : {&data->record.bugs, &data->record.races})
+    for (BugRecord& b : *bugs) b.show_last(kShownSteps);
   return Result(data);
 }
 

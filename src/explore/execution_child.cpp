@@ -134,7 +134,7 @@ void install_child_detectors(SharedHeader& h, double hang_timeout_s, bool superv
   detect::install_crash_handlers(&h.bug, &child_finish, &enter_runtime);
   detect::set_crash_site(&crash_site);
   if (supervised) {  // the fork server pinned itself before forking
-    detect::Watchdog::install_sampler(&h.sampled_pc);
+    detect::Watchdog::install_sampler(&h.sampled);
     return;
   }
   pin_to_one_cpu();  // before the watchdog: threads made from here on inherit it
@@ -151,6 +151,8 @@ BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerpr
     bug.message = h.bug.message;
     bug.thread = h.bug.thread;
     bug.pc = h.bug.pc;
+    for (std::uintptr_t caller : h.bug.callers)
+      if (caller != 0) bug.stack.push_back(caller);
     bug.source_file = h.bug.file;
     bug.source_line = h.bug.line;
     bug.blocked.assign(h.bug.blocked, h.bug.blocked + h.bug.nblocked);

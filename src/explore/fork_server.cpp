@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/expected_exit.hpp"
 #include "core/jobs_layout.hpp"
 #include "core/numbers.hpp"
 #include "core/schedule.hpp"
@@ -74,6 +75,7 @@ struct Config {
   bool stdout_to_stderr = false;  // a replay whose JSON result goes to stdout
   bool colour = false;            // the text report goes to a terminal
   bool keep_going = false;        // go on after a bug, counting each distinct one's hits
+  bool full_trace = false;        // reports show every step, not a long trace's last ones
   std::vector<std::string> no_preempt_in;  // patterns of code run without preemption
   std::string races = "fail";       // off, report or fail
   bool races_explicit = false;      // asked for on the command line
@@ -85,6 +87,7 @@ struct Config {
   std::string bound_error;                           // a malformed WEFT_BOUND
   std::string number_error;  // the first malformed number of a WEFT_* variable
   double hang_timeout_s = 10;
+  ExpectedExit expect_exit;  // --expect-exit: the status the program returns by design
   std::string schedule;
   Shard shard;               // WEFT_SHARD=<i>/<n>: this server runs shard i of n
   std::string jobs_control;  // WEFT_JOBS_CONTROL: weft run --jobs's shared words
@@ -295,23 +298,36 @@ std::string bug_key(const BugRecord& b) {
   return key;
 }
 
-// Whether the execution just waited for failed: a bug it reported, a signal, or a
-// non-zero exit status.
-bool execution_failed(const SharedHeader& h, int status) {
-  return h.bug.written() || WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+// Whether the execution just waited for failed: a bug it reported, a signal, or an exit
+// status the program does not return by design (--expect-exit, default 0).
+bool execution_failed(const SharedHeader& h, int status, const ExpectedExit& expected) {
+  return h.bug.written() || WIFSIGNALED(status) ||
+         (WIFEXITED(status) && !expected.accepts(WEXITSTATUS(status)));
 }
 
 // The failure of the execution just waited for; an exit status nothing explained is the
 // bug itself.
 BugRecord read_failure(SharedRegion& region, int status, std::uint64_t fingerprint,
                        const std::string& strategy, std::uint64_t seed,
-                       const std::vector<std::string>& points) {
+                       const std::vector<std::string>& points, const ExpectedExit& expected) {
   BugRecord b = read_bug(region, status, fingerprint, strategy, seed, points);
   if (!region.header().bug.written() && WIFEXITED(status)) {
     b.kind = BugKind::kExitCode;
     b.message = "the program exited with status " + std::to_string(WEXITSTATUS(status));
+    if (!expected.is_default()) b.message += ", not the expected " + expected.text();
   }
   return b;
+}
+
+// An exit status found by the very first execution is most often the program's design, not
+// a schedule's doing: the report says how to declare it (a warning: the bug's message is
+// its identity, the same whichever execution or worker found it).
+void explain_first_exit(RunRecord* run, const BugRecord& b, std::uint64_t execution, int status) {
+  if (b.kind != BugKind::kExitCode || execution != 1 || !WIFEXITED(status)) return;
+  const std::string n = std::to_string(WEXITSTATUS(status));
+  run->warnings.push_back("the first execution already exited with status " + n +
+                          ": if the program returns " + n +
+                          " by design, declare it with --expect-exit " + n + ", or --expect-exit any");
 }
 
 std::string race_lines(Symbolizer& symbolizer, const DataRace& r);
@@ -380,17 +396,17 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
         !moved && tid != 0 ? detect::read_thread_activity(pid, tid) : detect::ThreadActivity{};
     if (judge.hung(now, steps, activity)) {
       if (tid != 0) {
-        h.sampled_pc.store(0);
+        h.sampled.pc.store(0);
         syscall(SYS_tgkill, pid, tid, SIGURG);
-        for (int i = 0; i < 40 && h.sampled_pc.load() == 0; ++i) {
+        for (int i = 0; i < 40 && h.sampled.pc.load() == 0; ++i) {
           struct timespec ts{0, 5000000};
           nanosleep(&ts, nullptr);
         }
       }
       if (h.bug.claim()) {
-        h.bug.pc = h.sampled_pc.load();
-        detect::Watchdog::describe_hang(&h.bug, static_cast<ThreadId>(holder >> 32),
-                                        hang_timeout_s);
+        detect::Watchdog::take_sample(&h.bug, h.sampled);
+        detect::Watchdog::describe_hang(&h.bug, static_cast<ThreadId>(holder >> 32), hang_timeout_s,
+                                        activity.ok && activity.state == 'R');
         h.bug.publish();
       }
       kill(pid, SIGKILL);
@@ -488,6 +504,8 @@ void serve(ServerState& s) {
     Symbolizer symbolizer;
     if (!note.empty() && run.error.empty() && run.bugs.empty())
       run.coverage.summary = run.note = note;
+    for (auto* bugs : {&run.bugs, &run.races})
+      for (BugRecord& b : *bugs) b.show_last(cfg.full_trace ? ~std::size_t{0} : kShownSteps);
     write_file(cfg.result_dir + "/result.json", format_json(run, symbolizer, program, args));
     write_file(cfg.result_dir + "/report.txt", format_text(run, symbolizer, text_options));
     write_file(cfg.result_dir + "/output.txt", output);
@@ -606,6 +624,7 @@ void serve(ServerState& s) {
   std::vector<std::string> race_keys;  // source lines of each race in run.races
   Symbolizer race_symbolizer;          // lazy: reads nothing until a race or error needs it
   std::uint64_t restarts = 0;
+  std::uint64_t unconfirmed_hangs = 0;  // stalls the same execution run again did not repeat
   h.nraces.store(0);
   ProgressLine progress(cfg.progress && !replaying);
   // --jobs on a systematic search: the workers pass each other work (work_team.hpp).
@@ -702,20 +721,32 @@ void serve(ServerState& s) {
       ++counted;
       ++in_round;
     }
-    const pid_t pid = fork_execution(s, counted - (probe ? 0 : 1));
-    if (pid < 0) {
+    // A hang is confirmed by running the same execution again before it is reported: the
+    // server's state is unchanged, so the child makes the same decisions. A stall that a
+    // busy machine's starvation made does not come back; the rerun is then the execution.
+    bool stopped = false, fork_failed = false;
+    int status = 0;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      const pid_t pid = fork_execution(s, counted - (probe ? 0 : 1));
+      if (pid < 0) {
+        fork_failed = true;
+        break;
+      }
+      if (pid == 0) {
+        team.disown();
+        sigprocmask(SIG_SETMASK, &old_mask, nullptr);  // the program's own mask
+        become_execution(s);
+        return;  // into the program; never reached in the server
+      }
+      status = wait_child(pid, h, cfg.hang_timeout_s, budget_ns != 0 ? start + budget_ns : 0, &stopped);
+      if (stopped || !h.bug.written() || h.bug.kind != static_cast<int>(BugKind::kHang)) break;
+      if (attempt == 0) ++unconfirmed_hangs;
+      else --unconfirmed_hangs;  // it came back: a hang
+    }
+    if (fork_failed) {
       run.error = std::string("fork failed: ") + std::strerror(errno);
       break;
     }
-    if (pid == 0) {
-      team.disown();
-      sigprocmask(SIG_SETMASK, &old_mask, nullptr);  // the program's own mask
-      become_execution(s);
-      return;  // into the program; never reached in the server
-    }
-    bool stopped = false;
-    const int status =
-        wait_child(pid, h, cfg.hang_timeout_s, budget_ns != 0 ? start + budget_ns : 0, &stopped);
     run.executions = counted;
     run.instrumented |= h.instrumented;
     if (stopped) {
@@ -729,7 +760,7 @@ void serve(ServerState& s) {
       break;
     }
     const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
-    const bool bug = execution_failed(h, status) && !probe;
+    const bool bug = execution_failed(h, status, cfg.expect_exit) && !probe;
     if (h.cut.load() != 0 && !bug && !probe) ++run.cut_executions;
     // A failure ended the process after its thread's last step: what the other threads
     // would have done next conflicts with it (--keep-going searches on past it).
@@ -784,7 +815,8 @@ void serve(ServerState& s) {
     }
     const bool new_points = s.racy.pcs().size() != known && cfg.preempt_on == rt::PreemptOn::kRacy;
     if (bug) {
-      BugRecord b = read_failure(*s.region, status, fingerprint, run.strategy, run.seed, s.points);
+      BugRecord b = read_failure(*s.region, status, fingerprint, run.strategy, run.seed, s.points,
+                                 cfg.expect_exit);
       const std::string key = bug_identity(race_symbolizer, b);
       auto seen = std::find(bug_keys.begin(), bug_keys.end(), key);
       if (seen != bug_keys.end()) {
@@ -793,7 +825,9 @@ void serve(ServerState& s) {
         if (!replaying) {
           const Coverage now = s.strategy->coverage();
           b.found_by = now.origin.empty() ? run.strategy : now.origin;
+          explain_first_exit(&run, b, counted, status);
         }
+        if (b.kind == BugKind::kHang) b.message += "; the same execution, run again, hung again";
         if (run.bugs.empty()) {
           output = read_fd(s.output_fd);
           jobs.found(cfg.shard.global(this_order));
@@ -854,7 +888,10 @@ void serve(ServerState& s) {
   // Not when another shard's bug comes first: this one will not be reported.
   const bool beaten = !run.bugs.empty() && jobs.beaten(cfg.shard.global(first_bug_order));
   if (!run.bugs.empty() && run.error.empty() && !cfg.keep_going && cfg.minimize && !beaten &&
-      (sampled || cfg.minimize_only) && run.bugs[0].preemptions() > 0) {
+      (sampled || cfg.minimize_only) && run.bugs[0].preemptions() > 0 &&
+      // Not a hang, whose every trial would cost --hang-timeout twice, nor a livelock, whose
+      // every trial runs to --steps and whose preemptions are fair scheduling's own.
+      run.bugs[0].kind != BugKind::kHang && run.bugs[0].kind != BugKind::kLivelock) {
     BugRecord& found = run.bugs[0];
     const BugRecord first = found;
     const std::string target = bug_keys[0];
@@ -897,8 +934,8 @@ void serve(ServerState& s) {
         return false;
       }
       s.strategy->execution_done(trace);
-      if (!execution_failed(h, status)) return false;
-      BugRecord b = read_failure(*s.region, status, fingerprint, by, 0, s.points);
+      if (!execution_failed(h, status, cfg.expect_exit)) return false;
+      BugRecord b = read_failure(*s.region, status, fingerprint, by, 0, s.points, cfg.expect_exit);
       if (bug_identity(race_symbolizer, b) != target) return false;
       if (b.preemptions() > found.preemptions() ||
           (b.preemptions() == found.preemptions() &&
@@ -945,6 +982,11 @@ void serve(ServerState& s) {
   }
   run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
   run.max_steps = cfg.steps;
+  if (unconfirmed_hangs > 0)
+    run.warnings.push_back(
+        std::to_string(unconfirmed_hangs) + (unconfirmed_hangs == 1 ? " execution" : " executions") +
+        " stalled (no scheduling point for --hang-timeout) and, run again, did not: not reported "
+        "as a hang (a busy machine starved it, or the program waits on something outside it)");
   if (restarts > 0)
     run.warnings.push_back("the search restarted " + std::to_string(restarts) +
                            (restarts == 1 ? " time" : " times") +
@@ -976,6 +1018,7 @@ void maybe_run_fork_server() {
   // From here until a child returns into the program, every block is weft's own: glibc's
   // heap stays as the program left it, the same for every execution.
   rt::InternalHeap::set_weft_thread(true);
+  detect::warm_up_unwinder();  // once here, not in each execution: crashes and hangs unwind
   auto* s = new ServerState();  // shared with every child; never freed
   g_server = s;
   Config& c = s->config;
@@ -991,10 +1034,14 @@ void maybe_run_fork_server() {
   take_number("WEFT_TIME", kTimeSeconds, &c.time_s, bad);
   take_number("WEFT_STEPS", kStepsNumber, &c.steps, bad);
   take_number("WEFT_HANG_TIMEOUT", kHangTimeoutSeconds, &c.hang_timeout_s, bad);
+  if (std::string x = take_env("WEFT_EXPECT_EXIT"); !x.empty())
+    if (std::string e = ExpectedExit::parse(x, &c.expect_exit); !e.empty() && bad->empty())
+      *bad = "WEFT_EXPECT_EXIT=" + e;
   c.fair = take_env("WEFT_FAIR") != "0";
   c.stdout_to_stderr = take_env("WEFT_STDOUT_TO_STDERR") == "1";
   c.colour = take_env("WEFT_COLOR") == "1";
   c.keep_going = take_env("WEFT_KEEP_GOING") == "1";
+  c.full_trace = take_env("WEFT_FULL_TRACE") == "1";
   c.explore_timeouts = take_env("WEFT_EXPLORE_TIMEOUTS") == "1";
   c.spurious_wakeups = take_env("WEFT_SPURIOUS_WAKEUPS") == "1";
   c.state_cache = take_env("WEFT_STATE_CACHE") != "0";
@@ -1006,6 +1053,11 @@ void maybe_run_fork_server() {
       if (!p.empty()) c.no_preempt_in.push_back(p);
   }
   c.schedule = take_env("WEFT_SCHEDULE");
+  if (std::string file = take_env("WEFT_SCHEDULE_FILE"); !file.empty()) {
+    std::string why;
+    if ((!detail::read_schedule_line(file, &c.schedule, &why) || c.schedule.empty()) && bad->empty())
+      *bad = "WEFT_SCHEDULE_FILE='" + file + "' " + (why.empty() ? "cannot be read" : why);
+  }
   if (Shard s; Shard::parse(take_env("WEFT_SHARD"), &s) && s.valid()) c.shard = s;
   c.jobs_control = take_env("WEFT_JOBS_CONTROL");
   constexpr WholeNumber kWorker{0, kJobsNumber.hi - 1, "a worker's number from 0 to 255"};

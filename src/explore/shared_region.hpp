@@ -32,7 +32,7 @@ struct SharedHeader {
   std::atomic<std::uint64_t> steps{0};      // of the current execution
   std::atomic<std::uint64_t> decisions{0};  // of the current execution
   std::atomic<std::uint64_t> holder{0};     // thread id << 32 | kernel tid of the runner
-  std::atomic<std::uintptr_t> sampled_pc{0};  // where a hung thread was (fork server)
+  detect::StackSample sampled;  // where a hung thread was, with its callers (fork server)
   bool complete = false;
   bool instrumented = false;
   std::int64_t coverage_bound = -1;

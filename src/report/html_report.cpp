@@ -120,6 +120,7 @@ std::string format_html(const BugRecord& bug, Symbolizer& symbolizer, const std:
   ThreadId threads = 0;
   for (const Event& e : bug.events) threads = std::max(threads, e.thread + 1);
   const std::size_t last = bug.events.empty() ? 0 : bug.events.size() - 1;
+  const std::size_t from = std::min(bug.shown_from, last);
   const std::string kind(bug_kind_name(bug.kind));
 
   std::string html = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>weft: " +
@@ -129,7 +130,11 @@ std::string format_html(const BugRecord& bug, Symbolizer& symbolizer, const std:
   html += "<p class=\"meta\">" + escape(program) + " &middot; " + std::to_string(bug.events.size()) +
           " steps &middot; " + std::to_string(bug.preemptions()) + " preemption" +
           (bug.preemptions() == 1 ? "" : "s") + " &middot; found in execution " +
-          std::to_string(bug.execution) + "<br>replay: <code>weft replay SCHEDULE -- " +
+          std::to_string(bug.execution) +
+          (from != 0 ? " &middot; the last " + std::to_string(bug.events.size() - from) +
+                           " steps shown (--full-trace shows all)"
+                     : "") +
+          "<br>replay: <code>weft replay SCHEDULE -- " +
           escape(program) + "</code> with the schedule <code>" + escape(bug.schedule) +
           "</code></p>\n";
   if (bug.has_race) {
@@ -162,7 +167,7 @@ std::string format_html(const BugRecord& bug, Symbolizer& symbolizer, const std:
   html += "\n";
 
   nlohmann::json steps = nlohmann::json::array();
-  for (std::size_t i = 0; i < bug.events.size(); ++i) {
+  for (std::size_t i = from; i < bug.events.size(); ++i) {
     const Event& e = bug.events[i];
     const Frame where = choose_location(e, symbolizer);
     const std::string loc = where.file.empty() ? "" : where.file + ":" + std::to_string(where.line);
@@ -171,7 +176,7 @@ std::string format_html(const BugRecord& bug, Symbolizer& symbolizer, const std:
     const std::string obj = names.object(e.op, i);
     const bool preemption = (e.flags & kPreemption) != 0;
     const bool failing = i == last;
-    const std::string row = std::to_string(i + 2);
+    const std::string row = std::to_string(i - from + 2);
     html += "<div class=\"stepno\" style=\"grid-row:" + row + ";grid-column:1\">" +
             std::to_string(i + 1) + "</div>";
     html += "<div id=\"s" + std::to_string(i) + "\" class=\"step" +
@@ -204,7 +209,8 @@ std::string format_html(const BugRecord& bug, Symbolizer& symbolizer, const std:
   }
 
   nlohmann::json arrows = nlohmann::json::array();
-  for (const auto& [from, to] : happens_before_arrows(bug.events)) arrows.push_back({from, to});
+  for (const auto& [before, after] : happens_before_arrows(bug.events))
+    if (before >= from) arrows.push_back({before, after});
   nlohmann::json data = {{"steps", std::move(steps)}, {"arrows", std::move(arrows)}};
   // "</" never appears inside the script: the JSON escapes it.
   std::string payload = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

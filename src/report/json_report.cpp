@@ -83,7 +83,9 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
   }
 
   json trace = json::array();
-  for (std::size_t i = 0; i < bug.events.size(); ++i) {
+  const std::size_t from = std::min(bug.shown_from, bug.events.size());
+  if (from != 0) b["trace_omitted"] = from;
+  for (std::size_t i = from; i < bug.events.size(); ++i) {
     const Event& e = bug.events[i];
     Frame where = choose_location(e, symbolizer);
     json step = {{"step", i + 1},

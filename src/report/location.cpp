@@ -104,6 +104,9 @@ Frame bug_location(const BugRecord& bug, Symbolizer& symbolizer) {
     f.module = at_pc.module;
     return f;
   }
+  // In libc (read, memcpy) or in weft: the first of the program's frames that called it.
+  if (!is_user_frame(at_pc) && !bug.stack.empty())
+    if (Frame caller = choose_location(bug.stack, symbolizer); is_user_frame(caller)) return caller;
   if (at_pc.known()) return at_pc;
   if (bug.kind == BugKind::kDataRace || bug.kind == BugKind::kLivelock) {
     for (auto it = bug.events.rbegin(); it != bug.events.rend(); ++it) {

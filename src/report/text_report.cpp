@@ -315,13 +315,16 @@ class TextWriter {
     }
     // A deadlock has no failing step: everyone is blocked after the last one.
     const bool stuck = bug.kind == BugKind::kDeadlock || bug.kind == BugKind::kHang;
+    const std::size_t from = std::min(bug.shown_from, events.size() - 1);
     out_ += "interleaving (" + count(events.size(), "step") + ", " +
             count(bug.preemptions(), "preemption") + "; > marks the " +
-            (stuck ? "last" : "failing") + " step, * a preemption):\n";
+            (stuck ? "last" : "failing") + " step, * a preemption" +
+            (from != 0 ? "; the last " + std::to_string(events.size() - from) +
+                             " shown, --full-trace shows all" : "") + "):\n";
     std::vector<ThreadId> threads;
-    for (const Event& e : events)
-      if (std::find(threads.begin(), threads.end(), e.thread) == threads.end())
-        threads.push_back(e.thread);
+    for (std::size_t i = from; i < events.size(); ++i)
+      if (std::find(threads.begin(), threads.end(), events[i].thread) == threads.end())
+        threads.push_back(events[i].thread);
     std::sort(threads.begin(), threads.end());
     const bool lanes = threads.size() <= options_.max_thread_columns;
     auto column = [&](ThreadId t) {
@@ -331,8 +334,8 @@ class TextWriter {
     const std::size_t n = events.size();
     const std::size_t tail = n > options_.unfolded_tail ? n - options_.unfolded_tail : 0;
     std::vector<bool> keep(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      keep[i] = i == 0 || i >= tail || (notable(events[i]) && !spin_repeat(events, i)) ||
+    for (std::size_t i = from; i < n; ++i) {
+      keep[i] = i == from || i >= tail || (notable(events[i]) && !spin_repeat(events, i)) ||
                 events[i].thread != events[i - 1].thread;
     }
     const int digits = static_cast<int>(std::to_string(n).size());
@@ -343,7 +346,7 @@ class TextWriter {
         header[1 + k] = paint_.thread(names.thread(threads[k]), threads[k], true);
       table.row(std::move(header));
     }
-    for (std::size_t i = 0; i < n;) {
+    for (std::size_t i = from; i < n;) {
       if (!keep[i]) {
         // A run of unremarkable steps: all by the thread of the step before it.
         std::size_t end = i;

@@ -45,7 +45,8 @@ std::string format_trace_events(const BugRecord& bug, Symbolizer& symbolizer) {
     events.push_back(std::move(s));
     events.push_back(std::move(f));
   };
-  for (std::size_t i = 0; i < bug.events.size(); ++i) {
+  const std::size_t from = std::min(bug.shown_from, bug.events.size());
+  for (std::size_t i = from; i < bug.events.size(); ++i) {
     const Event& e = bug.events[i];
     const Frame where = choose_location(e, symbolizer);
     json x = event("X", i, e.thread);
@@ -64,7 +65,8 @@ std::string format_trace_events(const BugRecord& bug, Symbolizer& symbolizer) {
       events.push_back(std::move(p));
     }
   }
-  for (const auto& [from, to] : happens_before_arrows(bug.events)) arrow(from, to);
+  for (const auto& [before, after] : happens_before_arrows(bug.events))
+    if (before >= from) arrow(before, after);
   if (!bug.events.empty()) {
     const std::size_t last = bug.events.size() - 1;
     json b = event("i", last, bug.thread != kNoThread ? bug.thread : bug.events[last].thread);

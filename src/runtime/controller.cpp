@@ -788,17 +788,26 @@ bool Controller::in_no_preempt_code(const ThreadState& t) const {
 // thread it waits for (a good-samaritan violation): so an enabled thread that did not run
 // in the window is a sign, unless the runners also synchronised (locks, semaphores,
 // condition variables...), which a memory-polling loop does not: a thread taking a lock
-// over and over while a priority schedule holds the others back works.
+// over and over while a priority schedule holds the others back works. So does one that
+// changes many objects (a parallel-for body's atomic increments of an array's elements):
+// a loop that waits changes the same few, whatever the schedule.
 bool Controller::progressing() const {
   if (!config_.fair) return false;
   const std::uint64_t first = step_ - std::min<std::uint64_t>(step_, kLivelockWindow);
   bool synchronised = false;
+  constexpr std::size_t kManyObjects = 16;
+  std::uintptr_t changed[kManyObjects];
+  std::size_t nchanged = 0;
   for (std::uint64_t i = first; i < step_; ++i) {
     const Event& e = events_[i];
     if ((e.flags & kYielded) && !changed_memory(e)) return false;
     synchronised |= !is_memory_access(e.op.kind) && e.op.kind != OpKind::Fence;
+    const bool changes = e.op.kind == OpKind::Write || e.op.kind == OpKind::AtomicStore || changed_memory(e);
+    if (changes && nchanged < kManyObjects &&
+        std::find(changed, changed + nchanged, e.op.object) == changed + nchanged)
+      changed[nchanged++] = e.op.object;
   }
-  if (synchronised) return true;
+  if (synchronised || nchanged == kManyObjects) return true;
   for (ThreadId t : enabled_) {
     bool ran = false;
     for (std::uint64_t i = first; i < step_ && !ran; ++i) ran = events_[i].thread == t;

@@ -58,11 +58,19 @@ bool spin_step(OpKind k) {
          k == OpKind::RwTryWriteLock || k == OpKind::SemTryWait;
 }
 
-// Operations that end a spin: anything but memory accesses, try-locks and yields (a lock,
-// a wait, a thread operation...).
+// Operations that end a spin: anything but memory accesses, try-locks, yields, and locks
+// taken and released (a wait, a signal, a thread operation...). A loop that locks, reads
+// a flag, unlocks and sleeps polls: its sleeps are one spin's yields, or it would keep
+// the CPU from the thread it waits for under every schedule (main's exit, say).
 bool ends_spin(OpKind k) {
-  return !is_memory_access(k) && !spin_step(k) && k != OpKind::Fence && k != OpKind::Yield &&
-         k != OpKind::Sleep;
+  switch (k) {
+    case OpKind::MutexLock: case OpKind::MutexUnlock: case OpKind::RwReadLock:
+    case OpKind::RwWriteLock: case OpKind::RwUnlock:
+      return false;
+    default:
+      return !is_memory_access(k) && !spin_step(k) && k != OpKind::Fence && k != OpKind::Yield &&
+             k != OpKind::Sleep;
+  }
 }
 
 }  // namespace

@@ -228,7 +228,7 @@ TEST_F(Cli, JsonResultHasTheContractFields) {
   for (const char* f : {"version", "program", "args", "strategy", "seed", "executions",
                         "elapsed_s", "complete", "instrumented", "bugs"})
     EXPECT_TRUE(j.contains(f)) << f;
-  EXPECT_EQ(j["version"], 1);
+  EXPECT_EQ(j["version"], 2);
   EXPECT_EQ(j["strategy"], "dfs");
   EXPECT_FALSE(j["instrumented"].get<bool>());
   ASSERT_EQ(j["bugs"].size(), 1u);

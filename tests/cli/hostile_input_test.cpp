@@ -135,7 +135,7 @@ TEST_F(Hostile, MergeRefusesFieldsThatAreNotAsTheSchemaHasThem) {
       {"/coverage/bound", -2, "field \"coverage.bound\" must be a whole number >= -1"},
       {"/coverage/bound", ~std::uint64_t{0}, "field \"coverage.bound\" must be a whole number >= -1"},
       {"/elapsed_s", "fast", "field \"elapsed_s\""},
-      {"/version", 2, "field \"version\" must be 1"},
+      {"/version", 1, "field \"version\" must be 2"},
       {"/program", 7, "field \"program\" must be a string"},
       {"/warnings", json::parse("[1]"), "field \"warnings\" must be an array of strings"},
       {"/bugs/0/hits", 0, "field \"bugs[0].hits\" must be a whole number >= 1"},
@@ -234,6 +234,7 @@ TEST_F(Hostile, TheForkServerReadsItsVariablesAsWeftRunReadsItsOptions) {
       {"WEFT_HANG_TIMEOUT=inf", "WEFT_HANG_TIMEOUT='inf' is not valid: give seconds"},
       {"WEFT_STEPS=1e5", "WEFT_STEPS='1e5' is not valid: give a whole number from 1 to 50000000"},
       {"WEFT_EXECUTIONS=-1", "WEFT_EXECUTIONS='-1' is not valid: give a whole number of executions"},
+      {"WEFT_EXPECT_EXIT=300", "WEFT_EXPECT_EXIT='300' is not valid: give an exit status from 0 to 255"},
   };
   for (const auto& b : bad) {
     const json j = serve(b.env);

@@ -117,6 +117,11 @@ TEST_F(JsonSchema, AssertionBugWithRacesReported) {
                           "crash.json");
   ASSERT_EQ(crash["bugs"].size(), 1u) << crash.dump();
   EXPECT_EQ(crash["bugs"][0]["kind"], "crash");
+  // A livelock at the step bound: its trace the last 1000 steps, trace_omitted the rest.
+  const json livelock = weft("run -s random --steps 3000 -- " + kBin + "/cli_two_spinners", 1,
+                             "livelock.json");
+  ASSERT_EQ(livelock["bugs"].size(), 1u) << livelock.dump().substr(0, 2000);
+  EXPECT_EQ(livelock["bugs"][0]["trace_omitted"], 2000);
   validate("assertion");
 }
 

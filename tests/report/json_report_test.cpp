@@ -26,7 +26,7 @@ TEST(JsonReport, EveryContractFieldWithItsType) {
   run.coverage.executions = 17;
   json j = json::parse(format_json(run, sym, "./counter_test", {"--gtest_filter=x", "-v"}));
 
-  EXPECT_EQ(j.at("version"), 1);
+  EXPECT_EQ(j.at("version"), 2);
   EXPECT_EQ(j.at("program"), "./counter_test");
   EXPECT_EQ(j.at("args"), json({"--gtest_filter=x", "-v"}));
   EXPECT_EQ(j.at("strategy"), "pct");

@@ -1,0 +1,203 @@
+// Every report a real bug (issue #25): what a program does by design is not reported, and
+// what is reported says what the program did.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "support/shell.hpp"
+#include "support/temp_dir.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kBin = WEFT_BIN_DIR;
+
+using weft::test::Output;
+using weft::test::sh;
+
+class Reports : public weft::test::TempDirTest {
+ protected:
+  // `weft run --json - ARGS` in the test's directory: the result, its status checked.
+  nlohmann::json run(const std::string& args, int expect_status) {
+    const std::string command = kBin + "/weft run --json - " + args;
+    Output o = sh("cd " + dir_.string() + " && " + command, "2>/dev/null");
+    EXPECT_EQ(o.status, expect_status) << command << "\n" << o.out;
+    auto j = nlohmann::json::parse(o.out, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << command << "\n" << o.out;
+    return j;
+  }
+  Output weft(const std::string& args) { return sh("cd " + dir_.string() + " && " + kBin + "/weft " + args); }
+};
+
+std::set<std::string> kinds(const nlohmann::json& result) {
+  std::set<std::string> out;
+  for (const auto& b : result.value("bugs", nlohmann::json::array())) out.insert(b.value("kind", ""));
+  return out;
+}
+
+// A program that returns 6 in every execution: without a declaration the first execution
+// reports it and says how to declare it; declared, nothing is reported and dfs is complete.
+TEST_F(Reports, ADeclaredExitStatusIsNotABug) {
+  const std::string program = kBin + "/cli_designed_exit six";
+  const nlohmann::json found = run("-s dfs --jobs 1 -- " + program, 1);
+  ASSERT_EQ(kinds(found), std::set<std::string>{"exit-code"}) << found.dump(1);
+  EXPECT_NE(found["warnings"].dump().find("declare it with --expect-exit 6"), std::string::npos)
+      << found.dump(1);
+  for (const std::string strategy : {"dfs", "dpor", "pct", "random"})
+    for (const std::string jobs : {"1", "2"}) {
+      SCOPED_TRACE(strategy + " --jobs " + jobs);
+      const nlohmann::json r = run("--expect-exit 6 -s " + strategy + " --jobs " + jobs + " -- " + program, 0);
+      EXPECT_TRUE(kinds(r).empty()) << r.dump(1);
+    }
+  EXPECT_TRUE(run("--expect-exit 6 -s dfs --jobs 1 -- " + program, 0).value("complete", false));
+  EXPECT_TRUE(kinds(run("--expect-exit any -s dfs -- " + program, 0)).empty());
+}
+
+// Declared, a status is still checked: another status, an assertion failure (a signal)
+// are bugs; the message says which status was expected.
+TEST_F(Reports, AnotherStatusThanTheDeclaredOneIsABug) {
+  const nlohmann::json lost = run("--expect-exit 0 -s dfs --jobs 1 -- " + kBin + "/cli_designed_exit lost", 1);
+  ASSERT_EQ(kinds(lost), std::set<std::string>{"exit-code"}) << lost.dump(1);
+  EXPECT_NE(lost["bugs"][0].value("message", "").find("status 3"), std::string::npos) << lost.dump(1);
+  EXPECT_TRUE(kinds(run("--expect-exit 3 -s dfs --jobs 1 -- " + kBin + "/cli_designed_exit lost", 1))
+                  .contains("exit-code"));  // the schedules that lose no update exit 0
+  const nlohmann::json asserted =
+      run("--expect-exit 6 -s dfs --jobs 1 -- " + kBin + "/cli_designed_exit assert", 1);
+  EXPECT_EQ(kinds(asserted), std::set<std::string>{"assertion"}) << asserted.dump(1);
+  const nlohmann::json any = run("--expect-exit any -s dfs --jobs 1 -- " + kBin + "/cli_designed_exit assert", 1);
+  EXPECT_EQ(kinds(any), std::set<std::string>{"assertion"}) << any.dump(1);
+}
+
+// `void main()`: whatever status it leaves is declared by --expect-exit any.
+TEST_F(Reports, VoidMainWithAnyStatus) {
+  for (const std::string strategy : {"dfs", "pct", "random"})
+    EXPECT_TRUE(kinds(run("--expect-exit any -s " + strategy + " -- " + kBin + "/cli_void_main", 0)).empty());
+}
+
+// The replay command weft prints carries the declaration (or the replay would report the
+// declared status as a bug of its own).
+TEST_F(Reports, TheReplayCommandCarriesTheDeclaration) {
+  Output o = weft("run -s dfs --jobs 1 --expect-exit 6 -- " + kBin + "/cli_designed_exit assert");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("--expect-exit 6 -- ")) << o.out;
+}
+
+// A bad declaration is one line naming the value and what is accepted, exit status 2
+// (the variable weft run hands the program: hostile_input_test).
+TEST_F(Reports, ABadExpectedStatusIsAnError) {
+  for (const std::string bad : {"256", "-1", "six", "+6", "06", "", "6x", "anything"}) {
+    SCOPED_TRACE(bad);
+    Output o = weft("run --expect-exit '" + bad + "' -- " + kBin + "/cli_designed_exit six");
+    EXPECT_EQ(o.status, 2) << o.out;
+    EXPECT_TRUE(o.has("an exit status from 0 to 255, or 'any'")) << o.out;
+  }
+}
+
+// A crash says where it faulted: the address the kernel gives, what kind of fault; for an
+// access through a non-canonical pointer (0xabab..., from freed memory) the kernel gives
+// none, and the report decodes it from the instruction instead of saying "address 0x0".
+TEST_F(Reports, ACrashGivesTheFaultingAddress) {
+  const struct {
+    std::string mode, text;
+  } cases[] = {
+      {"garbage", "at address 0xabababababababb3 (not a canonical address"},
+      {"unmapped", "at address 0x10000 (not mapped)"},
+      {"readonly", "(mapped without the permission"},
+      {"libc", "at address 0x10000 (not mapped)"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.mode);
+    const nlohmann::json r = run("-s dfs --jobs 1 -- " + kBin + "/cli_crash_address " + c.mode, 1);
+    ASSERT_EQ(kinds(r), std::set<std::string>{"crash"}) << r.dump(1);
+    const std::string message = r["bugs"][0].value("message", "");
+    EXPECT_NE(message.find(c.text), std::string::npos) << message;
+    EXPECT_EQ(message.find("address 0x0 "), std::string::npos) << message;
+    // The program's frame, though memcpy's is where it faulted.
+    const std::string file = r["bugs"][0]["location"].value("file", "");
+    EXPECT_NE(file.find("crash_address.c"), std::string::npos) << r["bugs"][0].dump(1);
+  }
+}
+
+// A hang is reported only when the same execution, run again, hangs again: a stall a busy
+// machine's starvation made does not come back (here the program stalls only the first
+// time: a warning says so, and no bug). A real one says it was confirmed, and names the
+// program's frame, not libc's read().
+TEST_F(Reports, AHangIsConfirmedByRunningTheExecutionAgain) {
+  for (const std::string strategy : {"dfs", "random"}) {
+    SCOPED_TRACE(strategy);
+    const std::string marker = (dir_ / ("stalled-" + strategy)).string();
+    const nlohmann::json once =
+        run("--hang-timeout 0.5 -s " + strategy + " --jobs 1 -- " + kBin + "/cli_stall_once " + marker, 0);
+    EXPECT_TRUE(kinds(once).empty()) << once.dump(1);
+    EXPECT_NE(once.dump().find("1 execution stalled"), std::string::npos) << once.dump(1);
+  }
+  const nlohmann::json hang = run("--hang-timeout 0.5 -s dfs --jobs 1 -- " + kBin + "/cli_blocked_read", 1);
+  ASSERT_EQ(kinds(hang), std::set<std::string>{"hang"}) << hang.dump(1);
+  const nlohmann::json& bug = hang["bugs"][0];
+  EXPECT_NE(bug.value("message", "").find("run again, hung again"), std::string::npos) << bug.dump(1);
+  EXPECT_NE(bug["location"].value("file", "").find("blocked_read.c"), std::string::npos) << bug.dump(1);
+  EXPECT_EQ(hang.dump().find("stalled"), std::string::npos) << hang.dump(1);
+}
+
+// A report of any length is written at once and stays small: a long execution's last 1000
+// steps in every report (text, JSON, --html, --trace-out), all with --full-trace; its
+// schedule (200 KB for 100,000 steps, more than one environment string holds) replays.
+TEST_F(Reports, ALongTraceIsBoundedInEveryReport) {
+  const std::string program = kBin + "/cli_two_spinners";
+  const nlohmann::json r = run("-s random --jobs 1 --html page.html --trace-out trace.json -- " + program, 1);
+  ASSERT_EQ(kinds(r), std::set<std::string>{"livelock"}) << r.dump(1).substr(0, 2000);
+  const nlohmann::json& bug = r["bugs"][0];
+  EXPECT_EQ(bug["steps"], 100000);
+  EXPECT_EQ(bug["trace"].size(), 1000u);
+  EXPECT_EQ(bug["trace_omitted"], 99000);
+  EXPECT_EQ(bug["trace"][0]["step"], 99001);
+  EXPECT_LT(fs::file_size(dir_ / "page.html"), 2'000'000u);
+  EXPECT_LT(fs::file_size(dir_ / "trace.json"), 2'000'000u);
+
+  Output text = weft("run -s random --jobs 1 -- " + program);
+  EXPECT_EQ(text.status, 1);
+  EXPECT_LT(text.out.size(), 500'000u);
+  EXPECT_TRUE(text.has("the last 1000 shown, --full-trace shows all")) << text.out.substr(0, 1000);
+  Output replayed = weft("replay cli_two_spinners.weft-schedule -- " + program);
+  EXPECT_EQ(replayed.status, 1) << replayed.out.substr(0, 2000);
+  EXPECT_TRUE(replayed.has("bug: livelock")) << replayed.out.substr(0, 2000);
+
+  const nlohmann::json full = run("--full-trace --steps 5000 -s random --jobs 1 -- " + program, 1);
+  EXPECT_EQ(full["bugs"][0]["trace"].size(), 5000u);
+  EXPECT_FALSE(full["bugs"][0].contains("trace_omitted"));
+}
+
+// Livelocks that are progress (issue #25, 2a, 2b): a parallel-for's atomic increments of
+// an array change memory at every step, so its long executions are cut at the bound under
+// every strategy, never a good-samaritan violation; a detached thread that polls under a
+// lock and sleeps lets main exit under every fair schedule (dfs completes).
+TEST_F(Reports, ProgressIsNotALivelock) {
+  for (const std::string strategy : {"dfs", "pct", "pos", "random", "pb", "dpor"}) {
+    SCOPED_TRACE(strategy);
+    const nlohmann::json r =
+        run("--steps 5000 -n 30 -s " + strategy + " --jobs 1 -- " + kBin + "/cli_parallel_for", 0);
+    EXPECT_TRUE(kinds(r).empty()) << r.dump(1).substr(0, 2000);
+    EXPECT_GT(r.value("cut_executions", 0), 0) << r.dump(1).substr(0, 2000);
+    const nlohmann::json poll = run("-n 30 -s " + strategy + " --jobs 1 -- " + kBin + "/cli_poll_detached", 0);
+    EXPECT_TRUE(kinds(poll).empty()) << poll.dump(1).substr(0, 2000);
+  }
+  EXPECT_TRUE(run("-n 0 -s dfs --jobs 1 -- " + kBin + "/cli_poll_detached", 0).value("complete", false));
+}
+
+// A spin nobody ends (2c): instrumented, a livelock at the step bound; built without
+// weft's wrappers its loads take no step, and the hang says the thread computes.
+TEST_F(Reports, ASpinNobodyEndsIsALivelockOrAComputingHang) {
+  const nlohmann::json seen = run("--steps 5000 -s dfs --jobs 1 -- " + kBin + "/cli_spin_on_flag", 1);
+  EXPECT_EQ(kinds(seen), std::set<std::string>{"livelock"}) << seen.dump(1).substr(0, 2000);
+  const nlohmann::json unseen =
+      run("--hang-timeout 0.5 -s dfs --jobs 1 -- " + kBin + "/cli_spin_on_flag_plain", 1);
+  ASSERT_EQ(kinds(unseen), std::set<std::string>{"hang"}) << unseen.dump(1).substr(0, 2000);
+  EXPECT_NE(unseen["bugs"][0].value("message", "").find("computes outside weft's view"), std::string::npos)
+      << unseen["bugs"][0].dump(1);
+}
+
+}  // namespace

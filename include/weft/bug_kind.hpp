@@ -14,6 +14,7 @@ enum class BugKind : int {
   kHang,               // a thread blocked outside weft's control, or a timeout
   kDataRace,           // two unordered conflicting accesses
   kWrongOutput,        // --check-output: the output differs from the serial execution's
+  kApiMisuse,          // a threading call on an object whose state makes it undefined
 };
 
 constexpr std::string_view bug_kind_name(BugKind k) {
@@ -27,6 +28,7 @@ constexpr std::string_view bug_kind_name(BugKind k) {
     case BugKind::kHang: return "hang";
     case BugKind::kDataRace: return "data-race";
     case BugKind::kWrongOutput: return "wrong-output";
+    case BugKind::kApiMisuse: return "api-misuse";
   }
   return "unknown";
 }

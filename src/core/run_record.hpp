@@ -33,6 +33,18 @@ struct DataRace {
   RaceAccess earlier, later;
 };
 
+// An api-misuse (a threading call the object's state makes undefined): the object, what
+// it is, and, when it had been destroyed, by whom, where and after how many steps. The
+// rest of its history is in the trace (report/object_history.hpp).
+struct Misuse {
+  enum class Object : std::uint8_t { kMutex, kCondition, kSemaphore, kBarrier };
+  std::uintptr_t object = 0;  // 0: no misuse
+  Object kind = Object::kMutex;
+  ThreadId destroyed_by = kNoThread;  // kNoThread: not destroyed
+  std::uintptr_t destroy_pc = 0;      // return address into the destroying call's caller
+  std::uint64_t destroy_step = 0;     // steps taken before the destroy
+};
+
 // A heap block the program allocated during the execution: reports name heap objects by
 // where they were allocated.
 struct Allocation {
@@ -79,6 +91,7 @@ struct BugRecord {
   std::uint64_t hits = 1;       // executions that hit it (weft run --keep-going)
   bool has_race = false;        // kind data-race: the two accesses
   DataRace race;
+  Misuse misuse;                // kind api-misuse: the object and its destroy
   // Schedule minimisation: the preemptions and steps of the schedule first found (0, 0:
   // not minimised), and how many executions the minimiser ran.
   std::size_t found_preemptions = 0;

@@ -25,6 +25,7 @@ struct BugSlot {
   BlockedThread blocked[kMaxBlocked];
   bool has_race = false;
   DataRace race;
+  Misuse misuse;
 
   // The first bug wins (a second thread may crash while the first is being reported).
   // Async-signal-safe.

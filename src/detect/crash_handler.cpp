@@ -18,6 +18,7 @@ namespace {
 BugSlot* g_slot = nullptr;
 FinishFn g_finish = nullptr;
 ThreadId (*g_current)() = nullptr;
+std::uintptr_t (*g_site)() = nullptr;
 
 std::uintptr_t pc_of(void* uctx) {
   auto* uc = static_cast<ucontext_t*>(uctx);
@@ -71,7 +72,8 @@ void on_signal(int sig, siginfo_t* info, void* uctx) {
     g_slot->kind = static_cast<int>(BugKind::kCrash);
     g_slot->thread = g_current();
     // +1: the report subtracts one from return addresses; this is the faulting pc itself.
-    g_slot->pc = pc_of(uctx) + 1;
+    const std::uintptr_t site = g_site != nullptr ? g_site() : 0;
+    g_slot->pc = site != 0 ? site : pc_of(uctx) + 1;
     interrupted_callers(pc_of(uctx), g_slot->callers, StackSample::kFrames);
     g_slot->publish();
   }
@@ -156,6 +158,8 @@ void describe_signal(BugSlot* slot, int sig, int code, const void* fault_addr, c
       append_dec(m, cap, static_cast<std::uint64_t>(sig));
   }
 }
+
+void set_crash_site(std::uintptr_t (*site)()) { g_site = site; }
 
 void install_crash_handlers(BugSlot* slot, FinishFn finish, ThreadId (*current_thread)()) {
   g_slot = slot;

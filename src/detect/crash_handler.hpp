@@ -13,6 +13,9 @@ using FinishFn = void (*)();  // publishes the trace counters and _exits; never 
 // std::terminate handler. `current_thread` names the controlled thread that failed and
 // marks it as inside weft (what the handler calls must not be scheduled).
 void install_crash_handlers(BugSlot* slot, FinishFn finish, ThreadId (*current_thread)());
+// `site` says where a fault is the program's call rather than the faulting code (weft
+// reading the program's object for it: ThreadState::reading_for); 0: the faulting pc.
+void set_crash_site(std::uintptr_t (*site)());
 
 // Fills `slot` with a description of signal `sig` (async-signal-safe): the faulting
 // address the kernel gives, or, when it gives none (`code` SI_KERNEL: a general protection

@@ -32,6 +32,12 @@ ThreadId enter_runtime() {
   return s->id;
 }
 
+// A fault while weft read the program's object for a call: the program's, at that call.
+std::uintptr_t crash_site() {
+  const rt::ThreadState* s = rt::t_self;
+  return s == nullptr ? 0 : s->reading_for;
+}
+
 detect::HangTarget hang_target() {
   detect::HangTarget t;
   rt::Controller* c = rt::Controller::active();
@@ -74,6 +80,7 @@ void ChildSink::on_bug(const rt::BugReport& bug) {
       if (s.nblocked < detect::BugSlot::kMaxBlocked) s.blocked[s.nblocked++] = b;
     s.has_race = bug.race != nullptr;
     if (bug.race != nullptr) s.race = *bug.race;
+    s.misuse = bug.misuse != nullptr ? *bug.misuse : Misuse{};
     s.publish();
   }
   if (strategy_ != nullptr) write_coverage(*h_, strategy_->coverage_with_stats());
@@ -125,6 +132,7 @@ void pin_to_one_cpu(int nth) {
 
 void install_child_detectors(SharedHeader& h, double hang_timeout_s, bool supervised) {
   detect::install_crash_handlers(&h.bug, &child_finish, &enter_runtime);
+  detect::set_crash_site(&crash_site);
   if (supervised) {  // the fork server pinned itself before forking
     detect::Watchdog::install_sampler(&h.sampled);
     return;
@@ -150,6 +158,7 @@ BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerpr
     bug.blocked.assign(h.bug.blocked, h.bug.blocked + h.bug.nblocked);
     bug.has_race = h.bug.has_race;
     bug.race = h.bug.race;
+    bug.misuse = h.bug.misuse;
   } else {
     bug.kind = BugKind::kCrash;
     bug.message = WIFSIGNALED(wait_status)

@@ -13,6 +13,7 @@ WEFT_DEFINE_REAL(pthread_cond_timedwait)
 WEFT_DEFINE_REAL(pthread_cond_clockwait)
 WEFT_DEFINE_REAL(pthread_cond_signal)
 WEFT_DEFINE_REAL(pthread_cond_broadcast)
+WEFT_DEFINE_REAL(pthread_cond_destroy)
 
 namespace {
 
@@ -101,6 +102,23 @@ int pthread_cond_signal(pthread_cond_t* cv) noexcept {
 int pthread_cond_broadcast(pthread_cond_t* cv) noexcept {
   if (ThreadState* self = rt::controlled_thread()) return signal(self, cv, WEFT_PC, true);
   return real_pthread_cond_broadcast()(cv);
+}
+
+// Undefined while a thread waits on it (or is inside pthread_cond_wait, not yet waiting);
+// waiters already woken, on their way out, are allowed (a broadcast, then a destroy).
+int pthread_cond_destroy(pthread_cond_t* cv) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) {
+    RuntimeScope scope(self);
+    const std::uintptr_t ca = addr(cv);
+    check_no_waiters(self, ctl().waiters(self, [ca](const ThreadState& t) {
+                       return t.pending.object == ca &&
+                              (t.pending.kind == OpKind::CondWait ||
+                               (t.pending.kind == OpKind::CondWake && !t.woken));
+                     }),
+                     ca, Misuse::Object::kCondition,
+                     "pthread_cond_destroy of a condition variable", WEFT_PC);
+  }
+  return real_pthread_cond_destroy()(cv);
 }
 
 }  // extern "C"

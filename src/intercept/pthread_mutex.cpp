@@ -2,6 +2,9 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include <atomic>
+#include <string>
+
 #include "intercept/real.hpp"
 
 using namespace weft;
@@ -22,12 +25,95 @@ WEFT_DEFINE_REAL(pthread_spin_unlock)
 
 namespace {
 
+// glibc's __kind after pthread_mutex_destroy ("set to an invalid value" so that a use
+// after destroy can be told apart); any initialisation, a static one too, rewrites it.
+constexpr int kDestroyedKind = -1;
+constexpr int kRobustOrPriority = 16 | 32 | 64;  // PTHREAD_MUTEX_ROBUST_NORMAL_NP, PI, PP
+
+// Around weft's reads of the program's mutex (ThreadState::reading_for). The signal fences
+// keep the reads between the two stores, where the crash handler looks.
+class ReadingFor {
+ public:
+  ReadingFor(ThreadState* self, std::uintptr_t pc) : self_(self) {
+    self_->reading_for = pc;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+  ~ReadingFor() {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    self_->reading_for = 0;
+  }
+  ReadingFor(const ReadingFor&) = delete;
+  ReadingFor& operator=(const ReadingFor&) = delete;
+
+ private:
+  ThreadState* self_;
+};
+
+// Whether `m` is a mutex this execution destroyed and nothing initialised again.
+bool destroyed(const Controller& c, const pthread_mutex_t* m) {
+  return m->__data.__kind == kDestroyedKind && c.destroyed.contains(addr(m));
+}
+
+// A plain (normal, default or adaptive) mutex: unlocking it unheld is undefined behaviour,
+// where errorcheck, recursive and robust mutexes define it (EPERM).
+bool unlock_is_undefined(const pthread_mutex_t* m) {
+  const int kind = m->__data.__kind;
+  const int type = kind & 3;
+  return kind != kDestroyedKind && (kind & kRobustOrPriority) == 0 &&
+         (type == PTHREAD_MUTEX_NORMAL || type == PTHREAD_MUTEX_ADAPTIVE_NP);
+}
+
+[[noreturn]] void misuse(ThreadState* self, const pthread_mutex_t* m, std::uintptr_t pc,
+                         const std::string& message) {
+  Controller& c = ctl();
+  const Misuse record = c.destroyed.misuse(addr(m), Misuse::Object::kMutex);
+  c.misuse(self, message, record, pc);
+}
+
+// Lock, trylock, unlock or destroy of a mutex the program destroyed before.
+void check_not_destroyed(ThreadState* self, const pthread_mutex_t* m, std::uintptr_t pc,
+                         const char* call) {
+  bool gone;
+  {
+    ReadingFor reading(self, pc);
+    gone = destroyed(ctl(), m);
+  }
+  if (gone) [[unlikely]]
+    misuse(self, m, pc, std::string(call) + " of a destroyed mutex");
+}
+
+std::string thread_name(ThreadId t) { return "T" + std::to_string(t); }
+
+// An unlock that failed in the model: of a plain mutex the caller does not hold, by
+// another thread or by nobody, it is undefined.
+// A mutex locked outside weft's control (its real lock word set) is left alone: the
+// model never saw that lock.
+void check_unlock(ThreadState* self, const pthread_mutex_t* m, std::uintptr_t pc) {
+  Controller& c = ctl();
+  const ThreadId owner = c.mutexes.owner(addr(m));
+  bool undefined, locked_for_real;
+  {
+    ReadingFor reading(self, pc);
+    undefined = unlock_is_undefined(m);
+    locked_for_real = m->__data.__lock != 0;
+  }
+  if (!undefined) return;
+  if (owner != kNoThread)
+    misuse(self, m, pc, "pthread_mutex_unlock of a mutex that " + thread_name(owner) + " holds");
+  if (!locked_for_real) misuse(self, m, pc, "pthread_mutex_unlock of a mutex that is not locked");
+}
+
 // The type lives in the mutex itself (glibc's __kind), whichever way it was initialised:
 // pthread_mutex_init with an attribute or a static initializer (std::recursive_mutex).
 // Read at every use (MutexModel::learn).
-void learn_type(Controller& c, pthread_mutex_t* m) {
+void learn_type(ThreadState* self, Controller& c, pthread_mutex_t* m, std::uintptr_t pc) {
   MutexModel::Type type = MutexModel::Type::kNormal;
-  switch (m->__data.__kind & 3) {
+  int kind;
+  {
+    ReadingFor reading(self, pc);
+    kind = m->__data.__kind;
+  }
+  switch (kind & 3) {
     case PTHREAD_MUTEX_RECURSIVE: type = MutexModel::Type::kRecursive; break;
     case PTHREAD_MUTEX_ERRORCHECK: type = MutexModel::Type::kErrorCheck; break;
     default: break;
@@ -38,28 +124,35 @@ void learn_type(Controller& c, pthread_mutex_t* m) {
 int lock(ThreadState* self, pthread_mutex_t* m, std::uintptr_t pc, const Deadline& deadline) {
   RuntimeScope scope(self);
   Controller& c = ctl();
-  learn_type(c, m);
+  learn_type(self, c, m, pc);
   if (c.schedule_wait(self, make_op(OpKind::MutexLock, addr(m), pc), deadline)) return ETIMEDOUT;
+  check_not_destroyed(self, m, pc, "pthread_mutex_lock");
   const int rc = c.mutexes.lock(addr(m), self->id);
   if (rc != 0) c.mark_last_event(self, kFailed);  // an errorcheck relock: EDEADLK, nothing taken
   return rc;
 }
 
-int trylock(ThreadState* self, std::uintptr_t m, std::uintptr_t pc) {
+// `mutex`: the pthread mutex (null: a spin lock, which has no type and no destroyed mark).
+int trylock(ThreadState* self, std::uintptr_t m, std::uintptr_t pc, const pthread_mutex_t* mutex) {
   RuntimeScope scope(self);
   Controller& c = ctl();
   c.schedule(self, make_op(OpKind::MutexTryLock, m, pc));
+  if (mutex != nullptr) check_not_destroyed(self, mutex, pc, "pthread_mutex_trylock");
   int rc = c.mutexes.try_lock(m, self->id);
   if (rc != 0) c.mark_last_event(self, kFailed);
   return rc;
 }
 
-int unlock(ThreadState* self, std::uintptr_t m, std::uintptr_t pc) {
+int unlock(ThreadState* self, std::uintptr_t m, std::uintptr_t pc, const pthread_mutex_t* mutex) {
   RuntimeScope scope(self);
   Controller& c = ctl();
   c.schedule(self, make_op(OpKind::MutexUnlock, m, pc));
+  if (mutex != nullptr) check_not_destroyed(self, mutex, pc, "pthread_mutex_unlock");
   int rc = c.mutexes.unlock(m, self->id);
-  if (rc != 0) c.mark_last_event(self, kFailed);  // not the holder: nothing released
+  if (rc != 0) {
+    c.mark_last_event(self, kFailed);  // not the holder: nothing released
+    if (mutex != nullptr) check_unlock(self, mutex, pc);
+  }
   // Unlocking a normal mutex one does not hold is undefined; glibc lets it pass.
   if (rc != 0 && c.mutexes.type(m) == MutexModel::Type::kNormal) return 0;
   return rc;
@@ -74,6 +167,7 @@ int pthread_mutex_init(pthread_mutex_t* m, const pthread_mutexattr_t* attr) noex
   if (ThreadState* self = rt::controlled_thread()) {
     RuntimeScope scope(self);
     ctl().mutexes.reset_one(addr(m));
+    ctl().destroyed.initialised(addr(m));
   }
   return rc;
 }
@@ -81,9 +175,21 @@ int pthread_mutex_init(pthread_mutex_t* m, const pthread_mutexattr_t* attr) noex
 int pthread_mutex_destroy(pthread_mutex_t* m) noexcept {
   if (ThreadState* self = rt::controlled_thread()) {
     RuntimeScope scope(self);
-    if (ctl().mutexes.owner(addr(m)) != kNoThread) return EBUSY;
-    ctl().mutexes.reset_one(addr(m));
-    return 0;
+    Controller& c = ctl();
+    const std::uintptr_t pc = WEFT_PC;
+    check_not_destroyed(self, m, pc, "pthread_mutex_destroy");
+    // Undefined for every type (glibc says EBUSY, a program cannot have meant it).
+    if (const ThreadId owner = c.mutexes.owner(addr(m)); owner != kNoThread)
+      misuse(self, m, pc, "pthread_mutex_destroy of a mutex that " + thread_name(owner) + " holds");
+    c.mutexes.reset_one(addr(m));
+    // The real destroy marks the memory destroyed (weft never locks it for real).
+    int rc;
+    {
+      ReadingFor reading(self, pc);
+      rc = real_pthread_mutex_destroy()(m);
+    }
+    if (rc == 0) c.destroyed.destroyed(addr(m), self->id, pc, c.steps());
+    return rc;
   }
   return real_pthread_mutex_destroy()(m);
 }
@@ -96,11 +202,12 @@ int pthread_mutex_lock(pthread_mutex_t* m) noexcept {
 
 int pthread_mutex_trylock(pthread_mutex_t* m) noexcept {
   if (ThreadState* self = rt::controlled_thread()) {
+    const std::uintptr_t pc = WEFT_PC;
     {
       RuntimeScope scope(self);  // the model allocates: not the program's memset
-      learn_type(ctl(), m);
+      learn_type(self, ctl(), m, pc);
     }
-    return trylock(self, addr(m), WEFT_PC);
+    return trylock(self, addr(m), pc, m);
   }
   return real_pthread_mutex_trylock()(m);
 }
@@ -120,11 +227,12 @@ int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t clock,
 
 int pthread_mutex_unlock(pthread_mutex_t* m) noexcept {
   if (ThreadState* self = rt::controlled_thread()) {
+    const std::uintptr_t pc = WEFT_PC;
     {
       RuntimeScope scope(self);  // an errorcheck mutex never locked still reports EPERM
-      learn_type(ctl(), m);
+      learn_type(self, ctl(), m, pc);
     }
-    return unlock(self, addr(m), WEFT_PC);
+    return unlock(self, addr(m), pc, m);
   }
   return real_pthread_mutex_unlock()(m);
 }
@@ -140,12 +248,12 @@ int pthread_spin_lock(pthread_spinlock_t* l) noexcept {
 }
 
 int pthread_spin_trylock(pthread_spinlock_t* l) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) return trylock(self, addr(l), WEFT_PC);
+  if (ThreadState* self = rt::controlled_thread()) return trylock(self, addr(l), WEFT_PC, nullptr);
   return real_pthread_spin_trylock()(l);
 }
 
 int pthread_spin_unlock(pthread_spinlock_t* l) noexcept {
-  if (ThreadState* self = rt::controlled_thread()) return unlock(self, addr(l), WEFT_PC);
+  if (ThreadState* self = rt::controlled_thread()) return unlock(self, addr(l), WEFT_PC, nullptr);
   return real_pthread_spin_unlock()(l);
 }
 

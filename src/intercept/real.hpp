@@ -7,6 +7,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "runtime/controller.hpp"
 #include "runtime/instrumented_code.hpp"
@@ -49,5 +51,29 @@ inline void cancellation_point(ThreadState* self) {
   pthread_exit(PTHREAD_CANCELED);
 }
 inline Controller& ctl() { return *Controller::active(); }
+
+// "T1", "T1 and T2", "T1, T2 and T3": the threads an api-misuse message names.
+inline std::string thread_list(const std::vector<BlockedThread>& threads) {
+  std::string out;
+  for (std::size_t i = 0; i < threads.size(); ++i) {
+    if (i > 0) out += i + 1 == threads.size() ? " and " : ", ";
+    out += "T" + std::to_string(threads[i].thread);
+  }
+  return out;
+}
+
+// A destroy of `object` while `waiting` wait on it (or are inside a wait on it): an
+// api-misuse, with them as the blocked threads. Nothing when none waits.
+inline void check_no_waiters(ThreadState* self, std::vector<BlockedThread> waiting,
+                             std::uintptr_t object, Misuse::Object kind, const char* what,
+                             std::uintptr_t pc) {
+  if (waiting.empty()) return;
+  const std::string message = std::string(what) + " that " + thread_list(waiting) +
+                              (waiting.size() == 1 ? " waits on" : " wait on");
+  Misuse misuse;
+  misuse.object = object;
+  misuse.kind = kind;
+  ctl().misuse(self, message, misuse, pc, std::move(waiting));
+}
 
 }  // namespace weft::intercept

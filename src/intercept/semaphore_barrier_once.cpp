@@ -14,6 +14,7 @@ using rt::Deadline;
 using rt::OnceModel;
 
 WEFT_DEFINE_REAL(sem_init)
+WEFT_DEFINE_REAL(sem_destroy)
 WEFT_DEFINE_REAL(sem_wait)
 WEFT_DEFINE_REAL(sem_trywait)
 WEFT_DEFINE_REAL(sem_timedwait)
@@ -22,6 +23,7 @@ WEFT_DEFINE_REAL(sem_post)
 WEFT_DEFINE_REAL(sem_getvalue)
 WEFT_DEFINE_REAL(pthread_barrier_init)
 WEFT_DEFINE_REAL(pthread_barrier_wait)
+WEFT_DEFINE_REAL(pthread_barrier_destroy)
 WEFT_DEFINE_REAL(pthread_once)
 
 namespace {
@@ -75,6 +77,19 @@ int sem_init(sem_t* s, int pshared, unsigned int value) noexcept {
     ctl().semaphores.init(addr(s), value);
   }
   return rc;
+}
+
+// Undefined while a thread is blocked in sem_wait on it (or inside it, about to take).
+int sem_destroy(sem_t* s) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) {
+    RuntimeScope scope(self);
+    const std::uintptr_t a = addr(s);
+    check_no_waiters(self, ctl().waiters(self, [a](const ThreadState& t) {
+                       return t.pending.kind == OpKind::SemWait && t.pending.object == a;
+                     }),
+                     a, Misuse::Object::kSemaphore, "sem_destroy of a semaphore", WEFT_PC);
+  }
+  return real_sem_destroy()(s);
 }
 
 int sem_wait(sem_t* s) {
@@ -160,6 +175,24 @@ int pthread_barrier_wait(pthread_barrier_t* b) noexcept {
     return 0;
   }
   return real_pthread_barrier_wait()(b);
+}
+
+// Undefined while a thread waits at it (or is inside pthread_barrier_wait, not yet
+// arrived); threads the last arrival released, on their way out, are allowed.
+int pthread_barrier_destroy(pthread_barrier_t* b) noexcept {
+  if (ThreadState* self = rt::controlled_thread()) {
+    RuntimeScope scope(self);
+    Controller& c = ctl();
+    const std::uintptr_t a = addr(b);
+    check_no_waiters(self, c.waiters(self, [&c, a](const ThreadState& t) {
+                       if (t.pending.object != a) return false;
+                       return t.pending.kind == OpKind::BarrierWait ||
+                              (t.pending.kind == OpKind::BarrierPass &&
+                               !c.barriers.passed(a, t.wait_generation));
+                     }),
+                     a, Misuse::Object::kBarrier, "pthread_barrier_destroy of a barrier", WEFT_PC);
+  }
+  return real_pthread_barrier_destroy()(b);
 }
 
 int pthread_once(pthread_once_t* once, void (*init)()) {

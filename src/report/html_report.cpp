@@ -5,6 +5,7 @@
 
 #include "report/happens_before_arrows.hpp"
 #include "report/location.hpp"
+#include "report/object_history.hpp"
 #include "report/object_names.hpp"
 #include "report/op_text.hpp"
 
@@ -99,6 +100,19 @@ window.addEventListener('load', () => {
 window.addEventListener('resize', drawArrows);
 )";
 
+// An api-misuse's object and what happened to it, oldest first.
+std::string misuse_paragraph(const BugRecord& bug, const ObjectNames& names, Symbolizer& symbolizer) {
+  const ObjectHistory history(bug, symbolizer);
+  std::string html = "<p class=\"race\">" + std::string(ObjectHistory::noun(bug.misuse.kind)) +
+                     " <code>" + escape(names.address(bug.misuse.object)) + "</code>:";
+  if (history.omitted() != 0) html += "<br>(" + std::to_string(history.omitted()) + " earlier)";
+  for (const ObjectHistory::Entry& e : history.entries())
+    html += "<br>" + escape(e.what) + " by " + escape(names.thread(e.thread)) + " at " +
+            escape(e.where.file.empty() ? "?" : e.where.file + ":" + std::to_string(e.where.line)) +
+            (e.after_step ? " after step " : ", step ") + std::to_string(e.step);
+  return html + "</p>\n";
+}
+
 }  // namespace
 
 std::string format_html(const BugRecord& bug, Symbolizer& symbolizer, const std::string& program) {
@@ -137,6 +151,7 @@ std::string format_html(const BugRecord& bug, Symbolizer& symbolizer, const std:
     }
     html += "</p>\n";
   }
+  if (bug.misuse.object != 0) html += misuse_paragraph(bug, names, symbolizer);
   html += "<p class=\"legend\">One lane per thread, one box per step in schedule order. An "
           "orange edge marks a preemption (the thread before could have gone on); the red box "
           "is the failing step; blue arrows are happens-before edges between threads. Hover "

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/location.hpp"
+#include "report/object_history.hpp"
 #include "report/object_names.hpp"
 #include "report/op_text.hpp"
 
@@ -64,6 +65,22 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
                  {"variable", symbolizer.variable(r.address)},
                  {"object_name", names.address(r.address)},
                  {"accesses", std::move(accesses)}};
+  }
+
+  if (bug.misuse.object != 0) {
+    const ObjectHistory history(bug, symbolizer);
+    json events = json::array();
+    for (const ObjectHistory::Entry& e : history.entries())
+      events.push_back({{"event", e.what},
+                        {"thread", e.thread},
+                        {"step", e.step},
+                        {"after_step", e.after_step},
+                        {"location", location_object(e.where)}});
+    b["misuse"] = {{"object", hex_address(bug.misuse.object)},
+                   {"object_kind", ObjectHistory::noun(bug.misuse.kind)},
+                   {"object_name", names.address(bug.misuse.object)},
+                   {"earlier_events", history.omitted()},
+                   {"history", std::move(events)}};
   }
 
   json trace = json::array();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "report/location.hpp"
+#include "report/object_history.hpp"
 #include "report/object_names.hpp"
 #include "report/op_text.hpp"
 
@@ -221,6 +222,7 @@ class TextWriter {
       }
     }
     if (bug.has_race) write_race(bug, names);
+    if (bug.misuse.object != 0) write_misuse(bug, names);
     write_interleaving(bug, names);
     if (!bug.blocked.empty()) write_blocked(bug, names);
     if (!names.heap_blocks().empty()) write_heap_blocks(names);
@@ -254,6 +256,31 @@ class TextWriter {
     if (schedule.size() <= 2 * kShown) return schedule;
     return schedule.substr(0, kShown) + "... (" + std::to_string(schedule.size()) +
            " characters; all of it in the schedule file and the JSON result)";
+  }
+
+  // The misused object, named as the trace names it, and what happened to it: "mutex
+  // heap#2 (allocated at q.c:12): destroyed by T1 at q.c:40 after step 17; locked by T2
+  // at q.c:22 (step 23)".
+  void write_misuse(const BugRecord& bug, const ObjectNames& names) {
+    const ObjectHistory history(bug, sym_);
+    std::string line = std::string(ObjectHistory::noun(bug.misuse.kind)) + " " +
+                       names.address(bug.misuse.object);
+    const std::vector<Allocation>& blocks = names.heap_blocks();
+    for (std::size_t i = blocks.size(); i-- > 0;)
+      if (bug.misuse.object >= blocks[i].address && bug.misuse.object < blocks[i].address + blocks[i].size) {
+        line += " (allocated at " + place(choose_location(blocks[i], sym_)) + ")";
+        break;
+      }
+    std::string events;
+    if (history.omitted() != 0) events = count(history.omitted(), "earlier event") + "; ";
+    for (const ObjectHistory::Entry& e : history.entries()) {
+      if (&e != &history.entries().front()) events += "; ";
+      events += e.what + " by " + names.thread(e.thread);
+      if (!e.where.file.empty()) events += " at " + place(e.where);
+      if (!e.after_step) events += " (step " + std::to_string(e.step) + ")";
+      else events += e.step == 0 ? " before the first step" : " after step " + std::to_string(e.step);
+    }
+    out_ += line + ": " + (events.empty() ? std::string("no earlier use in this execution") : events) + "\n";
   }
 
   // The two accesses of a race, the later (the one that found it) first.

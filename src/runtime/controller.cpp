@@ -211,6 +211,7 @@ void Controller::run_execution(const std::function<void()>& body) {
   semaphores.reset();
   barriers.reset();
   onces.reset();
+  destroyed.reset();
   fairness_.reset();
   if (races_ != nullptr) races_->reset();
   clear_notes();
@@ -923,6 +924,19 @@ std::vector<detect::WaitEdge> Controller::wait_edges() const {
     out.push_back(w);
   }
   return out;
+}
+
+void Controller::misuse(ThreadState* self, std::string_view message, const Misuse& misuse,
+                        std::uintptr_t pc, std::vector<BlockedThread> others) {
+  BugReport bug;
+  bug.kind = BugKind::kApiMisuse;
+  bug.message = message;
+  bug.thread = self->id;
+  bug.pc = pc;
+  bug.blocked = std::move(others);
+  bug.misuse = &misuse;
+  config_.sink->on_bug(bug);
+  __builtin_unreachable();
 }
 
 void Controller::fail(BugReport bug) {

@@ -26,6 +26,7 @@
 #include "runtime/carrier.hpp"
 #include "runtime/code_ranges.hpp"
 #include "runtime/counter_models.hpp"
+#include "runtime/destroyed_objects.hpp"
 #include "runtime/execution_sink.hpp"
 #include "runtime/fairness.hpp"
 #include "runtime/mutex_model.hpp"
@@ -182,6 +183,22 @@ class Controller {
   std::size_t thread_count() const { return nthreads_; }
   // A bug found by the program's own thread: never returns.
   [[noreturn]] void fail(BugReport bug);
+  // `self` called `message`'s function on an object whose state makes the call undefined
+  // (api-misuse) at return address `pc`; `others` are the threads blocked on it. Never
+  // returns.
+  [[noreturn]] void misuse(ThreadState* self, std::string_view message, const Misuse& misuse,
+                           std::uintptr_t pc, std::vector<BlockedThread> others = {});
+  // The unfinished threads other than `self` whose next operation, as `waiting` judges it,
+  // waits on (or is inside a wait on) an object: what a destroy of it must not have.
+  template <typename Waiting>
+  std::vector<BlockedThread> waiters(const ThreadState* self, Waiting waiting) const {
+    std::vector<BlockedThread> out;
+    for (std::size_t i = 0; i < nthreads_; ++i) {
+      const ThreadState& t = *threads_[i];
+      if (&t != self && !t.finished && waiting(t)) out.push_back({t.id, t.pending});
+    }
+    return out;
+  }
   // The program did something weft cannot follow: the run stops with this message.
   [[noreturn]] void tool_error(std::string_view message, std::uintptr_t pc = 0) {
     config_.sink->on_tool_error(message, pc);
@@ -207,6 +224,7 @@ class Controller {
   SemaphoreModel semaphores;
   BarrierModel barriers;
   OnceModel onces;
+  DestroyedObjects destroyed;  // mutexes destroyed in this execution (api-misuse)
 
  private:
   ThreadState* new_thread();

@@ -18,6 +18,7 @@ struct BugReport {
   int line = 0;
   std::vector<BlockedThread> blocked;
   const DataRace* race = nullptr;  // kind data-race: the two accesses
+  const Misuse* misuse = nullptr;  // kind api-misuse: the object misused
 };
 
 class ExecutionSink {

@@ -36,6 +36,10 @@ struct ThreadState {
   // Set by an interposed call that calls another (thrd_create calls pthread_create): where
   // the program called the first, for program_pc.
   std::uintptr_t call_pc = 0;
+  // While weft reads a program's object for an interposed call (a mutex's type): where the
+  // program called, so that a fault there (the object's memory unmapped) is reported at
+  // that call rather than in weft's source. 0 otherwise.
+  std::uintptr_t reading_for = 0;
   // pthread_cancel: requested, and whether the thread disabled cancellation (deferred
   // cancellation only: acted on at the cancellation points weft models).
   bool cancel_pending = false;

@@ -40,7 +40,8 @@ const std::string kClean = weft::test::kNoSharding + "WEFT_JOBS=1 ";
 const fs::path kKept = fs::temp_directory_path() / ("weft-json-schema-" + std::to_string(getpid()));
 std::set<std::string> g_scenarios_done;
 const std::set<std::string> kScenarios = {"no-bug", "assertion", "deadlock", "race",
-                                          "minimized", "shards", "jobs", "tool-error"};
+                                          "minimized", "shards", "jobs", "tool-error",
+                                          "misuse"};
 
 class JsonSchema : public ::testing::Test {
  protected:
@@ -164,6 +165,14 @@ TEST_F(JsonSchema, DataRaceAsBugAndAsReport) {
   EXPECT_EQ(named["bugs"][0]["thread_names"].size(), 2u) << named.dump();
   EXPECT_EQ(named["bugs"][0]["heap_objects"].size(), 1u) << named.dump();
   validate("race");
+}
+
+TEST_F(JsonSchema, ApiMisuseWithTheObjectsHistory) {
+  const json j = weft("run -s dfs -- " + kBin + "/cli_api_misuse lock_destroyed", 1, "misuse.json");
+  ASSERT_EQ(j["bugs"].size(), 1u) << j.dump();
+  EXPECT_EQ(j["bugs"][0]["kind"], "api-misuse");
+  EXPECT_FALSE(j["bugs"][0]["misuse"]["history"].empty()) << j.dump();
+  validate("misuse");
 }
 
 TEST_F(JsonSchema, MinimisedBugAndWeftMinimize) {

@@ -63,9 +63,12 @@ class Pool {
   std::vector<std::thread> threads_;
 };
 
-std::mutex log_mutex;
-std::condition_variable log_ready;
-std::deque<int> log_lines;
+// The detached logger waits through the program's exit, so its objects are never
+// destroyed: a condition variable destroyed while a thread waits on it is undefined
+// (glibc's pthread_cond_destroy then blocks for ever in exit).
+std::mutex& log_mutex = *new std::mutex;
+std::condition_variable& log_ready = *new std::condition_variable;
+std::deque<int>& log_lines = *new std::deque<int>;
 
 int main() {
   std::thread([] {

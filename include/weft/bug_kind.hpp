@@ -14,6 +14,8 @@ enum class BugKind : int {
   kHang,               // a thread blocked outside weft's control, or a timeout
   kDataRace,           // two unordered conflicting accesses
   kWrongOutput,        // --check-output: the output differs from the serial execution's
+  kUseAfterFree,       // an access to, or a second free of, a freed heap block
+  kInvalidFree,        // a free of a pointer no allocation returned
 };
 
 constexpr std::string_view bug_kind_name(BugKind k) {
@@ -27,6 +29,8 @@ constexpr std::string_view bug_kind_name(BugKind k) {
     case BugKind::kHang: return "hang";
     case BugKind::kDataRace: return "data-race";
     case BugKind::kWrongOutput: return "wrong-output";
+    case BugKind::kUseAfterFree: return "use-after-free";
+    case BugKind::kInvalidFree: return "invalid-free";
   }
   return "unknown";
 }

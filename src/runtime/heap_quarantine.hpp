@@ -5,7 +5,9 @@
 // RaceDetector::freed), not to some newer object that happens to live there. Blocks past
 // the bounds, oldest first, are given back for real and forgotten.
 //
-// Fixed storage, made once: freeing never allocates. Each execution starts with it empty
+// Fixed storage, made at the first block kept (a program that frees nothing, or a fork
+// server's child per execution, pays nothing for it), left uninitialised so that only the
+// pages used are touched; freeing never allocates after that. Each execution starts empty
 // (a fork server's child inherits it empty; in-process executions clear it), so that the
 // heap an execution sees is a function of its schedule alone.
 #include <cstddef>
@@ -18,12 +20,12 @@ namespace weft::rt {
 
 // A block in the quarantine: what a use-after-free report says about its free.
 struct FreedBlock {
-  std::uintptr_t address = 0;
-  std::size_t size = 0;
-  ThreadId thread = kNoThread;  // the thread that freed it
-  std::uintptr_t pc = 0;        // return address of the free
-  std::uint64_t step = 0;       // steps taken when it was freed
-  bool was_step = false;        // the free was step number `step` itself
+  std::uintptr_t address;
+  std::size_t size;
+  ThreadId thread;     // the thread that freed it
+  std::uintptr_t pc;   // return address of the free
+  std::uint64_t step;  // steps taken when it was freed
+  bool was_step;       // the free was step number `step` itself
 };
 
 class HeapQuarantine {
@@ -34,13 +36,12 @@ class HeapQuarantine {
   // check is worth (ASan likewise bounds the blocks it holds).
   static constexpr std::size_t kMaxBlock = std::size_t{64} << 10;
 
-  HeapQuarantine() : blocks_(new FreedBlock[kCapacity]) {}
-
   static bool keeps(std::size_t size) { return size != 0 && size <= kMaxBlock; }
 
   // Holds `b` (keeps(b.size)); the oldest blocks past the bounds go to `release`.
   template <typename Release>
   void keep(const FreedBlock& b, Release release) {
+    if (blocks_ == nullptr) blocks_.reset(new FreedBlock[kCapacity]);
     while (count_ > 0 && (count_ == kCapacity || bytes_ + b.size > kMaxBytes)) release(pop());
     blocks_[(head_ + count_) % kCapacity] = b;
     ++count_;

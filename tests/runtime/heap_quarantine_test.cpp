@@ -8,11 +8,7 @@ namespace weft::rt {
 namespace {
 
 FreedBlock block(std::uintptr_t address, std::size_t size) {
-  FreedBlock b;
-  b.address = address;
-  b.size = size;
-  b.thread = 1;
-  return b;
+  return FreedBlock{address, size, 1, 0x400000, 3, false};
 }
 
 TEST(HeapQuarantine, HoldsBlocksUntilTheBytesBoundThenReleasesTheOldestFirst) {

@@ -15,7 +15,7 @@ enum class BugKind : int {
   kDataRace,           // two unordered conflicting accesses
   kWrongOutput,        // --check-output: the output differs from the serial execution's
   kUseAfterFree,       // an access to, or a second free of, a freed heap block
-  kInvalidFree,        // a free of a pointer no allocation returned
+  kInvalidFree,        // a free of a pointer no allocation returned (no block to name)
 };
 
 constexpr std::string_view bug_kind_name(BugKind k) {

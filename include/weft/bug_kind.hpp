@@ -15,6 +15,8 @@ enum class BugKind : int {
   kDataRace,           // two unordered conflicting accesses
   kWrongOutput,        // --check-output: the output differs from the serial execution's
   kApiMisuse,          // a threading call on an object whose state makes it undefined
+  kUseAfterFree,       // an access to, or a second free of, a freed heap block
+  kInvalidFree,        // a free of a pointer no allocation returned (no block to name)
 };
 
 constexpr std::string_view bug_kind_name(BugKind k) {
@@ -29,6 +31,8 @@ constexpr std::string_view bug_kind_name(BugKind k) {
     case BugKind::kDataRace: return "data-race";
     case BugKind::kWrongOutput: return "wrong-output";
     case BugKind::kApiMisuse: return "api-misuse";
+    case BugKind::kUseAfterFree: return "use-after-free";
+    case BugKind::kInvalidFree: return "invalid-free";
   }
   return "unknown";
 }

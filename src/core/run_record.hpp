@@ -24,10 +24,12 @@ struct RaceAccess {
   std::uintptr_t pc = 0;  // return address into the accessing code
   bool write = false;
   std::uint16_t size = 0;
+  bool free = false;  // use-after-free: this side frees the block (a write of all of it)
 };
 
 // Two conflicting accesses that no happens-before edge orders: `earlier` was recorded
-// first, `later` is the access that found it.
+// first, `later` is the access that found it. For a use-after-free bug: `earlier` is the
+// free, `later` the access (or second free) of the freed block.
 struct DataRace {
   std::uintptr_t address = 0;  // of the later access
   RaceAccess earlier, later;

@@ -218,7 +218,7 @@ bool RaceDetector::access_word(ThreadId t, std::uintptr_t w, unsigned offset, un
 }
 
 bool RaceDetector::freed(ThreadId t, std::uintptr_t address, std::size_t size,
-                         std::uintptr_t pc, DataRace* race) {
+                         std::uintptr_t pc, DataRace* race, bool mark) {
   if (size == 0) return false;
   const VectorClock& c = thread_clock(t);
   const std::uintptr_t end = address + size;
@@ -235,7 +235,17 @@ bool RaceDetector::freed(ThreadId t, std::uintptr_t address, std::size_t size,
       return;
     }
   });
-  forget(address, size);
+  if (!mark) {
+    forget(address, size);
+    return raced;
+  }
+  // Every cell of the word goes (the block's history), the marker takes the first: a
+  // write of the whole word by a thread no clock knows.
+  for (std::uintptr_t w = address & ~std::uintptr_t{7}; w < end; w += 8) {
+    Word& wd = shadow_.word(w);
+    wd = Word{};
+    wd.cells[0] = Cell{1, ShadowMemory::kFreedThread, 0, 8, pc, 1, 0};
+  }
   return raced;
 }
 

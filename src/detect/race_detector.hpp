@@ -56,8 +56,18 @@ class RaceDetector {
   // `t` frees [address, address + size) at `pc`: a write of all of it, which races with
   // any access there that `t` has not synchronised with (true, *race filled); then, as
   // forget(), the block's history goes. Costs a look at the words that hold history.
+  // With `mark` (the block is held in a quarantine, not reused), each of its words is left
+  // holding a freed marker instead (8-aligned blocks, as malloc's are): any later access
+  // or free there "races" with it, with race->earlier.thread == kFreedThread, until
+  // forget() clears it.
   bool freed(ThreadId t, std::uintptr_t address, std::size_t size, std::uintptr_t pc,
-             DataRace* race);
+             DataRace* race, bool mark = false);
+  // Whether the word holding `address` is marked freed.
+  bool is_freed(std::uintptr_t address) {
+    const Word* wd = shadow_.find(address & ~std::uintptr_t{7});
+    return wd != nullptr && wd->cells[0].size != 0 && wd->cells[0].thread == kFreedThread;
+  }
+  static constexpr ThreadId kFreedThread = ShadowMemory::kFreedThread;
 
   // Clock of `t` (tests).
   const VectorClock& clock(ThreadId t);

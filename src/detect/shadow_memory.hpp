@@ -25,6 +25,10 @@ namespace weft::detect {
 class ShadowMemory {
  public:
   static constexpr int kCells = 4;
+  // The thread of a freed word's marker cell (RaceDetector::freed): no thread's clock has
+  // an entry for it, so the marker is unordered with every access and the existing race
+  // check finds it; words never freed pay nothing for it.
+  static constexpr std::uint16_t kFreedThread = 0xffff;
   struct Cell {
     std::uint32_t clock;
     std::uint16_t thread;

@@ -353,10 +353,11 @@ std::size_t thread_switches(const std::string& text, std::uint64_t steps) {
   return SwitchSchedule::of(schedule.decisions).switches.size();
 }
 
-// What makes two bugs the same one: for a race the pair of its source lines, in either
-// order; else bug_key().
+// What makes two bugs the same one: for a race (or a use after free) its kind and the
+// pair of its source lines, in either order; else bug_key().
 std::string bug_identity(Symbolizer& symbolizer, const BugRecord& b) {
-  return b.has_race ? "race:" + race_lines(symbolizer, b.race) : bug_key(b);
+  return b.has_race ? std::string(bug_kind_name(b.kind)) + ":" + race_lines(symbolizer, b.race)
+                    : bug_key(b);
 }
 
 // The pair of source lines of a race, in either order ("a.c:7|a.c:9").

@@ -55,14 +55,18 @@ inline void* noted(void* p, std::size_t n, std::uintptr_t pc) {
 }
 
 // A controlled thread frees `p`, a block of `size` bytes (Controller::freeing), when that
-// is news (only then is its size asked of the allocator: size_of).
+// is news (only then, and once p is known to be a live block, is its size asked of the
+// allocator: size_of). Returns true when the block went to the quarantine instead
+// (`may_keep`: a free, which the caller then skips).
 template <typename SizeOf>
-void freeing(const void* p, std::uintptr_t pc, SizeOf size_of) {
-  if (p == nullptr) return;
+bool freeing(const void* p, std::uintptr_t pc, SizeOf size_of, bool may_keep) {
+  if (p == nullptr) return false;
   if (ThreadState* self = rt::controlled_thread(); self != nullptr && ctl().tracks_frees()) {
     RuntimeScope scope(self);
-    ctl().freeing(self, addr(p), size_of(), pc);
+    ctl().check_free(self, addr(p), pc);
+    return ctl().freeing(self, addr(p), size_of(), pc, may_keep);
   }
+  return false;
 }
 
 extern "C" void* weft_malloc(std::size_t n) noexcept;
@@ -126,10 +130,12 @@ void* memalign(std::size_t alignment, std::size_t n) noexcept {
 }
 
 // A free writes the whole block (Controller::freeing): a use by another thread that
-// nothing orders with it races with it, and partial-order reduction orders the two.
+// nothing orders with it races with it, and partial-order reduction orders the two. With
+// race detection on, the block waits in a quarantine so that a use after the free finds
+// it freed, not reused.
 void free(void* p) noexcept {
   if (InternalHeap::owns(p)) return InternalHeap::free(p);
-  freeing(p, WEFT_PC, [p] { return malloc_usable_size(p); });
+  if (freeing(p, WEFT_PC, [p] { return malloc_usable_size(p); }, true)) return;
   __libc_free(p);
 }
 
@@ -142,7 +148,8 @@ void* realloc(void* p, std::size_t n) noexcept {
   if (p == nullptr) return noted(block(n), n, WEFT_RAW_PC);
   // The block may move: the old one is then freed, which writes all of it. (Whether it
   // moves is the allocator's business: weft counts any realloc as such a write.)
-  freeing(p, WEFT_PC, [p] { return malloc_usable_size(p); });
+  // (Not quarantined: glibc frees a moved block itself.)
+  freeing(p, WEFT_PC, [p] { return malloc_usable_size(p); }, false);
   void* q = __libc_realloc(p, n);
   return q != p ? noted(q, n, WEFT_RAW_PC) : q;
 }

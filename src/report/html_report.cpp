@@ -140,12 +140,18 @@ std::string format_html(const BugRecord& bug, Symbolizer& symbolizer, const std:
   if (bug.has_race) {
     // The two accesses that race: the later (the one that found it) first.
     const DataRace& r = bug.race;
-    html += "<p class=\"race\">race on <code>" + escape(names.address(r.address)) + "</code>:";
+    const bool freed = bug.kind == BugKind::kUseAfterFree;
+    html += std::string("<p class=\"race\">") + (freed ? "use of freed" : "race on") + " <code>" +
+            escape(names.address(r.address)) + "</code>:";
     for (const RaceAccess* a : {&r.later, &r.earlier}) {
+      if (a->thread == kNoThread) continue;
       const Frame where = choose_location(a->pc, symbolizer);
       const std::string src = where.file.empty() ? "" : symbolizer.source_line(where.file, where.line);
-      html += "<br>" + escape(names.thread(a->thread)) + " " + (a == &r.earlier ? "earlier " : "") +
-              (a->write ? "write" : "read") + " of " + std::to_string(a->size) + " bytes at " +
+      const std::string what = a->free ? (a == &r.earlier ? "freed" : "free again")
+                                       : (a == &r.earlier ? "earlier " : "") +
+                                             std::string(a->write ? "write" : "read");
+      html += "<br>" + escape(names.thread(a->thread)) + " " + what + " of " +
+              std::to_string(a->size) + " bytes at " +
               escape(where.file.empty() ? "?" : where.file + ":" + std::to_string(where.line)) +
               (src.empty() ? "" : " <code>" + escape(src) + "</code>");
     }

@@ -57,7 +57,7 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
     for (const RaceAccess* a : {&r.earlier, &r.later}) {
       accesses.push_back(
           {{"thread", a->thread},
-           {"access", a->write ? "write" : "read"},
+           {"access", a->free ? "free" : a->write ? "write" : "read"},
            {"size", a->size},
            {"location", location_object(choose_location(a->pc, symbolizer))}});
     }

@@ -283,22 +283,27 @@ class TextWriter {
     out_ += line + ": " + (events.empty() ? std::string("no earlier use in this execution") : events) + "\n";
   }
 
-  // The two accesses of a race, the later (the one that found it) first.
+  // The two accesses of a race, the later (the one that found it) first; for a use after
+  // free, the access and the free.
   void write_race(const BugRecord& bug, const ObjectNames& names) {
     const DataRace& r = bug.race;
     const std::string var = sym_.variable(r.address);
     const std::string object = names.address(r.address);
-    out_ += "race on " +
+    const bool freed = bug.kind == BugKind::kUseAfterFree;
+    out_ += std::string(freed ? "use of freed " : "race on ") +
             (!var.empty() ? "global '" + var + "'"
              : object.starts_with("heap#") ? object
                                            : std::string("memory")) +
             " at " + hex_address(r.address) + ":\n";
     Table table;
     for (const RaceAccess* a : {&r.later, &r.earlier}) {
+      if (a->thread == kNoThread) continue;
       Frame where = choose_location(a->pc, sym_);
-      table.row({thread(names, a->thread),
-                 std::string(a == &r.earlier ? "earlier " : "") + (a->write ? "write" : "read"),
-                 count(a->size, "byte"), place(where), function(where), source(where)});
+      const std::string what = a->free ? (a == &r.earlier ? "freed" : "free again")
+                                       : (a == &r.earlier ? "earlier " : "") +
+                                             std::string(a->write ? "write" : "read");
+      table.row({thread(names, a->thread), what, count(a->size, "byte"), place(where),
+                 function(where), source(where)});
     }
     table.render(out_, "  ");
   }

@@ -50,7 +50,10 @@ Controller::Controller(const ControllerConfig& config)
   active_.store(this, std::memory_order_release);
 }
 
-Controller::~Controller() { active_.store(nullptr, std::memory_order_release); }
+Controller::~Controller() {
+  clear_quarantine(false);
+  active_.store(nullptr, std::memory_order_release);
+}
 
 bool Controller::signals_active() { return signals::active(); }
 
@@ -213,6 +216,7 @@ void Controller::run_execution(const std::function<void()>& body) {
   onces.reset();
   destroyed.reset();
   fairness_.reset();
+  clear_quarantine(false);
   if (races_ != nullptr) races_->reset();
   clear_notes();
   hb_steps_ = 0;
@@ -304,6 +308,7 @@ void Controller::adopt_main_thread() {
   main_fiber_.home = main_fiber_.on = &main_processor_;
   main_fiber_.state = Fiber::State::kRunning;
   main_fiber_.pinned = !fiber::enabled();
+  clear_quarantine(false);
   if (races_ != nullptr) races_->reset();
   clear_notes();
   t_self = main;
@@ -384,15 +389,16 @@ void Controller::flush_steps() {
   }
 }
 
-void Controller::detect_race(ThreadState* self, const Op& op, std::size_t size) {
+void Controller::detect_race(ThreadState* self, const Op& op, std::size_t size, bool keep) {
   flush_steps();
   DataRace race;
   const bool raced = op.kind == OpKind::Free
-                         ? races_->freed(self->id, op.object, size, op.pc, &race)
+                         ? races_->freed(self->id, op.object, size, op.pc, &race, keep)
                      : op.kind != OpKind::Read && op.kind != OpKind::Write
                          ? races_->atomic(self->id, op, &race)
                          : races_->access(self->id, op.object, size, op.writes(), op.pc, &race);
   if (!raced) return;
+  if (race.earlier.thread == detect::RaceDetector::kFreedThread) use_after_free(self, op, race);
   if (!config_.races_fail) {
     config_.sink->on_race(race);
     return;

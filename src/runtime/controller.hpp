@@ -29,6 +29,7 @@
 #include "runtime/destroyed_objects.hpp"
 #include "runtime/execution_sink.hpp"
 #include "runtime/fairness.hpp"
+#include "runtime/heap_quarantine.hpp"
 #include "runtime/mutex_model.hpp"
 #include "runtime/racy_points.hpp"
 #include "runtime/rwlock_model.hpp"
@@ -148,12 +149,14 @@ class Controller {
   // scheduling point as a plain write would be and checked for races (an access by
   // another thread that nothing orders with it races with it). A new object there starts
   // afresh: the block's race history and once flags go. Inside a RuntimeScope.
-  void freeing(ThreadState* self, std::uintptr_t address, std::size_t size, std::uintptr_t pc) {
-    const auto aux = static_cast<std::uint32_t>(std::min<std::size_t>(size, 0xffffffffu));
-    const auto saturated = static_cast<std::uint16_t>(std::min<std::size_t>(size, 0xffff));
-    memory_access(self, make_op(OpKind::Free, address, pc, saturated, aux), size);
-    onces.forget(address, size);
-  }
+  // With race detection on, a block `may_keep` (a free, not a realloc's move) is held in
+  // the quarantine, its words marked freed: true, and the caller must not give it back to
+  // the allocator (the quarantine does, later).
+  bool freeing(ThreadState* self, std::uintptr_t address, std::size_t size, std::uintptr_t pc,
+               bool may_keep);
+  // Before freeing(): a free of a pointer no allocation returned (misaligned, or inside a
+  // freed block) or of a block already freed is a bug, and does not return.
+  void check_free(ThreadState* self, std::uintptr_t address, std::uintptr_t pc);
   // A heap block `self` allocated (the report names heap objects by their allocation).
   void allocated(ThreadState* self, std::uintptr_t address, std::size_t size, std::uintptr_t pc) {
     if (config_.allocations == nullptr || address == 0) return;
@@ -316,7 +319,17 @@ class Controller {
   }
   bool spin_window(ThreadState* self, const Op& op);
   void long_run(ThreadState* self, const Op& op);
-  void detect_race(ThreadState* self, const Op& op, std::size_t size);
+  void detect_race(ThreadState* self, const Op& op, std::size_t size, bool keep = false);
+  // Heap misuse (controller_heap.cpp): `race` met a freed marker (an access or free of a
+  // quarantined block); a free of a pointer no allocation returned.
+  [[noreturn]] void use_after_free(ThreadState* self, const Op& op, DataRace& race);
+  [[noreturn]] void invalid_free(ThreadState* self, std::uintptr_t address, std::uintptr_t pc,
+                                 const FreedBlock* inside);
+  // A quarantined block goes back to the allocator, its freed marks with it (all blocks:
+  // clear_quarantine; without `forget` the marks stay, for a race detector reset next
+  // or gone).
+  void release(const FreedBlock& b);
+  void clear_quarantine(bool forget);
   // Applies the steps taken since the last call to the race detector's clocks.
   void flush_steps();
   // The execution exceeded max_steps: a livelock, or a thread that never yields.
@@ -351,6 +364,7 @@ class Controller {
   ThreadId last_ = kNoThread;
   detect::RaceDetector* races_;
   std::uint64_t hb_steps_ = 0;  // steps the race detector has seen
+  HeapQuarantine quarantine_;   // used only with race detection on
   sigset_t driver_mask_{};      // the constructing thread's signal mask
 
   std::vector<std::unique_ptr<ThreadState>> threads_;  // reused across executions

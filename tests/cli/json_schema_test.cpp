@@ -39,7 +39,7 @@ const std::string kClean = weft::test::kNoSharding + "WEFT_JOBS=1 ";
 // Every result the tests below produced, kept for the last test (every field shows).
 const fs::path kKept = fs::temp_directory_path() / ("weft-json-schema-" + std::to_string(getpid()));
 std::set<std::string> g_scenarios_done;
-const std::set<std::string> kScenarios = {"no-bug", "assertion", "deadlock", "race",
+const std::set<std::string> kScenarios = {"no-bug", "assertion", "deadlock", "race", "heap",
                                           "minimized", "shards", "jobs", "tool-error",
                                           "misuse"};
 
@@ -173,6 +173,22 @@ TEST_F(JsonSchema, ApiMisuseWithTheObjectsHistory) {
   EXPECT_EQ(j["bugs"][0]["kind"], "api-misuse");
   EXPECT_FALSE(j["bugs"][0]["misuse"]["history"].empty()) << j.dump();
   validate("misuse");
+}
+
+// Heap misuse: a use after free carries `race` (the free, then the access), a double
+// free too (its second access a free); an invalid free none.
+TEST_F(JsonSchema, UseAfterFreeAndInvalidFree) {
+  const json uaf = weft("run -s dpor -- " + kBin + "/cli_deleted_queue", 1, "uaf.json");
+  ASSERT_EQ(uaf["bugs"].size(), 1u) << uaf.dump();
+  EXPECT_EQ(uaf["bugs"][0]["kind"], "use-after-free");
+  EXPECT_EQ(uaf["bugs"][0]["race"]["accesses"][0]["access"], "free");
+  const json twice = weft("run -s dfs -- " + kBin + "/cli_bad_free double", 1, "double.json");
+  ASSERT_EQ(twice["bugs"].size(), 1u) << twice.dump();
+  EXPECT_EQ(twice["bugs"][0]["race"]["accesses"][1]["access"], "free");
+  const json bad = weft("run -s dfs -- " + kBin + "/cli_bad_free offset", 1, "invalid.json");
+  ASSERT_EQ(bad["bugs"].size(), 1u) << bad.dump();
+  EXPECT_EQ(bad["bugs"][0]["kind"], "invalid-free");
+  validate("heap");
 }
 
 TEST_F(JsonSchema, MinimisedBugAndWeftMinimize) {

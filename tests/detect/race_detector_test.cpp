@@ -275,6 +275,37 @@ TEST_F(Races, ForgottenMemoryHasNoHistory) {
   EXPECT_FALSE(write(1, kX + 4096, 8));
 }
 
+// A block freed with `mark` (held in a quarantine) leaves a freed marker in each of its
+// words: any access there afterwards, by any thread, ordered or not, meets it; a second
+// free too. Forgetting the block (it goes back to the allocator) clears the marks.
+TEST_F(Races, AMarkedFreeIsMetByEveryLaterAccessUntilForgotten) {
+  create(0, 1);
+  EXPECT_FALSE(write(0, kX, 8));
+  EXPECT_FALSE(d_.freed(0, kX, 48, 0x700000, &race_, /*mark=*/true));
+  EXPECT_TRUE(d_.is_freed(kX));
+  EXPECT_TRUE(d_.is_freed(kX + 40));
+  EXPECT_FALSE(d_.is_freed(kX + 48));
+  EXPECT_TRUE(read(0, kX + 44, 2));  // the freeing thread itself
+  EXPECT_EQ(race_.earlier.thread, RaceDetector::kFreedThread);
+  EXPECT_EQ(race_.earlier.pc, 0x700000u);
+  EXPECT_EQ(race_.address, kX + 44);
+  race_ = DataRace{};
+  EXPECT_TRUE(atomic(1, OpKind::AtomicLoad, 0, kX + 8));
+  EXPECT_EQ(race_.earlier.thread, RaceDetector::kFreedThread);
+  race_ = DataRace{};
+  EXPECT_TRUE(d_.freed(1, kX, 48, 0x700010, &race_, true));
+  EXPECT_EQ(race_.earlier.thread, RaceDetector::kFreedThread);
+  // Next to the block, nothing.
+  EXPECT_FALSE(write(1, kX + 48, 8));
+  d_.forget(kX, 48);
+  EXPECT_FALSE(d_.is_freed(kX));
+  EXPECT_FALSE(write(1, kX, 8));
+  // Unmarked, a free only forgets.
+  EXPECT_FALSE(d_.freed(1, kX, 48, 0x700000, &race_));
+  EXPECT_FALSE(d_.is_freed(kX));
+  EXPECT_FALSE(write(0, kX, 8));
+}
+
 TEST_F(Races, ABigBlockForgottenAmongManyWordsKeepsTheRest) {
   create(0, 1);
   for (std::uintptr_t i = 0; i < 20000; ++i) ASSERT_FALSE(write(0, kX + 8 * i, 8));

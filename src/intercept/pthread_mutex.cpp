@@ -73,6 +73,8 @@ bool unlock_is_undefined(const pthread_mutex_t* m) {
 // Lock, trylock, unlock or destroy of a mutex the program destroyed before.
 void check_not_destroyed(ThreadState* self, const pthread_mutex_t* m, std::uintptr_t pc,
                          const char* call) {
+  // In freed memory: a use after free, whatever the bytes left there say.
+  ctl().check_object_alive(self, addr(m), sizeof *m, pc, OpKind::MutexLock);
   bool gone;
   {
     ReadingFor reading(self, pc);

@@ -157,6 +157,10 @@ class Controller {
   // Before freeing(): a free of a pointer no allocation returned (misaligned, or inside a
   // freed block) or of a block already freed is a bug, and does not return.
   void check_free(ThreadState* self, std::uintptr_t address, std::uintptr_t pc);
+  // Before a call on a synchronisation object (a mutex) at `address`: one in a freed block
+  // is a use-after-free (the call reads and writes it), not a misuse of the object.
+  void check_object_alive(ThreadState* self, std::uintptr_t address, std::size_t size,
+                          std::uintptr_t pc, OpKind kind);
   // A heap block `self` allocated (the report names heap objects by their allocation).
   void allocated(ThreadState* self, std::uintptr_t address, std::size_t size, std::uintptr_t pc) {
     if (config_.allocations == nullptr || address == 0) return;

@@ -61,6 +61,16 @@ void Controller::check_free(ThreadState* self, std::uintptr_t address, std::uint
   use_after_free(self, make_op(OpKind::Free, address, pc, saturated(b->size)), race);
 }
 
+void Controller::check_object_alive(ThreadState* self, std::uintptr_t address, std::size_t size,
+                                    std::uintptr_t pc, OpKind kind) {
+  if (!tracks_memory() || !races_->is_freed(address) || quarantine_.find(address, size) == nullptr)
+    return;
+  DataRace race;
+  race.address = address;
+  race.later = RaceAccess{self->id, pc, true, saturated(size), false};
+  use_after_free(self, make_op(kind, address, pc, saturated(size)), race);
+}
+
 void Controller::use_after_free(ThreadState* self, const Op& op, DataRace& race) {
   const std::size_t size = std::max<std::size_t>(race.later.size, 1);
   const FreedBlock* b = quarantine_.find(race.address, size);
@@ -68,6 +78,9 @@ void Controller::use_after_free(ThreadState* self, const Op& op, DataRace& race)
   race.later.free = op.kind == OpKind::Free;
   if (op.kind == OpKind::Free)
     msg = "double free: thread " + std::to_string(self->id) + " frees ";
+  else if (!is_memory_access(op.kind))  // a call on an object in the block (a mutex's lock)
+    msg = "thread " + std::to_string(self->id) + " calls " + std::string(op_name(op.kind)) + " on " +
+          count(race.later.size, "byte") + " of ";
   else
     msg = "thread " + std::to_string(self->id) + (op.writes() ? " writes " : " reads ") +
           count(race.later.size, "byte") + " of ";

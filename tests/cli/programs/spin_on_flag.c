@@ -4,7 +4,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-static atomic_int flag;
+atomic_int flag;  // not static: a compiler that sees no store could fold the loads away
 
 static void *spin(void *arg) {
   (void)arg;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "support/shell.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
@@ -21,15 +22,8 @@ using weft::test::sh;
 
 std::string weft() { return kBin + "/weft"; }
 
-class Claims : public ::testing::Test {
+class Claims : public weft::test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("weft-claims-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   // `weft run --json - ARGS`: the result, with the exit status checked.
   nlohmann::json run(const std::string& args, int expect_status) {
     const std::string command = weft() + " run --json - " + args;
@@ -39,7 +33,6 @@ class Claims : public ::testing::Test {
     EXPECT_FALSE(j.is_discarded()) << command << "\n" << o.out;
     return j;
   }
-  fs::path dir_;
 };
 
 std::set<std::string> kinds(const nlohmann::json& result) {

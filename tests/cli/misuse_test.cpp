@@ -14,6 +14,7 @@
 #include <string>
 
 #include "support/shell.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
@@ -63,15 +64,8 @@ bool line_has(const std::string& out, std::initializer_list<std::string> parts) 
   return false;
 }
 
-class Misuse : public ::testing::Test {
+class Misuse : public weft::test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("weft-misuse-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   Output run(const std::string& args, const std::string& which) {
     return sh("cd " + dir_.string() + " && " + weft() + " run " + args + " -- " + kBin +
               "/cli_api_misuse " + which);
@@ -105,7 +99,6 @@ class Misuse : public ::testing::Test {
       EXPECT_FALSE(o.has("api-misuse")) << o.out;
     }
   }
-  fs::path dir_;
 };
 
 TEST_F(Misuse, UnlockByAThreadThatDoesNotHoldIt) {

@@ -32,7 +32,7 @@ bool changed_memory(const Event& e) {
 
 }  // namespace
 
-thread_local ThreadState* t_self __attribute__((tls_model("initial-exec"))) = nullptr;
+constinit thread_local ThreadState* t_self __attribute__((tls_model("initial-exec"))) = nullptr;
 std::atomic<Controller*> Controller::active_{nullptr};
 
 Controller::Controller(const ControllerConfig& config)

@@ -39,6 +39,14 @@ class RwLockModel {
     const State* s = locks_.find(l);
     return s == nullptr ? kNoThread : s->writer;
   }
+  std::vector<ThreadId> readers(std::uintptr_t l) const {
+    const State* s = locks_.find(l);
+    return s == nullptr ? std::vector<ThreadId>{} : s->readers;
+  }
+  // Destroyed, or initialised again: a new lock.
+  void reset_one(std::uintptr_t l) {
+    if (locks_.find(l) != nullptr) locks_.erase(l);
+  }
 
  private:
   struct State {

@@ -82,7 +82,7 @@ struct ThreadState {
 };
 
 // The controlled thread running on this OS thread (nullptr: not under weft).
-extern thread_local ThreadState* t_self __attribute__((tls_model("initial-exec")));
+extern constinit thread_local ThreadState* t_self __attribute__((tls_model("initial-exec")));
 
 // The calling thread when an interposed call must be modelled; nullptr to pass through.
 inline ThreadState* controlled_thread() {

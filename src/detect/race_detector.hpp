@@ -29,6 +29,9 @@ class RaceDetector {
   RaceDetector(const RaceDetector&) = delete;
   RaceDetector& operator=(const RaceDetector&) = delete;
 
+  // Whether its shadow memory could be reserved (an address-space limit may refuse it).
+  bool ok() const { return shadow_.ok(); }
+
   // A new execution: thread 0 alone, no clocks, no shadow memory (all memory released).
   void reset();
 

@@ -1002,6 +1002,18 @@ TEST_F(Cli, ChildProcessesAreOutsideWhatWeftControls) {
   EXPECT_NE(o.out.find("fork()"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("outside what weft controls"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("forks.c:"), std::string::npos) << "where it happened\n" << o.out;
+  // The same through syscall(): never a child weft does not see.
+  for (const std::string how : {"raw-fork", "raw-clone"}) {
+    o = sh(weft() + " run -- " + kBin + "/cli_forks " + how);
+    EXPECT_EQ(o.status, 2) << how << "\n" << o.out;
+    EXPECT_NE(o.out.find("syscall(SYS_" + std::string(how == "raw-fork" ? "fork" : "clone") + ")"),
+              std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("outside what weft controls"), std::string::npos) << o.out;
+  }
+  // A futex operation weft does not model is refused, not run behind its back.
+  o = sh(weft() + " run -- " + kBin + "/cli_forks requeue");
+  EXPECT_EQ(o.status, 2) << o.out;
+  EXPECT_NE(o.out.find("syscall(SYS_futex, FUTEX_CMP_REQUEUE)"), std::string::npos) << o.out;
 }
 
 TEST_F(Cli, StrategiesAreListed) {

@@ -31,7 +31,7 @@ Output run(const std::string& command) {
   return weft::test::sh("env -u WEFT_STRATEGY -u WEFT_EXECUTIONS -u WEFT_TIME -u WEFT_SEED "
                         "-u WEFT_REPLAY -u CASES_EXPECTED -u CASES_LOG -u WEFT_SHARD "
                         "-u GTEST_SHARD_INDEX -u GTEST_TOTAL_SHARDS -u TEST_SHARD_STATUS_FILE "
-                        "-u GTEST_SHARD_STATUS_FILE " + command);
+                        "-u GTEST_SHARD_STATUS_FILE -u WEFT_FAILURE_DIR " + command);
 }
 
 // The cases binary with `env` and a gtest filter.
@@ -61,6 +61,33 @@ TEST(WeftTest, ABugFailsTheTestWithTheReportAndTheReplayCommand) {
   EXPECT_NE(replay.find(fs::canonical(kCases).string() + " --gtest_filter=LostUpdate.Found"),
             std::string::npos) << replay;
   EXPECT_FALSE(o.has("weft::replay(<the same body>")) << o.out;
+}
+
+// The schedule goes to a file CI can keep, named in the message, that WEFT_REPLAY replays:
+// in WEFT_FAILURE_DIR, else in weft-failures/ beside the binary.
+TEST(WeftTest, AFailureWritesItsScheduleToAFileThatReplaysIt) {
+  const fs::path dir = fs::temp_directory_path() / ("weft-failures-" + std::to_string(getpid()));
+  const fs::path file = dir / "LostUpdate.Found.weft-schedule";
+  Output o = cases("WEFT_FAILURE_DIR=" + dir.string(), "LostUpdate.Found");
+  EXPECT_EQ(o.status, 1) << o.out;
+  ASSERT_TRUE(fs::exists(file)) << o.out;
+  std::string schedule;
+  std::getline(std::ifstream(file) >> std::ws, schedule);
+  EXPECT_EQ(schedule.rfind("weft", 0), 0u) << schedule;
+  EXPECT_TRUE(o.has("schedule written to " + file.string() + "; replay it with: WEFT_REPLAY=" +
+                    file.string() + " " + fs::canonical(kCases).string() +
+                    " --gtest_filter=LostUpdate.Found"))
+      << o.out;
+  o = cases("WEFT_REPLAY=" + file.string(), "LostUpdate.Found");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("weft: WEFT_REPLAY reproduces the bug:")) << o.out;
+  fs::remove_all(dir);
+  // By default, beside the binary.
+  const fs::path beside = fs::canonical(kCases).parent_path() / "weft-failures" / "LostUpdate.Found.weft-schedule";
+  fs::remove(beside);
+  o = cases("", "LostUpdate.Found");
+  EXPECT_TRUE(fs::exists(beside)) << o.out;
+  EXPECT_TRUE(o.has("schedule written to " + beside.string())) << o.out;
 }
 
 TEST(WeftTest, TheCorrectTwinsPass) {

@@ -107,6 +107,10 @@ std::string resolve_program(const std::string& name, std::string* why) {
     return why->empty() ? p.string() : "";
   }
   *why = "program '" + name + "' not found";
+  // A name without '/' is looked up in PATH only, as the shell does.
+  if (std::error_code ec; !path_given && fs::exists(name, ec))
+    *why += " in PATH (" + (fs::is_directory(name, ec) ? "./" + name + " is a directory"
+                                                       : "give its path: ./" + name) + ")";
   return "";
 }
 

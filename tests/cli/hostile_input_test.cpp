@@ -310,6 +310,11 @@ TEST_F(Hostile, AProgramWeftCannotRunIsNamedWithWhatIsWrong) {
   fs::create_directories(at("dir"));
   refused("run -- " + at("dir"), "weft: " + at("dir") + " is a directory, not a program");
   refused("run " + at("dir"), "weft: " + at("dir") + " is a directory, not a program");
+  // A name without '/' is looked for in PATH only (names that no command has).
+  fs::create_directories(at("weft_a_directory"));
+  refused("run weft_a_directory",
+          "weft: program 'weft_a_directory' not found in PATH (./weft_a_directory is a directory)");
+  refused("run object.o", "weft: program 'object.o' not found in PATH (give its path: ./object.o)");
   const std::string script = program("script", "#!/bin/sh\necho hi\n");
   refused("run -- " + script, "weft: " + script + " is a script (#!/bin/sh), not an ELF program");
 }

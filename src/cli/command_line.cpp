@@ -16,7 +16,8 @@ std::size_t distance(const std::string& a, const std::string& b) {
   for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i)
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      d[i][j] =
+          std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
       if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
         d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
@@ -30,7 +31,8 @@ std::string closest(const std::string& word, const std::vector<std::string>& nam
   std::vector<std::string> extended;
   for (const std::string& n : names) {
     if (n.starts_with(word)) extended.push_back(n);
-    if (const std::size_t d = distance(word, n); d <= best_distance && (best.empty() || d < best_distance)) {
+    if (const std::size_t d = distance(word, n);
+        d <= best_distance && (best.empty() || d < best_distance)) {
       best = n;
       best_distance = d;
     }
@@ -60,7 +62,8 @@ std::string unknown_option(const CLI::App& cmd, const std::string& arg) {
   for (const CLI::Option* o : cmd.get_options())
     for (const std::string& l : o->get_lnames()) names.push_back("--" + l);
   const std::string guess = is_long && name.size() > 3 ? closest(name, names) : "";
-  const std::string help = cmd.get_parent() == nullptr ? "weft --help" : "weft " + cmd.get_name() + " --help";
+  const std::string help =
+      cmd.get_parent() == nullptr ? "weft --help" : "weft " + cmd.get_name() + " --help";
   return "unknown option " + name + (guess.empty() ? "" : " (did you mean " + guess + "?)") +
          "; see '" + help + "'";
 }
@@ -78,8 +81,8 @@ std::string command_problem(const CLI::App& app, const std::vector<std::string>&
            "; weft's options follow its command: weft run [OPTIONS] PROGRAM";
   if (std::find(names.begin(), names.end(), first) != names.end()) return "";
   const std::string guess = closest(first, names);
-  return "unknown command '" + first + "'" + (guess.empty() ? "" : " (did you mean " + guess + "?)") +
-         "; " + commands;
+  return "unknown command '" + first + "'" +
+         (guess.empty() ? "" : " (did you mean " + guess + "?)") + "; " + commands;
 }
 
 std::vector<std::string> split_at_dashes(std::vector<std::string>& args) {
@@ -101,12 +104,13 @@ std::string take_program(const CLI::App& cmd, const std::vector<std::string>& af
   if (left.empty()) {
     // --check-output's FILE is optional: given no '--', it takes the program's path.
     const CLI::Option* check = cmd.get_option_no_throw("--check-output");
-    const std::string taken = check != nullptr && check->count() != 0 ? check->as<std::string>() : "-";
+    const std::string taken =
+        check != nullptr && check->count() != 0 ? check->as<std::string>() : "-";
     return "no program given; usage: weft " + cmd.get_name() +
            (cmd.get_name() == "run" ? "" : " FILE") + " [OPTIONS] [--] PROGRAM [ARGS...]" +
-           (taken != "-" ? " (--check-output took '" + taken + "' for its FILE: put '--' before "
-                           "the program)"
-                         : "");
+           (taken == "-" ? ""
+                         : " (--check-output took '" + taken +
+                               "' for its FILE: put '--' before the program)");
   }
   *command = std::move(left);
   return "";

@@ -65,7 +65,8 @@ std::string header_problem(const std::string& path, const Elf64_Ehdr& h, std::ui
            std::to_string(headers_end) + " but the file has " + std::to_string(size) + " bytes";
   std::vector<Elf64_Phdr> ph(h.e_phnum);
   in.seekg(static_cast<std::streamoff>(h.e_phoff));
-  in.read(reinterpret_cast<char*>(ph.data()), static_cast<std::streamsize>(headers_end - h.e_phoff));
+  in.read(reinterpret_cast<char*>(ph.data()),
+          static_cast<std::streamsize>(headers_end - h.e_phoff));
   std::uint64_t end = 0;
   for (const Elf64_Phdr& p : ph)
     if (p.p_type == PT_LOAD || p.p_type == PT_INTERP || p.p_type == PT_DYNAMIC)
@@ -87,7 +88,8 @@ std::string program_problem(const std::string& path) {
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   if (head.starts_with("#!"))
     return path + " is a script (" + interpreter(head) +
-           "), not an ELF program: weft runs compiled programs; give it the program the script runs";
+           "), not an ELF program: weft runs compiled programs; give it the program the "
+           "script runs";
   if (!head.starts_with("\x7f" "ELF"))
     return path + " is not an ELF program (weft runs compiled programs)";
   if (size < EI_NIDENT) return path + " is a truncated ELF: " + std::to_string(size) + " bytes";
@@ -98,14 +100,18 @@ std::string program_problem(const std::string& path) {
   const std::uint16_t machine = data == ELFDATA2MSB ? (b18 << 8 | b19) : (b19 << 8 | b18);
   const std::string what = size > 19 ? " (" + machine_name(machine) + ")" : "";
   if (cls == ELFCLASS32) return path + " is a 32-bit ELF" + what + ours();
-  if (cls != ELFCLASS64) return path + " is a damaged ELF: its class is " + std::to_string(cls) + ours();
+  if (cls != ELFCLASS64)
+    return path + " is a damaged ELF: its class is " + std::to_string(cls) + ours();
   if (data != ELFDATA2LSB)
-    return path + " is a " + (data == ELFDATA2MSB ? "big-endian" : "damaged") + " ELF" + what + ours();
+    return path + " is a " + (data == ELFDATA2MSB ? "big-endian" : "damaged") + " ELF" + what +
+           ours();
   if (size < sizeof(Elf64_Ehdr))
-    return path + " is a truncated ELF: " + std::to_string(size) + " bytes, shorter than its header";
+    return path + " is a truncated ELF: " + std::to_string(size) +
+           " bytes, shorter than its header";
   Elf64_Ehdr h;
   std::memcpy(&h, head.data(), sizeof h);
-  if (h.e_machine != kOurMachine) return path + " is an ELF for " + machine_name(h.e_machine) + ours();
+  if (h.e_machine != kOurMachine)
+    return path + " is an ELF for " + machine_name(h.e_machine) + ours();
   return header_problem(path, h, size, in);
 }
 

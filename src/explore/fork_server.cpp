@@ -87,7 +87,7 @@ struct Config {
   bool state_cache = true;
   std::uint64_t bound = StrategyOptions::kNoBound;  // --bound pb:<c>
   std::string bound_error;                           // a malformed WEFT_BOUND
-  std::string number_error;  // the first malformed number of a WEFT_* variable
+  std::string number_error;  // the first malformed value of a WEFT_* variable
   double hang_timeout_s = 10;
   ExpectedExit expect_exit;  // --expect-exit: the status the program returns by design
   std::string check_output;  // --check-output: "" off, "-" stdout, else the file it writes
@@ -1182,6 +1182,8 @@ void maybe_run_fork_server() {
     if ((!detail::read_schedule_line(file, &c.schedule, &why) || c.schedule.empty()) && bad->empty())
       *bad = "WEFT_SCHEDULE_FILE='" + file + "' " + (why.empty() ? "cannot be read" : why);
   }
+  // Read by the runtime, as set: a bad value is the run's error, not a silent default.
+  if (std::string e = detail::fibers_error(); !e.empty() && bad->empty()) *bad = e;
   if (Shard s; Shard::parse(take_env("WEFT_SHARD"), &s) && s.valid()) c.shard = s;
   c.jobs_control = take_env("WEFT_JOBS_CONTROL");
   constexpr WholeNumber kWorker{0, kJobsNumber.hi - 1, "a worker's number from 0 to 255"};

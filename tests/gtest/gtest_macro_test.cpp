@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "support/shell.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
@@ -168,6 +169,8 @@ TEST(WeftTest, ABadValueFailsNamingTheVariable) {
            Case{"WEFT_TIME=1e99", "weft: WEFT_TIME='1e99' is not valid"},
            Case{"WEFT_STRATEGY=fastest", "weft: WEFT_STRATEGY='fastest' is not valid: "},
            Case{"WEFT_STRATEGY=pct:0", "weft: WEFT_STRATEGY='pct:0' is not valid: pct: the depth d"},
+           // Read by the runtime as it starts: checked with the others, not taken for 1.
+           Case{"WEFT_FIBERS=banana", "weft: WEFT_FIBERS='banana' is not valid: give 0 (no fibers"},
        }) {
     Output o = cases(c.env, "Options.Budget");
     EXPECT_EQ(o.status, 1) << c.env << "\n" << o.out;
@@ -183,20 +186,13 @@ TEST(WeftTest, ABadValueFailsNamingTheVariable) {
 // engine would. Each run's log of executions (CASES_LOG: one line per execution, the
 // order the body's threads took their lock in) and its tests' properties
 // (--gtest_output=json: weft_executions, weft_shard, ...).
-class Sharding : public ::testing::Test {
+class Sharding : public weft::test::TempDirTest {
  protected:
   struct Run {
     Output output;
     std::map<std::string, nlohmann::json> tests;  // "Shard.Systematic": its JSON object
     std::multiset<std::string> log;               // "dfs aabb", one per execution
   };
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("weft-gtest-shard-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   Run shard(const std::string& env, const std::string& tag) {
     const fs::path log = dir_ / (tag + ".log"), json = dir_ / (tag + ".json");
     Run r;
@@ -227,7 +223,6 @@ class Sharding : public ::testing::Test {
       if (l.rfind(tag + " ", 0) == 0) out.insert(l);
     return out;
   }
-  fs::path dir_;
 };
 
 TEST_F(Sharding, GtestShardsSplitEachSearchAndRunEveryTest) {

@@ -81,7 +81,9 @@ class RaceDetector {
   // Sync objects' clocks are keyed by address and a slot (an rwlock has two clocks).
   // kAnnotation(Readers): TSan's annotations on an address, apart from the object there
   // (a relaxed store to a flag must not clear what AnnotateHappensBefore on it released).
-  enum Slot : std::uint64_t { kObject = 0, kReaders = 1, kExit = 2, kAnnotation = 3, kAnnotationReaders = 4 };
+  enum Slot : std::uint64_t {
+    kObject = 0, kReaders = 1, kExit = 2, kAnnotation = 3, kAnnotationReaders = 4
+  };
 
   VectorClock& thread_clock(ThreadId t) {
     return t < threads_.size() ? threads_[t] : add_thread(t);

@@ -34,8 +34,10 @@ std::size_t record_size(const Record& r) {
 
 std::size_t PointLog::least(std::uint64_t steps) {
   constexpr std::size_t kThreads = 8;
-  constexpr std::size_t kPoint = sizeof(Record) + align8(kThreads * sizeof(ThreadId)) + kThreads * sizeof(Op);
-  return align8(sizeof(Header)) + static_cast<std::size_t>(std::min<std::uint64_t>(steps + 2, 1ull << 32)) * kPoint;
+  constexpr std::size_t kPoint =
+      sizeof(Record) + align8(kThreads * sizeof(ThreadId)) + kThreads * sizeof(Op);
+  const auto points = static_cast<std::size_t>(std::min<std::uint64_t>(steps + 2, 1ull << 32));
+  return align8(sizeof(Header)) + points * kPoint;
 }
 
 PointLog::PointLog(std::size_t want, std::uint64_t steps) {

@@ -90,7 +90,8 @@ int unlock(ThreadState* self, pthread_rwlock_t* l, std::uintptr_t pc) {
   }
   if (const std::string who = holders(c, a); !who.empty())
     misuse(self, a, pc, "pthread_rwlock_unlock of a read-write lock that " + who);
-  if (!locked_for_real) misuse(self, a, pc, "pthread_rwlock_unlock of a read-write lock that is not locked");
+  if (!locked_for_real)
+    misuse(self, a, pc, "pthread_rwlock_unlock of a read-write lock that is not locked");
   return rc;
 }
 

@@ -52,8 +52,8 @@ inline void cancellation_point(ThreadState* self) {
 }
 inline Controller& ctl() { return *Controller::active(); }
 
-// Around weft's reads of the program's synchronisation object (ThreadState::reading_for). The signal fences
-// keep the reads between the two stores, where the crash handler looks.
+// Around weft's reads of the program's synchronisation object (ThreadState::reading_for).
+// The signal fences keep the reads between the two stores, where the crash handler looks.
 class ReadingFor {
  public:
   ReadingFor(ThreadState* self, std::uintptr_t pc) : self_(self) {

@@ -64,7 +64,8 @@ void post_try_lock(ThreadState* self, std::uintptr_t m, unsigned flags) {
   RuntimeScope scope(self);
   Controller& c = ctl();
   const bool read = reads_only(flags);
-  if ((flags & __tsan_mutex_try_lock_failed) != 0 || !(read ? c.rwlocks.can_read(m) : c.rwlocks.can_write(m))) {
+  const bool free_in_model = read ? c.rwlocks.can_read(m) : c.rwlocks.can_write(m);
+  if ((flags & __tsan_mutex_try_lock_failed) != 0 || !free_in_model) {
     c.mark_last_event(self, kFailed);
     return;
   }

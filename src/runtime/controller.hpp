@@ -141,7 +141,8 @@ class Controller {
   // AnnotateIgnoreReads/WritesBegin: the thread's plain reads or writes are not checked.
   static bool ignored(const ThreadState& t, const Op& op) {
     if ((t.ignore_reads | t.ignore_writes) == 0) return false;
-    return op.kind == OpKind::Read ? t.ignore_reads != 0 : op.kind == OpKind::Write && t.ignore_writes != 0;
+    if (op.kind == OpKind::Read) return t.ignore_reads != 0;
+    return op.kind == OpKind::Write && t.ignore_writes != 0;
   }
   // AnnotateBenignRaceSized: a race on [address, address + size) is not reported (nor
   // learnt as a scheduling point) in this execution.

@@ -35,6 +35,7 @@
 
 #include "cli/merge_results.hpp"
 #include "cli/number_option.hpp"
+#include "cli/run_directory.hpp"
 #include "cli/shard_source.hpp"
 #include "core/expected_exit.hpp"
 #include "core/jobs_layout.hpp"
@@ -244,10 +245,9 @@ std::atomic<int> g_stops{0};        // how many it got
 void on_stop_signal(int sig) {
   const bool first = g_stops.fetch_add(1) == 0;
   if (first) g_stop_signal = sig;
-  const char* said = !first ? "weft: stopping at once\n"
-                     : sig == SIGINT ? "weft: SIGINT: ending the search (again: stop at once)\n"
-                                     : "weft: SIGTERM: ending the search (again: stop at once)\n";
-  if (write(STDERR_FILENO, said, std::strlen(said)) < 0) {
+  const char* said = sig == SIGINT ? "weft: SIGINT: ending the search (again: stop at once)\n"
+                                   : "weft: SIGTERM: ending the search (again: stop at once)\n";
+  if (first && write(STDERR_FILENO, said, std::strlen(said)) < 0) {
   }
   for (int j = 0; j < g_workers.count; ++j) {
     if (g_workers.reaped[j]) continue;
@@ -630,13 +630,9 @@ int launch(const Run& r, Mode mode) {
   const bool gdb = r.gdb || r.gdb_batch;
   // From here a signal ends the run in order: the temporary directory is always removed.
   catch_stop_signals(gdb);
-  std::error_code tmp_ec;
-  const fs::path tmp = fs::temp_directory_path(tmp_ec);  // TMPDIR, else /tmp
-  std::string dir_template = (tmp_ec ? fs::path("/tmp") : tmp) / "weft-XXXXXX";
-  if (mkdtemp(dir_template.data()) == nullptr)
-    return status_of(fail("cannot make a temporary directory in " + fs::path(dir_template).parent_path().string() +
-                          ": " + std::strerror(errno)));
-  const fs::path results(dir_template);
+  weft::cli::RunDirectory run_dir;  // removed on every return below
+  if (std::string error = run_dir.make(); !error.empty()) return status_of(fail(error));
+  const fs::path results = run_dir.path();
   if (!schedule.empty()) std::ofstream(results / "replay.weft-schedule") << schedule << "\n";
 
   std::vector<std::string> env = {
@@ -686,11 +682,8 @@ int launch(const Run& r, Mode mode) {
   int lifeline[2] = {-1, -1};
   if (gdb) {
     const fs::path script = results / "replay.gdb";
-    if (!write_gdb_script(script, preload_env, !r.gdb_batch)) {
-      std::error_code ec;
-      fs::remove_all(results, ec);
-      return fail("cannot write " + script.string());
-    }
+    if (!write_gdb_script(script, preload_env, !r.gdb_batch))
+      return status_of(fail("cannot write " + script.string()));
     std::vector<std::string> g = {gdb_path, "-q", "-x", script.string()};
     // Batch: run, show where it stopped, then let the execution end so that weft reports it.
     if (r.gdb_batch)
@@ -715,11 +708,8 @@ int launch(const Run& r, Mode mode) {
   const fs::path control = results / "jobs-control";
   ControlFile control_file;
   if (jobs > 1)
-    if (std::string error = control_file.make(control, jobs); !error.empty()) {
-      std::error_code ec;
-      fs::remove_all(results, ec);
+    if (std::string error = control_file.make(control, jobs); !error.empty())
       return status_of(fail(error));
-    }
   g_workers.groups = !gdb;
   // Numbers of one width: every worker's environment is as long as the others', and so
   // its initial stack lies where theirs does (see spawn()'s fixed_layout).
@@ -747,8 +737,8 @@ int launch(const Run& r, Mode mode) {
     in.pid = spawn(e, argv, in.group, jobs > 1, lifeline[0]);
     if (in.pid < 0) {
       const std::string why = std::strerror(errno);
-      for (int k = 0; k < g_workers.count; ++k) kill(in.group ? -g_workers.pid[k] : g_workers.pid[k], SIGKILL);
-      fs::remove_all(results, ec);
+      for (int k = 0; k < g_workers.count; ++k)
+        kill(in.group ? -g_workers.pid[k] : g_workers.pid[k], SIGKILL);
       return status_of(fail("fork failed: " + why));
     }
     add_worker(in.pid);
@@ -758,19 +748,15 @@ int launch(const Run& r, Mode mode) {
     wait_with_progress(instances, control_file);
   wait_for_workers(instances, control_file);
   if (gdb) wait_for_orphans();
-  if (g_stops >= 2) {  // a second signal: no result, only the temporary files removed
-    std::error_code ec;
-    fs::remove_all(results, ec);
+  if (g_stops >= 2)  // a second signal: no result (the temporary files are removed)
     return status_of(fail("stopped at once by a second signal: no result"));
-  }
   std::string problem;
   for (Instance& in : instances)
     if (problem.empty()) problem = collect(in);
   if (gdb && !problem.empty() && problem != "-")
     problem = "gdb ended before the replay did, so there is no report (in gdb: 'run', and "
               "'continue' at the bug)";
-  std::error_code ec;
-  fs::remove_all(results, ec);
+  run_dir.remove();
   if (problem == "-") return status_of(kError);
   if (!problem.empty()) return status_of(fail(problem));
 

@@ -628,8 +628,7 @@ int launch(const Run& r, Mode mode) {
   if (shard.sharded() && !sharding.status_file.empty()) std::ofstream(sharding.status_file, std::ios::app);
 
   const bool gdb = r.gdb || r.gdb_batch;
-  // From here a signal ends the run in order: the temporary directory is always removed.
-  catch_stop_signals(gdb);
+  catch_stop_signals(gdb);  // gdb's Ctrl-C is gdb's
   weft::cli::RunDirectory run_dir;  // removed on every return below
   if (std::string error = run_dir.make(); !error.empty()) return status_of(fail(error));
   const fs::path results = run_dir.path();
@@ -1060,6 +1059,9 @@ void add_run_options(CLI::App* app, Run& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A signal from here on ends a run in order (one that comes before the run starts
+  // interrupts it as soon as it has).
+  catch_stop_signals(false);
   CLI::App app{"weft: systematic concurrency testing for C and C++"};
   app.require_subcommand(1);
   Run run, replay, minimize;
@@ -1264,6 +1266,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::string what = e.what();
     return fail(what + " (see 'weft --help')");
+  }
+  if (!app.got_subcommand("run") && !app.got_subcommand("replay") &&
+      !app.got_subcommand("minimize")) {  // nothing to end in order: a signal ends it
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    if (const int sig = g_stop_signal; sig != 0) raise(sig);
   }
   if (app.got_subcommand("strategies")) {
     for (const weft::StrategyInfo& s : weft::strategy_list())

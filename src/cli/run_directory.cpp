@@ -29,15 +29,18 @@ bool run_name(const std::string& name) {
   return name.size() == 11 && name.starts_with("weft-");
 }
 
-// Whether `dir` is a run's whose weft is gone: this user's, marked, and its lock free
-// (taken here, then released with the descriptor).
-bool abandoned(const fs::path& dir) {
+// Removes `dir` when it is a run's whose weft is gone: this user's, its lock free, and
+// marked or empty (its weft was killed before it marked it). The lock is held while it
+// goes: a weft that made it a moment ago waits for the lock, then finds it gone.
+bool remove_if_abandoned(const fs::path& dir) {
   const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st;
-  const bool gone = fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
-                    faccessat(fd, kMarker, F_OK, AT_SYMLINK_NOFOLLOW) == 0 &&
-                    flock(fd, LOCK_EX | LOCK_NB) == 0;
+  std::error_code ec;
+  bool gone = fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
+              flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+              (faccessat(fd, kMarker, F_OK, AT_SYMLINK_NOFOLLOW) == 0 || fs::is_empty(dir, ec));
+  if (gone) gone = fs::remove_all(dir, ec) != 0 && !ec;
   close(fd);
   return gone;
 }
@@ -48,9 +51,7 @@ std::size_t RunDirectory::sweep(const fs::path& tmp) {
   std::size_t removed = 0;
   std::error_code ec;
   for (fs::directory_iterator it(tmp, ec), end; !ec && it != end; it.increment(ec)) {
-    if (!run_name(it->path().filename().string()) || !abandoned(it->path())) continue;
-    std::error_code gone;
-    removed += fs::remove_all(it->path(), gone) != 0;
+    if (run_name(it->path().filename().string())) removed += remove_if_abandoned(it->path());
   }
   return removed;
 }
@@ -58,19 +59,29 @@ std::size_t RunDirectory::sweep(const fs::path& tmp) {
 std::string RunDirectory::make() {
   const fs::path root = temporary_root();
   sweep(root);
-  std::string name = (root / "weft-XXXXXX").string();
-  if (mkdtemp(name.data()) == nullptr)
-    return "cannot make a temporary directory in " + root.string() + ": " + std::strerror(errno);
-  path_ = name;
-  lock_ = open(name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  // Blocking: a sweep may hold it for a moment (it finds no marker and lets go).
-  if (lock_ < 0 || flock(lock_, LOCK_EX) != 0) {
-    const std::string why = std::strerror(errno);
-    remove();
-    return "cannot lock the temporary directory " + name + ": " + why;
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    std::string name = (root / "weft-XXXXXX").string();
+    if (mkdtemp(name.data()) == nullptr)
+      return "cannot make a temporary directory in " + root.string() + ": " + std::strerror(errno);
+    path_ = name;
+    lock_ = open(name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    // Blocking: another run's sweep may hold it for a moment.
+    if (lock_ < 0 || flock(lock_, LOCK_EX) != 0) {
+      const std::string why = std::strerror(errno);
+      remove();
+      return "cannot lock the temporary directory " + name + ": " + why;
+    }
+    struct stat st;
+    if (fstat(lock_, &st) == 0 && st.st_nlink > 0) {
+      std::ofstream(path_ / kMarker) << getpid() << "\n";
+      return "";
+    }
+    close(lock_);  // swept while still empty, before it was locked: another one
+    lock_ = -1;
+    path_.clear();
   }
-  std::ofstream(path_ / kMarker) << getpid() << "\n";
-  return "";
+  return "cannot make a temporary directory in " + root.string() +
+         ": each one made was removed at once";
 }
 
 void RunDirectory::remove() {

@@ -3,7 +3,7 @@
 // results and the --jobs control file. Removed when the run ends, however it ends, while
 // weft lives; weft holds a lock on it (flock) for as long. A weft killed by SIGKILL can
 // remove nothing: its directory, unlocked and marked as a run's, is removed by the next
-// weft run that uses the same TMPDIR.
+// weft run that uses the same TMPDIR (also when it was killed before it marked it).
 #include <filesystem>
 #include <string>
 

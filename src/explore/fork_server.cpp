@@ -642,7 +642,8 @@ void serve(ServerState& s) {
     const int input = memfd_create("weft-stdin", 0);
     char buf[65536];
     ssize_t n;
-    while ((n = read(STDIN_FILENO, buf, sizeof buf)) > 0)
+    while (StopRequest::wait_readable(STDIN_FILENO) &&
+           (n = read(STDIN_FILENO, buf, sizeof buf)) > 0)
       if (write(input, buf, n) != n) break;
     // Read-only, as a redirected file would be: the program cannot change the next
     // execution's input.

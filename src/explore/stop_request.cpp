@@ -71,6 +71,20 @@ void StopRequest::note(int sig) {
   if (g_watched && g_signal == 0 && (sig == SIGINT || sig == SIGTERM)) g_signal = sig;
 }
 
+bool StopRequest::wait_readable(int fd) {
+  if (!g_watched) return true;  // the read blocks, as it always did
+  struct pollfd p{fd, POLLIN, 0};
+  sigset_t stops;
+  sigemptyset(&stops);
+  add_to(&stops);
+  while (!os::any_ready(&p, 1)) {
+    if (made()) return false;
+    const struct timespec tick{0, 20'000'000};
+    note(sigtimedwait(&stops, nullptr, &tick));
+  }
+  return true;
+}
+
 void StopRequest::clear_from(sigset_t* mask) {
   if (!g_watched) return;
   sigdelset(mask, SIGINT);

@@ -29,6 +29,9 @@ class StopRequest {
   // note() is told what it returned.
   static void add_to(sigset_t* set);
   static void note(int sig);
+  // Waits until `fd` can be read (data or its end); false when weft asks to stop first
+  // (the program's input, a pipe that may stay open, is read before the search).
+  static bool wait_readable(int fd);
   // An execution's mask: the program's, without the signals weft blocked for the server.
   static void clear_from(sigset_t* mask);
   // In an execution's child: the lifeline is the server's, not the program's.

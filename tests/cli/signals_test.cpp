@@ -104,12 +104,15 @@ TEST_F(Signals, SigtermEndsTwoSamplingWorkersWithTheMergedResult) {
   interrupt({"-s", "random", "-n", "0", "--jobs", "2"}, SIGTERM, /*group=*/false);
 }
 
-// The fork servers still read the program's input (a pipe left open), so the first Ctrl-C
-// cannot end their search yet: the second stops the run at once.
+// The fork servers stopped (SIGSTOP) cannot end their search: after the first Ctrl-C, the
+// second stops the run at once.
 TEST_F(Signals, ASecondCtrlCStopsAtOnceAndStillCleansUp) {
-  auto run = start({"-s", "random", "-n", "0", "--jobs", "2"}, /*open_stdin=*/true);
-  ASSERT_TRUE(BackgroundRun::poll([&] { return run->processes().size() >= 3; }, kBound))
-      << "the fork servers did not start\n" << run->output();
+  auto run = start({"-s", "random", "-n", "0", "--jobs", "2"});
+  ASSERT_TRUE(BackgroundRun::poll([&] { return run->executions_running() > 0; }, kBound))
+      << "no execution started\n" << run->output();
+  std::vector<pid_t> servers;
+  ASSERT_TRUE(BackgroundRun::poll([&] { return (servers = run->children()).size() == 2; }, kBound));
+  for (pid_t s : servers) kill(s, SIGSTOP);
   run->send(SIGINT, true);
   ASSERT_TRUE(BackgroundRun::poll(
       [&] { return run->output().find("ending the search") != std::string::npos; }, kBound))
@@ -118,6 +121,25 @@ TEST_F(Signals, ASecondCtrlCStopsAtOnceAndStillCleansUp) {
   EXPECT_EQ(run->wait_exit(kBound), 130) << run->output();
   EXPECT_NE(run->output().find("weft: stopped at once by a second signal: no result"),
             std::string::npos) << run->output();
+  EXPECT_TRUE(run_dirs().empty()) << "the temporary directory is removed";
+  EXPECT_TRUE(BackgroundRun::poll([&] { return run->processes().empty(); }, kBound))
+      << "a process of the run outlived it";
+}
+
+// The fork servers first read the program's input to its end: a pipe left open does not
+// keep a Ctrl-C from ending the run in order.
+TEST_F(Signals, CtrlCEndsARunWhoseInputIsStillOpen) {
+  auto run = start({"-s", "random", "-n", "0", "--jobs", "2"}, /*open_stdin=*/true);
+  ASSERT_TRUE(BackgroundRun::poll([&] { return run->children().size() == 2; }, kBound))
+      << "the fork servers did not start\n" << run->output();
+  run->send(SIGINT, true);
+  EXPECT_EQ(run->wait_exit(kBound), 130) << run->output();
+  EXPECT_NE(run->output().find("interrupted after 0 executions (SIGINT)"), std::string::npos)
+      << run->output();
+  std::ifstream in(at("result.json"));
+  const json j = json::parse(in, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << "no --json result\n" << run->output();
+  EXPECT_EQ(j.value("interrupted", ""), "SIGINT") << j.dump();
   EXPECT_TRUE(run_dirs().empty()) << "the temporary directory is removed";
   EXPECT_TRUE(BackgroundRun::poll([&] { return run->processes().empty(); }, kBound))
       << "a process of the run outlived it";

@@ -80,6 +80,13 @@ class BackgroundRun {
     }
     return found;
   }
+  // The command's children (weft's: its fork servers).
+  std::vector<pid_t> children() const {
+    std::vector<pid_t> found;
+    for (pid_t p : processes())
+      if (parent_of(p) == pid_) found.push_back(p);
+    return found;
+  }
   // How many processes of the run are executions: grandchildren of the command.
   std::size_t executions_running() const {
     std::size_t n = 0;

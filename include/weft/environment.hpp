@@ -6,6 +6,8 @@
 //   WEFT_EXECUTIONS  executions, a whole number (0: no limit)
 //   WEFT_TIME        seconds, a number from 0 to 1e9 (0: no limit)
 //   WEFT_SEED        the seed, a whole number
+//   WEFT_FIBERS      0, 1 or arch_prctl: how the runtime switches threads (checked here,
+//                    read by the runtime)
 //
 // Each one set replaces the option it names; both budgets apply, so a search of ten
 // minutes is WEFT_EXECUTIONS=0 WEFT_TIME=600. A variable that is set must hold a valid
@@ -17,8 +19,11 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <istream>
 #include <string>
 
 #include "weft/weft.hpp"
@@ -62,8 +67,44 @@ inline constexpr const char* kSeedAccepted = "a whole number from 0 to 184467440
 // one line, and /dev/zero or a huge file named by mistake must not fill memory.
 inline constexpr std::size_t kMaxScheduleBytes = std::size_t{4} << 20;
 
+// A schedule is one line of printable text: a CR, NUL or other control character in it is
+// a damaged file (or one edited by hand), named with its column rather than decoded.
+inline bool schedule_line_is_text(const std::string& line, std::string* why) {
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const auto c = static_cast<unsigned char>(line[i]);
+    if (c >= 0x20 && c != 0x7f) continue;
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02x", c);
+    *why = std::string("has a control character (byte ") + byte + ") at column " +
+           std::to_string(i + 1) + " of line 1: a schedule is one line of printable text";
+    return false;
+  }
+  return true;
+}
+
+// After the schedule's line only blank lines (spaces, tabs, CRs: a file that travelled
+// through Windows) may follow; another line is refused, read no further than its first
+// character.
+inline bool rest_is_blank(std::istream& in, std::string* why) {
+  std::size_t line = 2, read = 0;
+  for (char c; in.get(c); ++read) {
+    if (c == '\n') {
+      ++line;
+    } else if (c != ' ' && c != '\t' && c != '\r') {
+      *why = "has more than one line (line " + std::to_string(line) +
+             " is not blank): a schedule file holds one schedule, on one line";
+      return false;
+    } else if (read == kMaxScheduleBytes) {
+      *why = "has more than 4 MiB of blank lines after its schedule";
+      return false;
+    }
+  }
+  return true;
+}
+
 // The first line of the file `path`, read up to kMaxScheduleBytes; false when the file
-// cannot be opened (*why empty) or the line is longer (*why says so).
+// cannot be opened (*why empty), or the line is longer, is not text or is not the file's
+// only one (*why says so).
 inline bool read_schedule_line(const std::string& path, std::string* line, std::string* why) {
   why->clear();
   std::ifstream in(path, std::ios::binary);
@@ -78,8 +119,9 @@ inline bool read_schedule_line(const std::string& path, std::string* line, std::
     }
     *line += c;
   }
-  while (!line->empty() && (line->back() == '\r' || line->back() == ' ')) line->pop_back();
-  return true;
+  while (!line->empty() && (line->back() == '\r' || line->back() == ' ' || line->back() == '\t'))
+    line->pop_back();
+  return schedule_line_is_text(*line, why) && rest_is_blank(in, why);
 }
 
 inline std::string env_error(const char* name, const std::string& value,
@@ -87,11 +129,22 @@ inline std::string env_error(const char* name, const std::string& value,
   return std::string(name) + "='" + value + "' is not valid: " + what;
 }
 
+// WEFT_FIBERS, read by the runtime (runtime/fiber.cpp) as it starts: "" or the error.
+inline std::string fibers_error() {
+  const char* v = std::getenv("WEFT_FIBERS");
+  if (v == nullptr) return "";
+  for (const char* ok : {"", "0", "1", "arch_prctl"})
+    if (std::strcmp(v, ok) == 0) return "";
+  return env_error("WEFT_FIBERS", v,
+                   "give 0 (no fibers: the kernel switches threads), 1 (fibers, the default) or "
+                   "arch_prctl (fibers that set their thread pointer by system call), or unset it");
+}
+
 }  // namespace detail
 
-// Applies WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME and WEFT_SEED to `options`. Returns ""
-// or one line naming the variable, its value and what it accepts (options is then
-// unchanged).
+// Applies WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME and WEFT_SEED to `options`, and checks
+// WEFT_FIBERS. Returns "" or one line naming the variable, its value and what it accepts
+// (options is then unchanged).
 inline std::string apply_environment(Options& options) {
   using detail::env_error;
   Options out = options;
@@ -108,6 +161,7 @@ inline std::string apply_environment(Options& options) {
     return env_error("WEFT_TIME", v, give(detail::kTimeAccepted));
   if (const char* v = std::getenv("WEFT_SEED"); v && !detail::parse_whole(v, &out.seed))
     return env_error("WEFT_SEED", v, give(detail::kSeedAccepted));
+  if (std::string e = detail::fibers_error(); !e.empty()) return e;
   options = out;
   return "";
 }

@@ -47,6 +47,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -210,6 +211,28 @@ inline std::string with_replay_command(std::string report, const std::string& te
   return report;
 }
 
+// A failing test's schedule, in a file of its own: <test>.weft-schedule in
+// $WEFT_FAILURE_DIR, else in weft-failures/ beside the test binary (CI keeps it as an
+// artifact; WEFT_REPLAY=<the file> replays it). The line the failure message ends with.
+inline std::string failure_file(const std::string& test, const std::string& schedule) {
+  namespace fs = std::filesystem;
+  const char* chosen = std::getenv("WEFT_FAILURE_DIR");
+  const fs::path dir = chosen != nullptr && *chosen != '\0'
+                           ? fs::path(chosen)
+                           : fs::path(self_path()).parent_path() / "weft-failures";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const fs::path file = dir / (test + ".weft-schedule");
+  std::ofstream out(file, std::ios::trunc);
+  out << schedule << "\n";
+  out.close();
+  if (!out)
+    return "weft: cannot write the schedule to " + file.string() +
+           (chosen != nullptr && *chosen != '\0' ? " (WEFT_FAILURE_DIR)" : " (set WEFT_FAILURE_DIR)");
+  return "schedule written to " + file.string() + "; replay it with: WEFT_REPLAY=" + file.string() +
+         " " + self_path() + " --gtest_filter=" + test;
+}
+
 }  // namespace detail
 
 // What WEFT_TEST runs: explores `body` (or replays WEFT_REPLAY) and reports to gtest.
@@ -253,7 +276,8 @@ inline void run_test(void (*body)(), const char* test, Options options, const ch
   } else if (result.failed()) {
     ADD_FAILURE_AT(file, line)
         << (schedule.empty() ? "weft found a bug:\n" : "weft: WEFT_REPLAY reproduces the bug:\n")
-        << detail::with_replay_command(result.report(), test, result.bugs()[0].schedule());
+        << detail::with_replay_command(result.report(), test, result.bugs()[0].schedule())
+        << (schedule.empty() ? detail::failure_file(test, result.bugs()[0].schedule()) + "\n" : "");
   } else if (!schedule.empty()) {
     std::cout << "[   weft   ] " << test
               << ": WEFT_REPLAY's schedule ran to its end without a bug\n";

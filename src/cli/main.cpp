@@ -33,8 +33,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/command_line.hpp"
 #include "cli/merge_results.hpp"
 #include "cli/number_option.hpp"
+#include "cli/program_check.hpp"
 #include "cli/run_directory.hpp"
 #include "cli/shard_source.hpp"
 #include "core/expected_exit.hpp"
@@ -88,26 +90,29 @@ std::vector<fs::path> path_candidates(const std::string& name) {
   return candidates;
 }
 
-// The program as execvp would find it; "" with *why when it cannot be run.
+// The program as execvp would find it (a directory in PATH is passed over, as execvp
+// does); "" with *why when it cannot be run.
 std::string resolve_program(const std::string& name, std::string* why) {
+  const bool path_given = name.find('/') != std::string::npos;
   for (const fs::path& p : path_candidates(name)) {
     std::error_code ec;
-    if (!fs::exists(p, ec) || fs::is_directory(p, ec)) continue;
+    if (!fs::exists(p, ec) || (!path_given && fs::is_directory(p, ec))) continue;
+    if (fs::is_directory(p, ec)) {
+      *why = p.string() + " is a directory, not a program";
+      return "";
+    }
     if (access(p.c_str(), X_OK) != 0) {
       *why = "program '" + p.string() + "' is not executable";
       return "";
     }
-    char magic[4] = {};
-    std::ifstream in(p, std::ios::binary);
-    in.read(magic, 4);
-    if (std::memcmp(magic, "\x7f" "ELF", 4) != 0) {
-      *why = "program '" + p.string() + "' is not an ELF executable (weft runs compiled "
-             "programs, not scripts)";
-      return "";
-    }
-    return p.string();
+    *why = weft::cli::program_problem(p.string());
+    return why->empty() ? p.string() : "";
   }
   *why = "program '" + name + "' not found";
+  // A name without '/' is looked up in PATH only, as the shell does.
+  if (std::error_code ec; !path_given && fs::exists(name, ec))
+    *why += " in PATH (" + (fs::is_directory(name, ec) ? "./" + name + " is a directory"
+                                                       : "give its path: ./" + name) + ")";
   return "";
 }
 
@@ -326,7 +331,9 @@ pid_t spawn(const std::vector<std::string>& env, const std::vector<std::string>&
   std::vector<char*> cargv;
   for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
-  execvp(cargv[0], cargv.data());
+  // argv[0] is a path already: execv, not execvp, whose fallback would hand a file the
+  // kernel refuses to /bin/sh.
+  execv(cargv[0], cargv.data());
   std::fprintf(stderr, "weft: cannot execute %s: %s\n", cargv[0], std::strerror(errno));
   _exit(127);
 }
@@ -1049,11 +1056,16 @@ void add_run_options(CLI::App* app, Run& r) {
                 "that yields, sleeps or spins waits until the\n"
                 "others have run, and an execution past --steps is\n"
                 "a livelock)");
+  // For the help only: CLI11 leaves the program and what follows it unparsed
+  // (prefix_command), for take_program(), so that the program's options stay its own.
   app->add_option("command", r.command,
-                  "the program to test, after '--' (an ELF\n"
-                  "executable, looked up in PATH when its name has no\n"
-                  "'/'), and its arguments; every execution gets the\n"
-                  "same arguments and stdin")->option_text("PROGRAM [ARGS...]")->required();
+                  "the program to test (an ELF executable, looked up\n"
+                  "in PATH when its name has no '/') and its\n"
+                  "arguments: weft's options end at the program's\n"
+                  "path, or at '--'; every execution gets the same\n"
+                  "arguments and stdin")->option_text("PROGRAM [ARGS...]")
+      ->expected(0)->allow_extra_args(false);
+  app->prefix_command();
 }
 
 }  // namespace
@@ -1249,7 +1261,14 @@ int main(int argc, char** argv) {
       "  LD_PRELOAD         kept, after weft's runtime (libweft.so), which weft run\n"
       "                     and weft replay preload into the program\n"
       "  LD_BIND_NOW        set to 1 for the program unless it is set already\n"
-      "  WEFT_CC, WEFT_CXX  the compiler weft-cc and weft-c++ run (default cc, c++)\n"
+      "  WEFT_CC, WEFT_CXX  the compiler weft-cc and weft-c++ run (default cc, c++,\n"
+      "                     found in PATH past the wrappers themselves)\n"
+      "  WEFT_CC_ACTIVE     set by weft-cc and weft-c++ for the compiler they run: a\n"
+      "                     compiler that calls a wrapper back (a build's own cc\n"
+      "                     first in PATH) gets the next compiler in PATH\n"
+      "  WEFT_FIBERS        0: no fibers, the kernel switches the program's threads;\n"
+      "                     1 (default): fibers; arch_prctl: fibers that set their\n"
+      "                     thread pointer by system call\n"
       "  weft run and weft replay hand their settings to the program in WEFT_*\n"
       "  variables of their own: WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME and\n"
       "  WEFT_SEED set by you are read by WEFT_TEST and weft::apply_environment in\n"
@@ -1258,12 +1277,23 @@ int main(int argc, char** argv) {
       "Documentation: docs/tutorial.md, docs/choosing-a-strategy.md and\n"
       "docs/troubleshooting.md in weft's source, installed under share/doc/weft.");
 
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (std::string e = weft::cli::command_problem(app, args); !e.empty()) return fail(e);
+  CLI::App* program_cmd = nullptr;
+  for (CLI::App* c : {run_cmd, replay_cmd, minimize_cmd})
+    if (!args.empty() && args[0] == c->get_name()) program_cmd = c;
+  const std::vector<std::string> after_dashes =
+      program_cmd != nullptr ? weft::cli::split_at_dashes(args) : std::vector<std::string>{};
+  std::vector<char*> parsed{argv[0]};
+  for (std::string& a : args) parsed.push_back(a.data());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(parsed.size()), parsed.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError&) {
+    return fail(weft::cli::unexpected_argument(app));
   } catch (const CLI::ParseError& e) {
     std::string what = e.what();
     return fail(what + " (see 'weft --help')");
@@ -1273,6 +1303,12 @@ int main(int argc, char** argv) {
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     if (const int sig = g_stop_signal; sig != 0) raise(sig);
+  }
+  if (program_cmd != nullptr) {
+    Run& r = program_cmd == run_cmd ? run : program_cmd == replay_cmd ? replay : minimize;
+    if (std::string e = weft::cli::take_program(*program_cmd, after_dashes, &r.command); !e.empty())
+      return fail(e);
+    if (std::string e = weft::cli::environment_problem(); !e.empty()) return fail(e);
   }
   if (app.got_subcommand("strategies")) {
     for (const weft::StrategyInfo& s : weft::strategy_list())

@@ -31,6 +31,8 @@ std::string_view op_name(OpKind kind);
 bool is_memory_access(OpKind kind);
 // thread-create/join/detach/cancel: `aux` names the thread acted on, not `object`.
 bool targets_thread(OpKind kind);
+// HbRelease/HbAcquire's aux: the annotated lock's side (AnnotateRWLockAcquired's is_w).
+inline constexpr std::uint32_t kAnnotatedWriter = 1, kAnnotatedReader = 2;
 
 // Inline: every instrumented access makes an Op.
 inline constexpr std::uint8_t kOpDefaultFlags[kOpKindCount] = {

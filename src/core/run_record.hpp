@@ -39,7 +39,7 @@ struct DataRace {
 // it is, and, when it had been destroyed, by whom, where and after how many steps. The
 // rest of its history is in the trace (report/object_history.hpp).
 struct Misuse {
-  enum class Object : std::uint8_t { kMutex, kCondition, kSemaphore, kBarrier };
+  enum class Object : std::uint8_t { kMutex, kCondition, kSemaphore, kBarrier, kRwLock };
   std::uintptr_t object = 0;  // 0: no misuse
   Object kind = Object::kMutex;
   ThreadId destroyed_by = kNoThread;  // kNoThread: not destroyed

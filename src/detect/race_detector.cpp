@@ -101,6 +101,13 @@ void RaceDetector::step(const Event& e, std::uintptr_t wait_mutex) {
       }
       break;
     }
+    case OpKind::HbRelease:  // a reader's release orders it before later writers only
+      release(t, key(op.object, op.aux == kAnnotatedReader ? kAnnotationReaders : kAnnotation));
+      break;
+    case OpKind::HbAcquire:
+      acquire(t, key(op.object, kAnnotation));
+      if (op.aux == kAnnotatedWriter) acquire(t, key(op.object, kAnnotationReaders));
+      break;
     case OpKind::CondWait: release(t, key(wait_mutex, kObject)); break;
     case OpKind::CondWake:
       if (took) acquire(t, obj);  // woken by a signal: after it

@@ -29,6 +29,9 @@ class RaceDetector {
   RaceDetector(const RaceDetector&) = delete;
   RaceDetector& operator=(const RaceDetector&) = delete;
 
+  // Whether its shadow memory could be reserved (an address-space limit may refuse it).
+  bool ok() const { return shadow_.ok(); }
+
   // A new execution: thread 0 alone, no clocks, no shadow memory (all memory released).
   void reset();
 
@@ -76,7 +79,9 @@ class RaceDetector {
   using Word = ShadowMemory::Word;
   using Cell = ShadowMemory::Cell;
   // Sync objects' clocks are keyed by address and a slot (an rwlock has two clocks).
-  enum Slot : std::uint64_t { kObject = 0, kReaders = 1, kExit = 2 };
+  // kAnnotation(Readers): TSan's annotations on an address, apart from the object there
+  // (a relaxed store to a flag must not clear what AnnotateHappensBefore on it released).
+  enum Slot : std::uint64_t { kObject = 0, kReaders = 1, kExit = 2, kAnnotation = 3, kAnnotationReaders = 4 };
 
   VectorClock& thread_clock(ThreadId t) {
     return t < threads_.size() ? threads_[t] : add_thread(t);
@@ -84,7 +89,7 @@ class RaceDetector {
   VectorClock& add_thread(ThreadId t);
   void acquire(ThreadId t, std::uint64_t key);
   void release(ThreadId t, std::uint64_t key);
-  static std::uint64_t key(std::uintptr_t object, Slot slot) { return object * 4 + slot; }
+  static std::uint64_t key(std::uintptr_t object, Slot slot) { return object * 8 + slot; }
   bool access_word(ThreadId t, std::uintptr_t w, unsigned offset, unsigned size, bool write,
                    bool atomic, std::uintptr_t pc, DataRace* race);
 

@@ -53,6 +53,11 @@ class ShadowMemory {
 
   // false: the ranges could not be reserved; every word is then scratch().
   bool ok() const { return blocks_ != nullptr; }
+  // The address space it reserves (nothing committed until used).
+  static constexpr std::size_t reserved_bytes() {
+    return kTopEntries * 4 + kMaxTables * kTableEntries * 4 + kMaxBlocks * kBlockWords * sizeof(Word) +
+           kMaxBlocks * sizeof(BlockState);
+  }
 
   // The shadow of the word at `w` (8-aligned), made when absent.
   Word& word(std::uintptr_t w) {

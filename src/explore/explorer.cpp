@@ -122,6 +122,10 @@ void restart_random_generators() {
     detect::copy_text(h.points, sizeof h.points, joined.c_str());
   };
   publish_points();
+  if (config.races != nullptr && !detector.ok())
+    sink.on_tool_error(os::address_space_error("race detection's shadow memory",
+                                               detect::ShadowMemory::reserved_bytes(),
+                                               "or use Races::kOff"));
   std::uint32_t races_seen = 0;
 
   const std::uint64_t start = os::monotonic_ns();

@@ -88,7 +88,7 @@ struct Config {
   bool state_cache = true;
   std::uint64_t bound = StrategyOptions::kNoBound;  // --bound pb:<c>
   std::string bound_error;                           // a malformed WEFT_BOUND
-  std::string number_error;  // the first malformed number of a WEFT_* variable
+  std::string number_error;  // the first malformed value of a WEFT_* variable
   double hang_timeout_s = 10;
   ExpectedExit expect_exit;  // --expect-exit: the status the program returns by design
   std::string check_output;  // --check-output: "" off, "-" stdout, else the file it writes
@@ -198,7 +198,11 @@ struct ServerState {
 ServerState* g_server = nullptr;
 
 [[noreturn]] void log_full() {
-  g_server->sink->on_tool_error("the scheduling-point log is full (raise its size)");
+  const std::string mib = std::to_string(g_server->log->capacity() >> 20);
+  g_server->sink->on_tool_error("the scheduling-point log is full (" + mib +
+                                " MiB, all the address space there was for it: many threads "
+                                "enabled at each step); lower --steps, or raise the "
+                                "address-space limit (ulimit -v)");
 }
 
 void execution_exited() {
@@ -583,10 +587,25 @@ void serve(ServerState& s) {
   run.seed = cfg.seed;
   if (!replaying) run.shard = cfg.shard;
   JobsControl jobs(replaying ? "" : cfg.jobs_control, cfg.jobs_worker);
+  // Made once, fresh in every child: exit handlers and destructors still access memory, so
+  // it lives as long as the process. Before the trace, which takes what address space an
+  // address-space limit leaves.
+  if (cfg.races != "off") {
+    s.races = new detect::RaceDetector();
+    if (!s.races->ok()) {
+      run.error = os::address_space_error("race detection's shadow memory",
+                                          detect::ShadowMemory::reserved_bytes(),
+                                          "or run with --races off");
+      finish("");
+    }
+  }
   s.region = std::make_unique<SharedRegion>(cfg.steps + 2, max_decisions_for(cfg.steps));
-  s.log = std::make_unique<PointLog>(std::size_t{1} << 32);
+  s.log = std::make_unique<PointLog>(std::size_t{1} << 32, cfg.steps);
   if (!s.region->ok() || !s.log->ok()) {
-    run.error = "cannot map the shared trace memory";
+    const std::size_t bytes = s.region->ok() ? PointLog::least(cfg.steps) : s.region->size();
+    run.error = os::address_space_error(
+        ("the trace of an execution of up to " + std::to_string(cfg.steps) + " steps").c_str(),
+        bytes, "or lower --steps");
     finish("");
   }
   if (!cfg.number_error.empty()) {
@@ -653,9 +672,6 @@ void serve(ServerState& s) {
   }
   s.output_fd = memfd_create("weft-output", 0);
   if (!cfg.check_output.empty()) s.output_check = std::make_unique<OutputCheck>(cfg.check_output);
-  // Made once, fresh in every child: exit handlers and destructors still access memory, so
-  // it lives as long as the process.
-  if (cfg.races != "off") s.races = new detect::RaceDetector();
   // Whether threads switch in user space: decided once, here (an environment lookup and
   // the pages it touches), not in every child.
   (void)rt::fiber::enabled();
@@ -1193,6 +1209,8 @@ void maybe_run_fork_server() {
     if ((!detail::read_schedule_line(file, &c.schedule, &why) || c.schedule.empty()) && bad->empty())
       *bad = "WEFT_SCHEDULE_FILE='" + file + "' " + (why.empty() ? "cannot be read" : why);
   }
+  // Read by the runtime, as set: a bad value is the run's error, not a silent default.
+  if (std::string e = detail::fibers_error(); !e.empty() && bad->empty()) *bad = e;
   if (Shard s; Shard::parse(take_env("WEFT_SHARD"), &s) && s.valid()) c.shard = s;
   c.jobs_control = take_env("WEFT_JOBS_CONTROL");
   constexpr WholeNumber kWorker{0, kJobsNumber.hi - 1, "a worker's number from 0 to 255"};

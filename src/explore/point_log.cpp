@@ -1,7 +1,10 @@
 #include "explore/point_log.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
+
+#include "runtime/os.hpp"
 
 namespace weft::explorer {
 
@@ -20,7 +23,7 @@ struct Record {
   std::uint32_t current_enabled;
 };
 
-std::size_t align8(std::size_t n) { return (n + 7) & ~std::size_t{7}; }
+constexpr std::size_t align8(std::size_t n) { return (n + 7) & ~std::size_t{7}; }
 
 std::size_t record_size(const Record& r) {
   if (r.kind != Decision::kThread) return sizeof(Record);
@@ -29,10 +32,18 @@ std::size_t record_size(const Record& r) {
 
 }  // namespace
 
-PointLog::PointLog(std::size_t capacity) : capacity_(capacity) {
-  void* p = mmap(nullptr, capacity, PROT_READ | PROT_WRITE,
-                 MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p != MAP_FAILED) {
+std::size_t PointLog::least(std::uint64_t steps) {
+  constexpr std::size_t kThreads = 8;
+  constexpr std::size_t kPoint = sizeof(Record) + align8(kThreads * sizeof(ThreadId)) + kThreads * sizeof(Op);
+  return align8(sizeof(Header)) + static_cast<std::size_t>(std::min<std::uint64_t>(steps + 2, 1ull << 32)) * kPoint;
+}
+
+PointLog::PointLog(std::size_t want, std::uint64_t steps) {
+  // Under an address-space limit, a quarter of it at most: the program's threads need
+  // theirs (stacks, malloc's arenas).
+  if (const std::size_t limit = os::address_space_limit(); limit != 0)
+    want = std::max(std::min(want, limit / 4), least(steps));
+  if (void* p = os::reserve_address_space(want, least(steps), MAP_SHARED, &capacity_)) {
     base_ = static_cast<char*>(p);
     clear();
   }

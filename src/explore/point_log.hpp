@@ -17,7 +17,12 @@ namespace weft::explorer {
 
 class PointLog {
  public:
-  explicit PointLog(std::size_t capacity);
+  // Address space for `want` bytes (nothing committed), or, under an address-space limit,
+  // a quarter of it, or as much as there is down to least(steps): an execution of `steps` steps with up to 8
+  // threads enabled at each fits (more fill it: a tool error says so).
+  PointLog(std::size_t want, std::uint64_t steps);
+  static std::size_t least(std::uint64_t steps);
+  std::size_t capacity() const { return capacity_; }
   ~PointLog();
   PointLog(const PointLog&) = delete;
   PointLog& operator=(const PointLog&) = delete;

@@ -82,6 +82,7 @@ class SharedRegion {
   Event* events() { return reinterpret_cast<Event*>(base_ + events_offset_); }
   Decision* decisions() { return reinterpret_cast<Decision*>(base_ + decisions_offset_); }
   std::size_t max_events() const { return max_events_; }
+  std::size_t size() const { return size_; }
   std::size_t max_decisions() const { return max_decisions_; }
 
  private:

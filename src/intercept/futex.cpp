@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <string>
 
 #include "intercept/real.hpp"
 #include "runtime/virtual_ids.hpp"
@@ -31,11 +32,24 @@ rt::Deadline deadline(const Controller& c, const long* a) {
                           timeout);
 }
 
-long futex(ThreadState* self, long* a, std::uintptr_t pc, bool* handled) {
+std::string futex_command(int cmd) {
+  switch (cmd) {
+    case FUTEX_REQUEUE: return "FUTEX_REQUEUE";
+    case FUTEX_CMP_REQUEUE: return "FUTEX_CMP_REQUEUE";
+    case FUTEX_WAKE_OP: return "FUTEX_WAKE_OP";
+    case FUTEX_LOCK_PI: return "FUTEX_LOCK_PI";
+    case FUTEX_UNLOCK_PI: return "FUTEX_UNLOCK_PI";
+    case FUTEX_TRYLOCK_PI: return "FUTEX_TRYLOCK_PI";
+    case FUTEX_WAIT_REQUEUE_PI: return "FUTEX_WAIT_REQUEUE_PI";
+    case FUTEX_CMP_REQUEUE_PI: return "FUTEX_CMP_REQUEUE_PI";
+    default: return "operation " + std::to_string(cmd);
+  }
+}
+
+long futex(ThreadState* self, long* a, std::uintptr_t pc) {
   const auto* word = reinterpret_cast<const std::uint32_t*>(a[0]);
   const int cmd = static_cast<int>(a[1]) & FUTEX_CMD_MASK;
   const auto val = static_cast<std::uint32_t>(a[2]);
-  *handled = true;
   RuntimeScope scope(self);
   Controller& c = ctl();
   switch (cmd) {
@@ -70,9 +84,25 @@ long futex(ThreadState* self, long* a, std::uintptr_t pc, bool* handled) {
       return woken;
     }
     default:
-      *handled = false;  // requeue, PI futexes...: not modelled
-      return 0;
+      // Requeue, wake-op, PI futexes...: not modelled. Run for real, such a call would
+      // block or wake behind weft's back.
+      c.tool_error("the program calls syscall(SYS_futex, " + futex_command(cmd) + ") in thread " +
+                       std::to_string(self->id) +
+                       ": weft models FUTEX_WAIT, FUTEX_WAIT_BITSET, FUTEX_WAKE and "
+                       "FUTEX_WAKE_BITSET only",
+                   pc);
   }
+}
+
+// A raw system call that starts a process or a thread: as fork() and clone() are, outside
+// what weft controls, said at the call.
+[[noreturn]] void raw_child(ThreadState* self, const char* call, std::uintptr_t pc) {
+  RuntimeScope scope(self);
+  ctl().tool_error(std::string("the program calls syscall(") + call + ") in thread " +
+                       std::to_string(self->id) +
+                       ": child processes and threads not made with pthread_create are "
+                       "outside what weft controls",
+                   pc);
 }
 
 }  // namespace
@@ -86,11 +116,18 @@ extern "C" long syscall(long number, ...) noexcept {
   using rt::VirtualIds;
   switch (number) {
     case SYS_futex:
-      if (ThreadState* self = rt::controlled_thread()) {
-        bool handled = false;
-        long rc = futex(self, a, WEFT_PC, &handled);
-        if (handled) return rc;
-      }
+      if (ThreadState* self = rt::controlled_thread()) return futex(self, a, WEFT_PC);
+      break;
+    case SYS_fork:
+    case SYS_vfork:
+    case SYS_clone:
+    case SYS_clone3:
+      if (ThreadState* self = rt::controlled_thread())
+        raw_child(self, number == SYS_fork    ? "SYS_fork"
+                        : number == SYS_vfork ? "SYS_vfork"
+                        : number == SYS_clone ? "SYS_clone"
+                                              : "SYS_clone3",
+                  WEFT_PC);
       break;
     case SYS_getpid: return VirtualIds::pid();
     case SYS_gettid: return VirtualIds::tid();

@@ -34,7 +34,10 @@ int wait(ThreadState* self, pthread_cond_t* cv, pthread_mutex_t* m, std::uintptr
   Op wait_op = make_op(OpKind::CondWait, ca, pc);
   set_cond_mutex(wait_op, ma);
   c.schedule(self, wait_op);
-  if (c.mutexes.owner(ma) != self->id) return EPERM;
+  if (c.mutexes.owner(ma) != self->id) {
+    check_cond_wait_mutex(self, m, pc);
+    return EPERM;
+  }
   const unsigned depth = c.mutexes.release_all(ma);
   c.waits.add(ca, self);
   self->wait_mutex = ma;

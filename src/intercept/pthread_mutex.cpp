@@ -30,25 +30,6 @@ namespace {
 constexpr int kDestroyedKind = -1;
 constexpr int kRobustOrPriority = 16 | 32 | 64;  // PTHREAD_MUTEX_ROBUST_NORMAL_NP, PI, PP
 
-// Around weft's reads of the program's mutex (ThreadState::reading_for). The signal fences
-// keep the reads between the two stores, where the crash handler looks.
-class ReadingFor {
- public:
-  ReadingFor(ThreadState* self, std::uintptr_t pc) : self_(self) {
-    self_->reading_for = pc;
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-  }
-  ~ReadingFor() {
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    self_->reading_for = 0;
-  }
-  ReadingFor(const ReadingFor&) = delete;
-  ReadingFor& operator=(const ReadingFor&) = delete;
-
- private:
-  ThreadState* self_;
-};
-
 // Whether `m` is a mutex this execution destroyed and nothing initialised again.
 bool destroyed(const Controller& c, const pthread_mutex_t* m) {
   return m->__data.__kind == kDestroyedKind && c.destroyed.contains(addr(m));
@@ -86,13 +67,13 @@ void check_not_destroyed(ThreadState* self, const pthread_mutex_t* m, std::uintp
 
 std::string thread_name(ThreadId t) { return "T" + std::to_string(t); }
 
-// An unlock that failed in the model: of a plain mutex the caller does not hold, by
-// another thread or by nobody, it is undefined.
+// A release of a mutex the caller does not hold in the model (an unlock, or `call`: a
+// pthread_cond_wait's): of a plain mutex, by another thread or by nobody, it is undefined.
 // A mutex locked outside weft's control (its real lock word set) is left alone: the
 // model never saw that lock.
-void check_unlock(ThreadState* self, const pthread_mutex_t* m, std::uintptr_t pc) {
-  Controller& c = ctl();
-  const ThreadId owner = c.mutexes.owner(addr(m));
+void check_release(ThreadState* self, const pthread_mutex_t* m, std::uintptr_t pc,
+                   const std::string& call) {
+  const ThreadId owner = ctl().mutexes.owner(addr(m));
   bool undefined, locked_for_real;
   {
     ReadingFor reading(self, pc);
@@ -100,10 +81,18 @@ void check_unlock(ThreadState* self, const pthread_mutex_t* m, std::uintptr_t pc
     locked_for_real = m->__data.__lock != 0;
   }
   if (!undefined) return;
-  if (owner != kNoThread)
-    misuse(self, m, pc, "pthread_mutex_unlock of a mutex that " + thread_name(owner) + " holds");
-  if (!locked_for_real) misuse(self, m, pc, "pthread_mutex_unlock of a mutex that is not locked");
+  if (owner != kNoThread) misuse(self, m, pc, call + " a mutex that " + thread_name(owner) + " holds");
+  if (!locked_for_real) misuse(self, m, pc, call + " a mutex that is not locked");
 }
+
+}  // namespace
+
+void weft::intercept::check_cond_wait_mutex(ThreadState* self, const pthread_mutex_t* m,
+                                             std::uintptr_t pc) {
+  check_release(self, m, pc, "pthread_cond_wait with");
+}
+
+namespace {
 
 // The type lives in the mutex itself (glibc's __kind), whichever way it was initialised:
 // pthread_mutex_init with an attribute or a static initializer (std::recursive_mutex).
@@ -153,7 +142,7 @@ int unlock(ThreadState* self, std::uintptr_t m, std::uintptr_t pc, const pthread
   int rc = c.mutexes.unlock(m, self->id);
   if (rc != 0) {
     c.mark_last_event(self, kFailed);  // not the holder: nothing released
-    if (mutex != nullptr) check_unlock(self, mutex, pc);
+    if (mutex != nullptr) check_release(self, mutex, pc, "pthread_mutex_unlock of");
   }
   // Unlocking a normal mutex one does not hold is undefined; glibc lets it pass.
   if (rc != 0 && c.mutexes.type(m) == MutexModel::Type::kNormal) return 0;

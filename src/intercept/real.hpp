@@ -52,6 +52,30 @@ inline void cancellation_point(ThreadState* self) {
 }
 inline Controller& ctl() { return *Controller::active(); }
 
+// Around weft's reads of the program's synchronisation object (ThreadState::reading_for). The signal fences
+// keep the reads between the two stores, where the crash handler looks.
+class ReadingFor {
+ public:
+  ReadingFor(ThreadState* self, std::uintptr_t pc) : self_(self) {
+    self_->reading_for = pc;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+  ~ReadingFor() {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    self_->reading_for = 0;
+  }
+  ReadingFor(const ReadingFor&) = delete;
+  ReadingFor& operator=(const ReadingFor&) = delete;
+
+ private:
+  ThreadState* self_;
+};
+
+// pthread_cond_wait's mutex `m`, which the caller does not hold in the model: for a plain
+// mutex, undefined (glibc unlocks it anyway), an api-misuse; errorcheck, recursive and
+// robust mutexes define it (EPERM). Returns only when it is defined.
+void check_cond_wait_mutex(ThreadState* self, const pthread_mutex_t* m, std::uintptr_t pc);
+
 // "T1", "T1 and T2", "T1, T2 and T3": the threads an api-misuse message names.
 inline std::string thread_list(const std::vector<BlockedThread>& threads) {
   std::string out;

@@ -43,7 +43,7 @@ __attribute__((noinline)) void atomic_point(OpKind kind, const volatile void* a,
 // The read-modify-write just performed left memory as it was: its step says so, for the
 // livelock judge (a spin repeats such steps; work changes memory).
 __attribute__((noinline)) void unchanged_point() {
-  if (ThreadState* self = rt::controlled_thread()) {
+  if (ThreadState* self = rt::controlled_thread(); self != nullptr && self->mutex_internals == 0) {
     RuntimeScope scope(self);
     ctl().mark_last_event(self, kUnchanged);
   }

@@ -91,9 +91,4 @@ void __tsan_init() {
   if (rt::g_instrumented_out != nullptr) *rt::g_instrumented_out = true;
 }
 
-void __tsan_ignore_thread_begin() {}
-void __tsan_ignore_thread_end() {}
-void __tsan_acquire(void*) {}
-void __tsan_release(void*) {}
-
 }  // extern "C"

@@ -27,6 +27,11 @@ std::string verb(const Event& e, std::uintptr_t object) {
     case OpKind::SemPost: return "posted";
     case OpKind::BarrierWait: return "arrived at";
     case OpKind::BarrierPass: return "passed";
+    case OpKind::RwReadLock: return "read-locked";
+    case OpKind::RwWriteLock: return "write-locked";
+    case OpKind::RwTryReadLock: return "read-locked (trylock)";
+    case OpKind::RwTryWriteLock: return "write-locked (trylock)";
+    case OpKind::RwUnlock: return "unlocked";
     default: return {};
   }
 }
@@ -39,6 +44,7 @@ const char* ObjectHistory::noun(Misuse::Object kind) {
     case Misuse::Object::kCondition: return "condition variable";
     case Misuse::Object::kSemaphore: return "semaphore";
     case Misuse::Object::kBarrier: return "barrier";
+    case Misuse::Object::kRwLock: return "read-write lock";
   }
   return "object";
 }

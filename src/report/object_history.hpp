@@ -25,7 +25,7 @@ class ObjectHistory {
 
   ObjectHistory(const BugRecord& bug, Symbolizer& symbolizer);
 
-  // "mutex", "condition variable", "semaphore", "barrier".
+  // "mutex", "condition variable", "semaphore", "barrier", "read-write lock".
   static const char* noun(Misuse::Object kind);
   const std::vector<Entry>& entries() const { return entries_; }
   std::size_t omitted() const { return omitted_; }  // older entries left out

@@ -32,7 +32,7 @@ bool changed_memory(const Event& e) {
 
 }  // namespace
 
-thread_local ThreadState* t_self __attribute__((tls_model("initial-exec"))) = nullptr;
+constinit thread_local ThreadState* t_self __attribute__((tls_model("initial-exec"))) = nullptr;
 std::atomic<Controller*> Controller::active_{nullptr};
 
 Controller::Controller(const ControllerConfig& config)
@@ -215,6 +215,7 @@ void Controller::run_execution(const std::function<void()>& body) {
   barriers.reset();
   onces.reset();
   destroyed.reset();
+  benign_.clear();
   fairness_.reset();
   clear_quarantine(false);
   if (races_ != nullptr) races_->reset();
@@ -309,6 +310,7 @@ void Controller::adopt_main_thread() {
   main_fiber_.state = Fiber::State::kRunning;
   main_fiber_.pinned = !fiber::enabled();
   clear_quarantine(false);
+  benign_.clear();
   if (races_ != nullptr) races_->reset();
   clear_notes();
   t_self = main;
@@ -399,6 +401,8 @@ void Controller::detect_race(ThreadState* self, const Op& op, std::size_t size, 
                          : races_->access(self->id, op.object, size, op.writes(), op.pc, &race);
   if (!raced) return;
   if (race.earlier.thread == detect::RaceDetector::kFreedThread) use_after_free(self, op, race);
+  for (const auto& [begin, end] : benign_)
+    if (race.address < end && begin < race.address + std::max<std::size_t>(size, 1)) return;
   if (!config_.races_fail) {
     config_.sink->on_race(race);
     return;
@@ -807,7 +811,8 @@ bool Controller::progressing() const {
   for (std::uint64_t i = first; i < step_; ++i) {
     const Event& e = events_[i];
     if ((e.flags & kYielded) && !changed_memory(e)) return false;
-    synchronised |= !is_memory_access(e.op.kind) && e.op.kind != OpKind::Fence;
+    synchronised |= !is_memory_access(e.op.kind) && e.op.kind != OpKind::Fence &&
+                    e.op.kind != OpKind::HbRelease && e.op.kind != OpKind::HbAcquire;
     const bool changes = e.op.kind == OpKind::Write || e.op.kind == OpKind::AtomicStore || changed_memory(e);
     if (changes && nchanged < kManyObjects &&
         std::find(changed, changed + nchanged, e.op.object) == changed + nchanged)

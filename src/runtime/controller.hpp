@@ -134,8 +134,19 @@ class Controller {
   // perform: a scheduling point when the access policy says so, then race detection.
   // `size` is the access's true size (op.size saturates). Inside a RuntimeScope.
   void memory_access(ThreadState* self, const Op& op, std::size_t size) {
+    if (self->mutex_internals != 0) [[unlikely]] return;
     if (access_is_point(op) || plain_spin(self, op)) schedule(self, op);
-    if (tracks_memory()) detect_race(self, op, size);
+    if (tracks_memory() && !ignored(*self, op)) detect_race(self, op, size);
+  }
+  // AnnotateIgnoreReads/WritesBegin: the thread's plain reads or writes are not checked.
+  static bool ignored(const ThreadState& t, const Op& op) {
+    if ((t.ignore_reads | t.ignore_writes) == 0) return false;
+    return op.kind == OpKind::Read ? t.ignore_reads != 0 : op.kind == OpKind::Write && t.ignore_writes != 0;
+  }
+  // AnnotateBenignRaceSized: a race on [address, address + size) is not reported (nor
+  // learnt as a scheduling point) in this execution.
+  void benign_race(std::uintptr_t address, std::size_t size) {
+    if (size != 0) benign_.push_back({address, address + size});
   }
   // Whether the race detector keeps a history of memory now.
   bool tracks_memory() const { return races_ != nullptr && nthreads_ > 1; }
@@ -234,6 +245,8 @@ class Controller {
   DestroyedObjects destroyed;  // mutexes destroyed in this execution (api-misuse)
 
  private:
+  // AnnotateBenignRaceSized ranges of this execution, [begin, end).
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> benign_;
   ThreadState* new_thread();
   // A new execution: no thread names, no allocations yet.
   void clear_notes();

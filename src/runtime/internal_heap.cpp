@@ -7,6 +7,8 @@
 #include <bit>
 #include <cstring>
 
+#include "runtime/os.hpp"
+
 namespace weft::rt {
 namespace {
 
@@ -72,11 +74,16 @@ void* InternalHeap::allocate(std::size_t n, std::size_t alignment, bool zero) {
     Lock lock;
     if (!g.reserved) {
       g.reserved = true;
-      // Address space only (MAP_NORESERVE): pages are used as they are touched.
-      for (std::size_t want = std::size_t{1} << 36; want >= (std::size_t{1} << 30); want >>= 2) {
-        void* p = mmap(nullptr, want, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (p == MAP_FAILED) continue;
+      // Address space only (MAP_NORESERVE): pages are used as they are touched. Under an
+      // address-space limit (ulimit -v), a quarter of it at most: the race detector's
+      // shadow and the trace need theirs.
+      std::size_t want = std::size_t{1} << 36;
+      constexpr std::size_t kLeast = std::size_t{1} << 26;
+      if (const std::size_t limit = os::address_space_limit(); limit != 0)
+        while (want > kLeast && want > limit / 4) want >>= 1;
+      std::size_t got = 0;
+      if (void* p = os::reserve_address_space(want, kLeast, MAP_PRIVATE, &got)) {
+        want = got;
         // Huge pages: every fork copies the page tables of the server's memory, which grows
         // with the search (the state cache); in 2 MiB pages that copy stays small. Measured
         // (weft_run_bench's long dfs): executions 10,001-60,000 cost 1.21x the first
@@ -85,7 +92,6 @@ void* InternalHeap::allocate(std::size_t n, std::size_t alignment, bool zero) {
         begin_ = g.next = reinterpret_cast<std::uintptr_t>(p);
         g.end = g.next + want;
         size_ = want;
-        break;
       }
     }
     if (void* f = g.free[c]) {

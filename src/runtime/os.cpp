@@ -2,10 +2,14 @@
 
 #include <dlfcn.h>
 #include <linux/futex.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 namespace weft::os {
 namespace {
@@ -141,6 +145,35 @@ void thread_stack(std::uintptr_t* lo, std::uintptr_t* hi) {
 void signal_mask(int how, const sigset_t* set, sigset_t* old) {
   raw_syscall6(SYS_rt_sigprocmask, how, reinterpret_cast<long>(set), reinterpret_cast<long>(old),
                _NSIG / 8, 0, 0);
+}
+
+std::size_t address_space_limit() {
+  rlimit r{};
+  if (getrlimit(RLIMIT_AS, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return 0;
+  return static_cast<std::size_t>(r.rlim_cur);
+}
+
+void* reserve_address_space(std::size_t want, std::size_t least, int flags, std::size_t* got) {
+  least = std::min(least, want);
+  for (std::size_t n = want;; n = std::max(n / 2, least)) {
+    void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, flags | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p != MAP_FAILED) {
+      *got = n;
+      return p;
+    }
+    if (n <= least) break;
+  }
+  *got = 0;
+  return nullptr;
+}
+
+std::string address_space_error(const char* what, std::size_t bytes, const char* remedy) {
+  std::string out = "cannot reserve " + std::to_string((bytes + (1 << 20) - 1) >> 20) +
+                    " MiB of address space for " + what;
+  if (const std::size_t limit = address_space_limit(); limit != 0)
+    return out + ": the address-space limit (ulimit -v) is " + std::to_string(limit >> 10) +
+           " KiB; raise it (ulimit -v unlimited) " + remedy;
+  return out + " (mmap failed: the machine's memory map or overcommit settings refused it); " + remedy;
 }
 
 }  // namespace weft::os

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace weft::os {
 
@@ -34,6 +35,17 @@ void signal_mask(int how, const sigset_t* set, sigset_t* old);
 // reading /proc/self/maps: a fork server asks once, before it forks, and its children
 // find the answer cached.
 void thread_stack(std::uintptr_t* lo, std::uintptr_t* hi);
+// The process's address-space limit (RLIMIT_AS, `ulimit -v`) in bytes; 0 when unlimited.
+std::size_t address_space_limit();
+// `want` bytes of address space, read-write, never committed (MAP_NORESERVE; `flags`:
+// MAP_PRIVATE or MAP_SHARED, anonymous): when that much cannot be mapped (an address-space
+// limit), the largest of want / 2, want / 4, ... that can, down to `least`. *got: the size
+// mapped. nullptr when not even `least` can be.
+void* reserve_address_space(std::size_t want, std::size_t least, int flags, std::size_t* got);
+// "cannot reserve N MiB of address space for `what`: ..." naming the limit that stopped
+// it (ulimit -v), how to raise it, and `remedy` ("or lower --steps").
+std::string address_space_error(const char* what, std::size_t bytes, const char* remedy);
+
 // Whether any of `fds` is ready now (poll with no timeout), past weft's interposed poll.
 bool any_ready(struct pollfd* fds, std::size_t n);
 // In a child just forked by `parent`: it is sent SIGKILL when the thread that forked it

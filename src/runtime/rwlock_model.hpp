@@ -39,11 +39,29 @@ class RwLockModel {
     const State* s = locks_.find(l);
     return s == nullptr ? kNoThread : s->writer;
   }
+  std::vector<ThreadId> readers(std::uintptr_t l) const {
+    const State* s = locks_.find(l);
+    return s == nullptr ? std::vector<ThreadId>{} : s->readers;
+  }
+  // A write-reentrant annotated lock (__tsan_mutex_write_reentrant) taken again, or let go
+  // once, by its writer: the model counts the levels above the first.
+  void reenter(std::uintptr_t l) { ++locks_.at(l).reentered; }
+  bool leave_reentered(std::uintptr_t l) {
+    State* s = locks_.find(l);
+    if (s == nullptr || s->reentered == 0) return false;
+    --s->reentered;
+    return true;
+  }
+  // Destroyed, or initialised again: a new lock.
+  void reset_one(std::uintptr_t l) {
+    if (locks_.find(l) != nullptr) locks_.erase(l);
+  }
 
  private:
   struct State {
     ThreadId writer = kNoThread;
     std::vector<ThreadId> readers;
+    std::uint32_t reentered = 0;
   };
   ObjectMap<State> locks_;
 };

@@ -68,6 +68,12 @@ struct ThreadState {
   // which every instrumented access touches too.
   std::uint32_t unsynced = 0;
   std::uint32_t long_run = 0;
+  // ThreadSanitizer annotations: AnnotateIgnoreReads/WritesBegin depths (those plain
+  // accesses are not checked for races), and the depth inside an annotated mutex's own
+  // code (__tsan_mutex_pre_lock to post_lock...), whose model stands for it: its
+  // accesses are neither scheduling points nor checked.
+  std::uint16_t ignore_reads = 0, ignore_writes = 0;
+  std::uint32_t mutex_internals = 0;
   std::uint32_t shadow_depth = 0;
   std::uintptr_t shadow[kShadowDepth] = {};  // caller pcs from __tsan_func_entry
   // The innermost kCallerFrames callers on the shadow stack, innermost first (0: none):
@@ -82,7 +88,7 @@ struct ThreadState {
 };
 
 // The controlled thread running on this OS thread (nullptr: not under weft).
-extern thread_local ThreadState* t_self __attribute__((tls_model("initial-exec")));
+extern constinit thread_local ThreadState* t_self __attribute__((tls_model("initial-exec")));
 
 // The calling thread when an interposed call must be modelled; nullptr to pass through.
 inline ThreadState* controlled_thread() {

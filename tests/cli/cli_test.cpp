@@ -15,6 +15,7 @@
 #include <string>
 
 #include "support/shell.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
@@ -28,15 +29,8 @@ using weft::test::sh;
 
 std::string weft() { return kBin + "/weft"; }
 
-class Cli : public ::testing::Test {
+class Cli : public weft::test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("weft-cli-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string in_dir(const std::string& name) const { return (dir_ / name).string(); }
   nlohmann::json run_json(const std::string& args, int expect_status) {
     return run_json_cmd(weft() + " run --json - " + args, expect_status);
@@ -50,7 +44,6 @@ class Cli : public ::testing::Test {
     EXPECT_FALSE(j.is_discarded()) << o.out;
     return j;
   }
-  fs::path dir_;
 };
 
 TEST_F(Cli, DeadlockIsFoundWrittenAndReplayed) {
@@ -434,6 +427,35 @@ TEST_F(Cli, CompilerWrappersBuildInstrumentedPrograms) {
     nlohmann::json j = run_json("-s dfs -n 0 -- " + exe, 0);
     EXPECT_TRUE(j["instrumented"].get<bool>()) << cc;
   }
+}
+
+// A build whose own `cc`, first in PATH, calls weft-cc back (say, to instrument what the
+// build compiles with plain cc) gets one instrumented compilation: the wrappers do not call
+// each other without end (570 deep, once). Likewise a `c++` that is weft-c++ itself.
+TEST_F(Cli, ACompilerShimThatCallsTheWrapperBackIsNotCalledWithoutEnd) {
+  const fs::path shims = dir_ / "shims";
+  fs::create_directories(shims);
+  // The shim counts how deeply it is nested, so that a regression fails here rather than
+  // filling the machine with compilers.
+  std::ofstream(shims / "cc") << "#!/bin/sh\n"
+                                 "depth=$((${SHIM_DEPTH:-0} + 1)); export SHIM_DEPTH=$depth\n"
+                                 "[ $depth -le 4 ] || { echo 'shim: nested' $depth deep >&2; exit 99; }\n"
+                                 "exec " << kBin << "/weft-cc \"$@\"\n";
+  fs::permissions(shims / "cc", fs::perms::owner_all);
+  fs::create_symlink(kBin + "/weft-c++", shims / "c++");
+  const std::string env = "env -u WEFT_CC -u WEFT_CXX PATH=" + shims.string() + ":$PATH timeout 120 ";
+  const std::string exe = in_dir("lost");
+  Output b = sh(env + kBin + "/weft-cc -O1 " + kSources + "/lost_update_exit.c -o " + exe);
+  ASSERT_EQ(b.status, 0) << b.out;
+  EXPECT_TRUE(run_json("-s dfs -n 0 -- " + exe + " < /dev/null", 1)["instrumented"].get<bool>());
+  // The build calling its shim, in separate compile and link steps.
+  Output c = sh("cd " + dir_.string() + " && " + env + "cc -c " + kSources +
+                "/lost_update_exit.c -o lost.o && " + env + "cc lost.o -o lost2");
+  ASSERT_EQ(c.status, 0) << c.out;
+  EXPECT_TRUE(run_json("-s dfs -n 0 -- " + in_dir("lost2") + " < /dev/null", 1)["instrumented"].get<bool>());
+  Output d = sh(env + "c++ -O1 " + kSources + "/once_reuse.cpp -o " + in_dir("once"));
+  ASSERT_EQ(d.status, 0) << d.out;
+  EXPECT_TRUE(run_json("-s random -n 3 -- " + in_dir("once"), 0)["instrumented"].get<bool>());
 }
 
 TEST_F(Cli, BadInputIsAOneLineErrorWithExitTwo) {
@@ -1002,6 +1024,18 @@ TEST_F(Cli, ChildProcessesAreOutsideWhatWeftControls) {
   EXPECT_NE(o.out.find("fork()"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("outside what weft controls"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("forks.c:"), std::string::npos) << "where it happened\n" << o.out;
+  // The same through syscall(): never a child weft does not see.
+  for (const std::string how : {"raw-fork", "raw-clone"}) {
+    o = sh(weft() + " run -- " + kBin + "/cli_forks " + how);
+    EXPECT_EQ(o.status, 2) << how << "\n" << o.out;
+    EXPECT_NE(o.out.find("syscall(SYS_" + std::string(how == "raw-fork" ? "fork" : "clone") + ")"),
+              std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("outside what weft controls"), std::string::npos) << o.out;
+  }
+  // A futex operation weft does not model is refused, not run behind its back.
+  o = sh(weft() + " run -- " + kBin + "/cli_forks requeue");
+  EXPECT_EQ(o.status, 2) << o.out;
+  EXPECT_NE(o.out.find("syscall(SYS_futex, FUTEX_CMP_REQUEUE)"), std::string::npos) << o.out;
 }
 
 TEST_F(Cli, StrategiesAreListed) {

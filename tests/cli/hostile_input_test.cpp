@@ -13,6 +13,7 @@
 #include <string>
 
 #include "support/shell.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -37,15 +38,8 @@ std::string signed_schedule(const std::string& body) {
   return body + "." + check;
 }
 
-class Hostile : public ::testing::Test {
+class Hostile : public weft::test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("weft-hostile-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string at(const std::string& name) const { return (dir_ / name).string(); }
   // `args` of weft refused: exit 2, one line, saying `says`.
   void refused(const std::string& args, const std::string& says) {
@@ -54,7 +48,6 @@ class Hostile : public ::testing::Test {
     EXPECT_NE(o.out.find(says), std::string::npos) << args << "\n" << o.out;
     EXPECT_EQ(lines(o.out), 1u) << "one line: " << args << "\n" << o.out;
   }
-  fs::path dir_;
 };
 
 // The program's fingerprint, from a schedule weft wrote for it.
@@ -96,13 +89,13 @@ TEST_F(Hostile, AScheduleFileIsReadOnlyUpToItsLimit) {
         << o.out;
     EXPECT_EQ(lines(o.out), 1u) << o.out;
   }
-  // Only the first line is read: what follows it does not matter.
+  // What follows the first line is read only as far as its first character that is not
+  // blank: 6 MB of zero bytes there are a second line, refused without reading them all.
   const std::string found = at("found.weft-schedule");
   sh(weft() + " run -q -s dfs -n 0 --schedule-out " + found + program);
   sh("head -c 6000000 /dev/zero >> " + found);
-  const Output o = sh(weft() + " replay " + found + program);
-  EXPECT_EQ(o.status, 1) << o.out;
-  EXPECT_NE(o.out.find("bug: deadlock"), std::string::npos) << o.out;
+  refused("replay " + found + program, "schedule file '" + found +
+                                           "' has more than one line (line 2 is not blank)");
 }
 
 // weft merge reads what the schema (docs/schema/weft-result.schema.json) promises, and
@@ -235,6 +228,7 @@ TEST_F(Hostile, TheForkServerReadsItsVariablesAsWeftRunReadsItsOptions) {
       {"WEFT_STEPS=1e5", "WEFT_STEPS='1e5' is not valid: give a whole number from 1 to 50000000"},
       {"WEFT_EXECUTIONS=-1", "WEFT_EXECUTIONS='-1' is not valid: give a whole number of executions"},
       {"WEFT_EXPECT_EXIT=300", "WEFT_EXPECT_EXIT='300' is not valid: give an exit status from 0 to 255"},
+      {"WEFT_FIBERS=banana", "WEFT_FIBERS='banana' is not valid: give 0"},
   };
   for (const auto& b : bad) {
     const json j = serve(b.env);
@@ -246,6 +240,170 @@ TEST_F(Hostile, TheForkServerReadsItsVariablesAsWeftRunReadsItsOptions) {
   ASSERT_FALSE(j.is_discarded());
   EXPECT_FALSE(j.contains("error")) << j.dump();
   EXPECT_EQ(j["seed"].get<std::uint64_t>(), 9007199254740993ull);
+}
+
+// The first bytes of an ELF file: its header (64 bytes, 52 for a 32-bit one), claiming
+// `phnum` program headers right after it, in the byte order `data` says (1 little, 2 big).
+std::string elf_header(unsigned char elf_class, unsigned char data, std::uint16_t type,
+                       std::uint16_t machine, std::uint16_t phnum) {
+  std::string h(64, '\0');
+  h.replace(0, 7, std::string{'\x7f', 'E', 'L', 'F', static_cast<char>(elf_class),
+                              static_cast<char>(data), 1});
+  auto put16 = [&](std::size_t at, std::uint16_t v) {
+    h[at + (data == 2 ? 1 : 0)] = static_cast<char>(v & 0xff);
+    h[at + (data == 2 ? 0 : 1)] = static_cast<char>(v >> 8);
+  };
+  put16(16, type);
+  put16(18, machine);
+  if (elf_class == 2) {
+    h[data == 2 ? 39 : 32] = 64;  // e_phoff
+    put16(52, 64);                // e_ehsize
+    put16(54, 56);                // e_phentsize
+    put16(56, phnum);
+  } else {
+    h[data == 2 ? 31 : 28] = 52;
+    put16(40, 52);
+    put16(42, 32);
+    put16(44, phnum);
+    h.resize(52);
+  }
+  return h;
+}
+
+// A program weft cannot run is named with what is wrong with it, exit 2, before anything
+// runs: not handed to /bin/sh (execvp's fallback), whose exit status 2 was reported as the
+// program's bug.
+TEST_F(Hostile, AProgramWeftCannotRunIsNamedWithWhatIsWrong) {
+#if defined(__x86_64__)
+  const std::string ours = "; weft runs 64-bit x86-64 programs";
+  const std::uint16_t ours_machine = 62, foreign_machine = 183;  // EM_X86_64, EM_AARCH64
+  const std::string foreign = "AArch64";
+#else
+  GTEST_SKIP() << "the foreign machines below are chosen for an x86-64 weft";
+#endif
+  auto program = [&](const std::string& name, const std::string& bytes) {
+    std::ofstream(at(name), std::ios::binary) << bytes;
+    fs::permissions(at(name), fs::perms::owner_all);
+    return at(name);
+  };
+  const std::string i386 = program("i386", elf_header(1, 1, 2, 3, 1) + std::string(4096, '\0'));
+  refused("run -- " + i386, "weft: " + i386 + " is a 32-bit ELF (i386)" + ours);
+  refused("run " + i386, "weft: " + i386 + " is a 32-bit ELF (i386)" + ours);
+  const std::string arm = program("arm64", elf_header(2, 1, 2, foreign_machine, 1) + std::string(4096, '\0'));
+  refused("run -- " + arm, "weft: " + arm + " is an ELF for " + foreign + ours);
+  const std::string big = program("big", elf_header(2, 2, 2, 21, 1) + std::string(4096, '\0'));
+  refused("run -- " + big, "weft: " + big + " is a big-endian ELF (PowerPC64)" + ours);
+  const std::string object = program("object.o", elf_header(2, 1, 1, ours_machine, 0));
+  refused("run -- " + object, "weft: " + object + " is an object file (ELF type 1), not a program");
+  // Truncated: its program headers, or its segments, past the end of the file.
+  const std::string headers = program("headers", elf_header(2, 1, 2, ours_machine, 13));
+  refused("run -- " + headers, "weft: " + headers +
+                                   " is a truncated ELF: its program headers end at byte 792 but "
+                                   "the file has 64 bytes");
+  std::ifstream whole(kBin + "/cli_locked", std::ios::binary);
+  std::string start(3000, '\0');
+  whole.read(start.data(), 3000);
+  const std::string cut = program("cut", start);
+  refused("run -- " + cut, "weft: " + cut + " is a truncated ELF: its segments end at byte ");
+  refused("replay x -- " + cut, "is a truncated ELF");
+  // Neither a directory nor a script is a program.
+  fs::create_directories(at("dir"));
+  refused("run -- " + at("dir"), "weft: " + at("dir") + " is a directory, not a program");
+  refused("run " + at("dir"), "weft: " + at("dir") + " is a directory, not a program");
+  // A name without '/' is looked for in PATH only (names that no command has).
+  fs::create_directories(at("weft_a_directory"));
+  refused("run weft_a_directory",
+          "weft: program 'weft_a_directory' not found in PATH (./weft_a_directory is a directory)");
+  refused("run object.o", "weft: program 'object.o' not found in PATH (give its path: ./object.o)");
+  const std::string script = program("script", "#!/bin/sh\necho hi\n");
+  refused("run -- " + script, "weft: " + script + " is a script (#!/bin/sh), not an ELF program");
+}
+
+// weft's options stop at the program's path: what follows it is the program's, with or
+// without '--' (weft run ./prog -n 5 --seed 3 took -n 5 --seed 3 for weft's).
+TEST_F(Hostile, OptionsAfterTheProgramAreTheProgramsOwn) {
+  const std::string program = kBin + "/cli_locked";
+  for (const std::string between : {" ", " -- "}) {
+    const Output o = sh(weft() + " run -q -s dfs -n 0 --json -" + between + program +
+                        " -n 5 --seed 3 -s pb -- x");
+    EXPECT_EQ(o.status, 0) << between << "\n" << o.out;
+    const json j = json::parse(o.out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << o.out;
+    EXPECT_EQ(j["args"], json::parse(R"(["-n", "5", "--seed", "3", "-s", "pb", "--", "x"])")) << o.out;
+    EXPECT_EQ(j["strategy"], "dfs") << o.out;
+    EXPECT_EQ(j["seed"], 0) << o.out;
+    EXPECT_GT(j["executions"].get<int>(), 5) << o.out;
+  }
+  // A replay's program comes after its schedule file; options may stand between them.
+  const std::string found = at("found.weft-schedule");
+  sh(weft() + " run -q -s dfs -n 0 --schedule-out " + found + " -- " + kBin + "/cli_deadlock");
+  const Output o = sh(weft() + " replay " + found + " --json - " + kBin +
+                          "/cli_deadlock -q --full-trace",
+                      "2>/dev/null");
+  EXPECT_EQ(o.status, 1) << o.out;
+  const json j = json::parse(o.out.substr(o.out.find("\n{\n") + 1), nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << o.out;
+  EXPECT_EQ(j["args"], json::parse(R"(["-q", "--full-trace"])")) << o.out;
+}
+
+// A misspelt option, an unknown command: named, with what is meant or accepted.
+TEST_F(Hostile, UnknownOptionsAndCommandsAreNamed) {
+  const std::string program = " -- " + kBin + "/cli_locked";
+  refused("run --strategey pb" + program,
+          "weft: unknown option --strategey (did you mean --strategy?)");
+  refused("run --strategey=pb " + kBin + "/cli_locked", "weft: unknown option --strategey");
+  refused("run -Z" + program, "weft: unknown option -Z");
+  refused("replay x --gbd" + program, "weft: unknown option --gbd (did you mean --gdb?)");
+  refused("merge a.json --jsn b.json", "weft: unknown option --jsn (did you mean --json?)");
+  refused("--seed 3 run" + program, "weft: unknown option --seed");
+  refused("rn" + program, "weft: unknown command 'rn' (did you mean run?); commands: run, replay, "
+                          "minimize, merge, strategies");
+  refused("frobnicate", "weft: unknown command 'frobnicate'; commands: run, replay, minimize, "
+                        "merge, strategies");
+  refused("", "weft: no command given; commands: run, replay, minimize, merge, strategies");
+  refused("strategies extra", "weft: unexpected argument 'extra'");
+}
+
+// A schedule file is one line: a line break that travelled through Windows (CRLF) and
+// blank lines after it are accepted; a second schedule, or a character that is not text
+// in the line, are refused naming the file and the line.
+TEST_F(Hostile, AScheduleFileIsOneLineOfText) {
+  const std::string program = " -- " + kBin + "/cli_deadlock";
+  const std::string found = at("found.weft-schedule");
+  sh(weft() + " run -q -s dfs -n 0 --schedule-out " + found + program);
+  std::ifstream in(found);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  for (const std::string ending : {"\r\n", "\n\n  \r\n\t\n", "\r\n\r\n", ""}) {
+    std::ofstream(at("ok"), std::ios::binary) << line << ending;
+    const Output o = sh(weft() + " replay " + at("ok") + program);
+    EXPECT_EQ(o.status, 1) << o.out;
+    EXPECT_TRUE(o.has("bug: deadlock")) << o.out;
+  }
+  std::ofstream(at("two"), std::ios::binary) << line << "\r\n\r\n" << line << "\r\n";
+  refused("replay two" + program,
+          "weft: schedule file 'two' has more than one line (line 3 is not blank): a schedule "
+          "file holds one schedule");
+  std::ofstream(at("cr"), std::ios::binary) << line.substr(0, 10) << "\r" << line.substr(10) << "\n";
+  refused("replay cr" + program,
+          "weft: schedule file 'cr' has a control character (byte 0x0d) at column 11 of line 1");
+  refused("minimize cr" + program, "schedule file 'cr' has a control character (byte 0x0d)");
+}
+
+// A WEFT_* variable weft reads from the user with a fixed set of values refuses any other,
+// naming the variable and what it accepts.
+TEST_F(Hostile, AVariableWithAFixedSetOfValuesRefusesOthers) {
+  const std::string program = " -- " + kBin + "/cli_locked";
+  const Output o = sh("WEFT_FIBERS=banana " + weft() + " run -q" + program);
+  EXPECT_EQ(o.status, 2) << o.out;
+  EXPECT_TRUE(o.has("weft: WEFT_FIBERS='banana' is not valid: give 0 (no fibers: the kernel "
+                    "switches threads), 1 (fibers, the default) or arch_prctl (fibers that set "
+                    "their thread pointer by system call), or unset it"))
+      << o.out;
+  EXPECT_EQ(lines(o.out), 1u) << o.out;
+  for (const char* fine : {"0", "1", "arch_prctl", ""})
+    EXPECT_EQ(sh(std::string("WEFT_FIBERS=") + fine + " " + weft() + " run -q" + program).status, 0)
+        << fine;
 }
 
 }  // namespace

@@ -169,6 +169,26 @@ TEST_F(Misuse, DestroyOfASemaphoreOrBarrierWithAWaiter) {
   EXPECT_EQ(b["bugs"][0]["location"].value("line", 0), line_of("BARRIER-DESTROY")) << b.dump(1);
 }
 
+TEST_F(Misuse, AWaitWithAMutexTheCallerDoesNotHold) {
+  const nlohmann::json r = expect_misuse("cond_wait_unheld", "pthread_cond_wait with a mutex that is not locked");
+  EXPECT_EQ(r["bugs"][0]["location"].value("line", 0), line_of("COND-WAIT-UNHELD")) << r.dump(1);
+}
+
+TEST_F(Misuse, ReadWriteLockMisuse) {
+  const nlohmann::json r =
+      expect_misuse("rwlock_unlock_not_owner", "pthread_rwlock_unlock of a read-write lock that T0 holds for writing");
+  const nlohmann::json& m = r["bugs"][0]["misuse"];
+  EXPECT_EQ(m.value("object_kind", ""), "read-write lock") << m.dump(1);
+  ASSERT_FALSE(m["history"].empty()) << m.dump(1);
+  EXPECT_EQ(m["history"].back().value("event", ""), "write-locked") << m.dump(1);
+  EXPECT_EQ(m["history"].back()["location"].value("line", 0), line_of("MAIN-WRLOCKS")) << m.dump(1);
+  EXPECT_EQ(r["bugs"][0]["location"].value("line", 0), line_of("OTHER-RWUNLOCKS")) << r.dump(1);
+  expect_misuse("rwlock_unlock_unlocked", "pthread_rwlock_unlock of a read-write lock that is not locked");
+  const nlohmann::json d =
+      expect_misuse("rwlock_destroy_held", "pthread_rwlock_destroy of a read-write lock that T1 holds for reading");
+  EXPECT_EQ(d["bugs"][0]["location"].value("line", 0), line_of("RWLOCK-DESTROY")) << d.dump(1);
+}
+
 // A fault in weft's read of a program's mutex (its memory unmapped) is a crash at the
 // program's call, not in weft's source.
 TEST_F(Misuse, AFaultReadingTheProgramsMutexIsAtTheProgramsCall) {
@@ -187,7 +207,8 @@ TEST_F(Misuse, AFaultReadingTheProgramsMutexIsAtTheProgramsCall) {
 TEST_F(Misuse, CorrectTwinsAreNeverReported) {
   for (const std::string which :
        {"errorcheck_not_owner", "recursive_twice", "static_and_std", "destroy_after_join",
-        "reinitialised", "cond_broadcast_destroy", "sem_post_join_destroy", "barrier_wait_destroy"})
+        "reinitialised", "cond_broadcast_destroy", "sem_post_join_destroy", "barrier_wait_destroy",
+        "errorcheck_cond_wait_unheld", "rwlock_correct"})
     expect_correct(which);
 }
 

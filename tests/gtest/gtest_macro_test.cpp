@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "support/shell.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
@@ -31,7 +32,7 @@ Output run(const std::string& command) {
   return weft::test::sh("env -u WEFT_STRATEGY -u WEFT_EXECUTIONS -u WEFT_TIME -u WEFT_SEED "
                         "-u WEFT_REPLAY -u CASES_EXPECTED -u CASES_LOG -u WEFT_SHARD "
                         "-u GTEST_SHARD_INDEX -u GTEST_TOTAL_SHARDS -u TEST_SHARD_STATUS_FILE "
-                        "-u GTEST_SHARD_STATUS_FILE " + command);
+                        "-u GTEST_SHARD_STATUS_FILE -u WEFT_FAILURE_DIR " + command);
 }
 
 // The cases binary with `env` and a gtest filter.
@@ -61,6 +62,33 @@ TEST(WeftTest, ABugFailsTheTestWithTheReportAndTheReplayCommand) {
   EXPECT_NE(replay.find(fs::canonical(kCases).string() + " --gtest_filter=LostUpdate.Found"),
             std::string::npos) << replay;
   EXPECT_FALSE(o.has("weft::replay(<the same body>")) << o.out;
+}
+
+// The schedule goes to a file CI can keep, named in the message, that WEFT_REPLAY replays:
+// in WEFT_FAILURE_DIR, else in weft-failures/ beside the binary.
+TEST(WeftTest, AFailureWritesItsScheduleToAFileThatReplaysIt) {
+  const fs::path dir = fs::temp_directory_path() / ("weft-failures-" + std::to_string(getpid()));
+  const fs::path file = dir / "LostUpdate.Found.weft-schedule";
+  Output o = cases("WEFT_FAILURE_DIR=" + dir.string(), "LostUpdate.Found");
+  EXPECT_EQ(o.status, 1) << o.out;
+  ASSERT_TRUE(fs::exists(file)) << o.out;
+  std::string schedule;
+  std::getline(std::ifstream(file) >> std::ws, schedule);
+  EXPECT_EQ(schedule.rfind("weft", 0), 0u) << schedule;
+  EXPECT_TRUE(o.has("schedule written to " + file.string() + "; replay it with: WEFT_REPLAY=" +
+                    file.string() + " " + fs::canonical(kCases).string() +
+                    " --gtest_filter=LostUpdate.Found"))
+      << o.out;
+  o = cases("WEFT_REPLAY=" + file.string(), "LostUpdate.Found");
+  EXPECT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("weft: WEFT_REPLAY reproduces the bug:")) << o.out;
+  fs::remove_all(dir);
+  // By default, beside the binary.
+  const fs::path beside = fs::canonical(kCases).parent_path() / "weft-failures" / "LostUpdate.Found.weft-schedule";
+  fs::remove(beside);
+  o = cases("", "LostUpdate.Found");
+  EXPECT_TRUE(fs::exists(beside)) << o.out;
+  EXPECT_TRUE(o.has("schedule written to " + beside.string())) << o.out;
 }
 
 TEST(WeftTest, TheCorrectTwinsPass) {
@@ -141,6 +169,8 @@ TEST(WeftTest, ABadValueFailsNamingTheVariable) {
            Case{"WEFT_TIME=1e99", "weft: WEFT_TIME='1e99' is not valid"},
            Case{"WEFT_STRATEGY=fastest", "weft: WEFT_STRATEGY='fastest' is not valid: "},
            Case{"WEFT_STRATEGY=pct:0", "weft: WEFT_STRATEGY='pct:0' is not valid: pct: the depth d"},
+           // Read by the runtime as it starts: checked with the others, not taken for 1.
+           Case{"WEFT_FIBERS=banana", "weft: WEFT_FIBERS='banana' is not valid: give 0 (no fibers"},
        }) {
     Output o = cases(c.env, "Options.Budget");
     EXPECT_EQ(o.status, 1) << c.env << "\n" << o.out;
@@ -156,20 +186,13 @@ TEST(WeftTest, ABadValueFailsNamingTheVariable) {
 // engine would. Each run's log of executions (CASES_LOG: one line per execution, the
 // order the body's threads took their lock in) and its tests' properties
 // (--gtest_output=json: weft_executions, weft_shard, ...).
-class Sharding : public ::testing::Test {
+class Sharding : public weft::test::TempDirTest {
  protected:
   struct Run {
     Output output;
     std::map<std::string, nlohmann::json> tests;  // "Shard.Systematic": its JSON object
     std::multiset<std::string> log;               // "dfs aabb", one per execution
   };
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("weft-gtest-shard-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   Run shard(const std::string& env, const std::string& tag) {
     const fs::path log = dir_ / (tag + ".log"), json = dir_ / (tag + ".json");
     Run r;
@@ -200,7 +223,6 @@ class Sharding : public ::testing::Test {
       if (l.rfind(tag + " ", 0) == 0) out.insert(l);
     return out;
   }
-  fs::path dir_;
 };
 
 TEST_F(Sharding, GtestShardsSplitEachSearchAndRunEveryTest) {

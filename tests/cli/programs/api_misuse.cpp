@@ -298,6 +298,91 @@ int barrier_wait_destroy() {
   return 0;
 }
 
+// --- a wait with a mutex the caller does not hold -------------------------------------
+int cond_wait_unheld() {
+  static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+  static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+  std::thread t([] {
+    timespec soon{};
+    clock_gettime(CLOCK_REALTIME, &soon);
+    pthread_cond_timedwait(&cv, &m, &soon);  // COND-WAIT-UNHELD
+  });
+  t.join();
+  return 0;
+}
+
+// Twin: an errorcheck mutex says EPERM, and the program expects it.
+int errorcheck_cond_wait_unheld() {
+  pthread_mutex_t* m = new_mutex(PTHREAD_MUTEX_ERRORCHECK);
+  static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+  std::thread t([m] { check(pthread_cond_wait(&cv, m) == EPERM); });
+  t.join();
+  pthread_mutex_destroy(m);
+  free(m);
+  return 0;
+}
+
+// --- read-write locks -----------------------------------------------------------------
+int rwlock_unlock_not_owner() {
+  static pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;
+  pthread_rwlock_wrlock(&l);  // MAIN-WRLOCKS
+  std::thread t([] { pthread_rwlock_unlock(&l); });  // OTHER-RWUNLOCKS
+  t.join();
+  return 0;
+}
+
+int rwlock_unlock_unlocked() {
+  static pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;
+  std::thread t([] {
+    pthread_rwlock_rdlock(&l);
+    pthread_rwlock_unlock(&l);
+    pthread_rwlock_unlock(&l);
+  });
+  t.join();
+  return 0;
+}
+
+std::atomic<int> g_release{0};
+
+// The worker still holds it for reading when main destroys it.
+int rwlock_destroy_held() {
+  static pthread_rwlock_t l;
+  pthread_rwlock_init(&l, nullptr);
+  std::thread t([] {
+    pthread_rwlock_rdlock(&l);
+    g_arrived = 1;
+    while (g_release.load() == 0) sched_yield();
+    pthread_rwlock_unlock(&l);
+  });
+  wait_arrived();
+  pthread_rwlock_destroy(&l);  // RWLOCK-DESTROY
+  g_release = 1;
+  t.join();
+  return 0;
+}
+
+// Twin: std::shared_mutex's readers and writer, then a destroy after the join.
+int rwlock_correct() {
+  static pthread_rwlock_t l;
+  pthread_rwlock_init(&l, nullptr);
+  int value = 0;
+  auto reader = [&value] {
+    pthread_rwlock_rdlock(&l);
+    check(value >= 0);
+    pthread_rwlock_unlock(&l);
+  };
+  std::thread a(reader), b(reader), w([&value] {
+    pthread_rwlock_wrlock(&l);
+    ++value;
+    pthread_rwlock_unlock(&l);
+  });
+  a.join();
+  b.join();
+  w.join();
+  check(pthread_rwlock_destroy(&l) == 0);
+  return 0;
+}
+
 struct Case {
   const char* name;
   int (*run)();
@@ -322,6 +407,12 @@ const Case kCases[] = {
     {"sem_post_join_destroy", sem_post_join_destroy},
     {"barrier_destroy_waiters", barrier_destroy_waiters},
     {"barrier_wait_destroy", barrier_wait_destroy},
+    {"cond_wait_unheld", cond_wait_unheld},
+    {"errorcheck_cond_wait_unheld", errorcheck_cond_wait_unheld},
+    {"rwlock_unlock_not_owner", rwlock_unlock_not_owner},
+    {"rwlock_unlock_unlocked", rwlock_unlock_unlocked},
+    {"rwlock_destroy_held", rwlock_destroy_held},
+    {"rwlock_correct", rwlock_correct},
 };
 
 }  // namespace

@@ -9,7 +9,8 @@
 #   - the right exit status: 130 after SIGINT, 143 after SIGTERM, 137 after SIGKILL, or
 #     the run's own (0, 1, 2) when its result shows it ended before the signal; never a
 #     hang;
-#   - after SIGINT or SIGTERM, a valid --json result and no weft-XXXXXX directory;
+#   - after SIGINT or SIGTERM, a valid --json result (unless the signal came before weft's
+#     main began: then weft printed nothing) and no weft-XXXXXX directory;
 #   - at the end, no weft-XXXXXX directory at all in the soak's own TMPDIR (a killed
 #     weft's is removed by the next run; one last short run sweeps the final ones), and
 #     no process of the soak's alive.
@@ -123,7 +124,13 @@ for ((i = 1; i <= RUNS; i++)); do
     fail "$i" "$what: processes left: $(alive_with "$marker" | tr '\n' ' ')"
   fi
   if [ "$sig" != KILL ]; then
-    if ! python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$json" 2>/dev/null; then
+    if [ ! -e "$json" ] && [ ! -s "$out" ]; then
+      # Not even weft's first line (its handler says it got the signal): the signal came
+      # before weft's main began (or before setsid and env executed it), when there is
+      # nothing to clean up yet.
+      outcome[$sig-before-start]=$((${outcome[$sig-before-start]:-0} + 1))
+      outcome[$sig-killed]=$((${outcome[$sig-killed]:-0} - 1))
+    elif ! python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$json" 2>/dev/null; then
       fail "$i" "$what: no valid --json result: $(tail -3 "$out")"
     fi
     left=$(find "$TMPDIR" -maxdepth 1 -name 'weft-??????' | wc -l)

@@ -97,7 +97,8 @@ for ((i = 1; i <= RUNS; i++)); do
   pid=$!
   sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
   case $sig in
-    INT) kill -INT -- "-$pid" 2>/dev/null ;;  # Ctrl-C: the whole group
+    # Ctrl-C: the whole group (not made yet when setsid has not run: then the process)
+    INT) kill -INT -- "-$pid" 2>/dev/null || kill -INT "$pid" 2>/dev/null ;;
     *) kill "-$sig" "$pid" 2>/dev/null ;;
   esac
   # weft ends within 60 s, whatever the signal.

@@ -97,7 +97,8 @@ for ((i = 1; i <= RUNS; i++)); do
   pid=$!
   sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
   case $sig in
-    INT) kill -INT -- "-$pid" 2>/dev/null ;;  # Ctrl-C: the whole group
+    # Ctrl-C: the whole group (not made yet when setsid has not run: then the process)
+    INT) kill -INT -- "-$pid" 2>/dev/null || kill -INT "$pid" 2>/dev/null ;;
     *) kill "-$sig" "$pid" 2>/dev/null ;;
   esac
   # weft ends within 60 s, whatever the signal.
@@ -127,14 +128,15 @@ for ((i = 1; i <= RUNS; i++)); do
     if [ ! -e "$json" ] && [ ! -s "$out" ]; then
       # Not even weft's first line (its handler says it got the signal): the signal came
       # before weft's main began (or before setsid and env executed it), when there is
-      # nothing to clean up yet.
+      # nothing to clean up yet, and no sweep of the killed runs' directories either.
       outcome[$sig-before-start]=$((${outcome[$sig-before-start]:-0} + 1))
       outcome[$sig-killed]=$((${outcome[$sig-killed]:-0} - 1))
-    elif ! python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$json" 2>/dev/null; then
-      fail "$i" "$what: no valid --json result: $(tail -3 "$out")"
+    else
+      python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$json" 2>/dev/null ||
+        fail "$i" "$what: no valid --json result: $(tail -3 "$out")"
+      left=$(find "$TMPDIR" -maxdepth 1 -name 'weft-??????' | wc -l)
+      [ "$left" = 0 ] || fail "$i" "$what: $left weft-XXXXXX directories left"
     fi
-    left=$(find "$TMPDIR" -maxdepth 1 -name 'weft-??????' | wc -l)
-    [ "$left" = 0 ] || fail "$i" "$what: $left weft-XXXXXX directories left"
   fi
   rm -f "$json" "$out"
   [ $((i % 100)) = 0 ] && echo "kill_soak: $i of $RUNS runs, $failures failures"

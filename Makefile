@@ -5,7 +5,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build test test-clang check-claims check-load demo bench install clean
+.PHONY: all deps configure build test test-clang check-claims check-load soak demo bench install clean
 
 all: build
 
@@ -49,6 +49,13 @@ check-claims: build
 # reduced form).
 check-load: build
 	WEFT_LOAD_FULL=1 $(BUILD)/bin/load_test
+
+# RUNS weft runs killed at random times by random signals (SIGINT to the group, SIGTERM,
+# SIGKILL): no process, no temporary file and no wrong exit status may be left
+# (tests/soak/kill_soak.sh; not part of make test).
+RUNS ?= 1000
+soak: build
+	RUNS=$(RUNS) BUILD=$(BUILD) tests/soak/kill_soak.sh
 
 demo: build
 	$(BUILD)/bin/weft_demo

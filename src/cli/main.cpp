@@ -2,7 +2,8 @@
 // schedule of it, `weft strategies` lists the search strategies.
 //
 // Exit status (a contract): 0 no bug found (budget spent or space exhausted), 1 a bug
-// was found, 2 usage or tool error.
+// was found, 2 usage or tool error, 128 + the signal (130 SIGINT, 143 SIGTERM) when one
+// interrupted the run.
 #include <CLI/CLI.hpp>
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -36,6 +37,7 @@
 #include "cli/merge_results.hpp"
 #include "cli/number_option.hpp"
 #include "cli/program_check.hpp"
+#include "cli/run_directory.hpp"
 #include "cli/shard_source.hpp"
 #include "core/expected_exit.hpp"
 #include "core/jobs_layout.hpp"
@@ -231,13 +233,61 @@ struct Instance {
   std::string json, report, output, found, trace, page;
 };
 
-std::vector<pid_t> g_children;
-void forward_signal(int sig) {
-  // The programs and every execution they forked; gdb (no group of its own) alone.
-  for (pid_t c : g_children)
-    if (kill(-c, SIGKILL) != 0) kill(c, SIGKILL);
-  signal(sig, SIG_DFL);
-  raise(sig);
+// Ctrl-C or SIGTERM: the first is passed on to the workers (the fork servers, or gdb),
+// whose searches end in order and leave their partial result (explore/stop_request.hpp);
+// a second kills them at once. Kept where a signal handler can read them.
+struct Workers {
+  static constexpr int kMost = 256;  // --jobs' most
+  pid_t pid[kMost] = {};
+  std::atomic<bool> reaped[kMost] = {};
+  std::atomic<int> count{0};
+  bool groups = true;  // each leads a process group (not gdb)
+};
+Workers g_workers;
+std::atomic<int> g_stop_signal{0};  // the first SIGINT or SIGTERM weft got; 0 none
+std::atomic<int> g_stops{0};        // how many it got
+
+void on_stop_signal(int sig) {
+  const bool first = g_stops.fetch_add(1) == 0;
+  if (first) g_stop_signal = sig;
+  const char* said = sig == SIGINT ? "weft: SIGINT: ending the search (again: stop at once)\n"
+                                   : "weft: SIGTERM: ending the search (again: stop at once)\n";
+  if (first && write(STDERR_FILENO, said, std::strlen(said)) < 0) {
+  }
+  for (int j = 0; j < g_workers.count; ++j) {
+    if (g_workers.reaped[j]) continue;
+    const pid_t p = g_workers.pid[j];
+    if (first) kill(p, sig);  // a fork server ends its search; gdb quits
+    else if (!g_workers.groups || kill(-p, SIGKILL) != 0) kill(p, SIGKILL);
+  }
+}
+
+// SIGINT (unless gdb's, to interrupt the program) and SIGTERM end the run in order.
+void catch_stop_signals(bool gdb) {
+  struct sigaction sa {};
+  sa.sa_handler = &on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: a wait returns, to see a second signal
+  sigaction(SIGTERM, &sa, nullptr);
+  if (gdb) sa.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &sa, nullptr);
+}
+
+// The exit status: 128 + the signal when one interrupted the run (130 SIGINT, 143 SIGTERM).
+int status_of(int code) { return g_stop_signal != 0 ? 128 + g_stop_signal : code; }
+
+// A worker weft started: the handler may signal it; and one that has a signal to catch up
+// on (it came while the worker was being started).
+void add_worker(pid_t pid) {
+  const int j = g_workers.count;
+  g_workers.pid[j] = pid;
+  g_workers.count = j + 1;
+  if (const int sig = g_stop_signal; sig != 0) kill(pid, sig);
+}
+
+void worker_reaped(pid_t pid) {
+  for (int j = 0; j < g_workers.count; ++j)
+    if (g_workers.pid[j] == pid) g_workers.reaped[j] = true;
 }
 
 // A process group of its own (own_group), which weft kills when the program ends; else
@@ -245,15 +295,34 @@ void forward_signal(int sig) {
 // address-space randomisation (where the kernel allows it): the workers of one --jobs run
 // then lay the program out alike, so that the states one worker's cache learnt (which
 // name objects by address) mean the same to the others.
+// Nothing it starts outlives weft: the child dies with weft (PR_SET_PDEATHSIG, kept
+// across exec), whatever kills weft. A fork server (own_group) starts with SIGINT and
+// SIGTERM blocked, weft's requests to stop that it polls (explore/stop_request.hpp);
+// `lifeline`: a pipe's read end to keep open across exec (-1 none).
 pid_t spawn(const std::vector<std::string>& env, const std::vector<std::string>& argv,
-            bool own_group = true, bool fixed_layout = false) {
+            bool own_group = true, bool fixed_layout = false, int lifeline = -1) {
   std::fflush(nullptr);
+  sigset_t stops, before;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGINT);
+  sigaddset(&stops, SIGTERM);
+  // Blocked around fork: weft's handler must not run in the child.
+  sigprocmask(SIG_BLOCK, &stops, &before);
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid != 0) {
     if (pid > 0 && own_group) setpgid(pid, pid);
+    sigprocmask(SIG_SETMASK, &before, nullptr);
     return pid;
   }
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127);  // weft died before the line above
   if (own_group) setpgid(0, 0);
+  if (!own_group) {  // gdb: its signals are its own
+    signal(SIGTERM, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &before, nullptr);
+  }
+  if (lifeline >= 0) fcntl(lifeline, F_SETFD, 0);
   if (fixed_layout) {
     const int now = personality(0xffffffff);
     if (now != -1) personality(static_cast<unsigned long>(now) | ADDR_NO_RANDOMIZE);
@@ -277,6 +346,7 @@ bool reap(Instance& in, bool block) {
   while ((r = waitpid(in.pid, &in.status, block ? 0 : WNOHANG)) < 0 && errno == EINTR) {
   }
   if (r != in.pid) return false;
+  worker_reaped(in.pid);
   if (in.group) kill(-in.pid, SIGKILL);
   in.reaped = true;
   return true;
@@ -368,6 +438,7 @@ void wait_for_workers(std::vector<Instance>& instances, ControlFile& control) {
     while ((pid = waitpid(-1, &status, 0)) < 0 && errno == EINTR) {
     }
     if (pid < 0) return;
+    worker_reaped(pid);
     for (Instance& in : instances)
       if (in.pid == pid && !in.reaped) {
         in.status = status;
@@ -434,6 +505,7 @@ std::string merged_report(const std::string& report, const nlohmann::ordered_jso
   const std::uint64_t n = m.value("executions", std::uint64_t{0});
   const std::string executions = std::to_string(n) + (n == 1 ? " execution" : " executions");
   const bool complete = m.value("complete", false);
+  const std::string interrupted = m.value("interrupted", "");
   const std::string summary = m["coverage"].value("summary", "");
   std::ostringstream seconds;
   seconds.precision(2);
@@ -441,6 +513,7 @@ std::string merged_report(const std::string& report, const nlohmann::ordered_jso
   const std::string seed = std::to_string(m.value("seed", std::uint64_t{0}));  // not an int
   std::istringstream in(report);
   std::string out;
+  bool said = false;  // the interrupted line (a worker stopped before the signal has none)
   for (std::string line; std::getline(in, line);) {
     if (line.starts_with("run: strategy "))
       line = "run: strategy " + strategy + ", seed " + seed + ", " +
@@ -453,13 +526,19 @@ std::string merged_report(const std::string& report, const nlohmann::ordered_jso
     else if (line.starts_with("no bug found in "))
       line = "no bug found in " + executions + " on " + std::to_string(jobs) +
              " workers (" + strategy + ", seed " + seed + ", " +
-             (complete ? "complete" : "budget") + "; " + summary + ")";
+             (complete ? "complete" : interrupted.empty() ? "budget" : "interrupted") + "; " +
+             summary + ")";
+    if (line.starts_with("interrupted after ") && !interrupted.empty()) {
+      line = weft::interrupted_line(n, interrupted);
+      said = true;
+    }
     out += line + "\n";
     const std::uint64_t cut = m.value("cut_executions", std::uint64_t{0});
     if (cut != 0 && (line.starts_with("coverage: ") || line.starts_with("no bug found in ")))
       out += "warning: " +
              weft::cut_executions_warning(cut, m.value("max_steps", std::uint64_t{0})) + "\n";
   }
+  if (!interrupted.empty() && !said) out += weft::interrupted_line(n, interrupted) + "\n";
   return out;
 }
 
@@ -500,10 +579,11 @@ bool write_gdb_script(const fs::path& script, const std::vector<std::string>& pr
 
 // After gdb: what is left of the replay (the fork server, writing its result once the
 // execution gdb followed has ended) was adopted by weft, its subreaper. Waited for.
+// A second SIGTERM leaves them (each watches weft's lifeline, and ends when weft does).
 void wait_for_orphans() {
   for (;;) {
     const pid_t r = waitpid(-1, nullptr, 0);
-    if (r < 0 && errno == EINTR) continue;
+    if (r < 0 && errno == EINTR && g_stops < 2) continue;
     if (r < 0) return;
   }
 }
@@ -554,10 +634,11 @@ int launch(const Run& r, Mode mode) {
   // Bazel: a test that shards says so by touching this file.
   if (shard.sharded() && !sharding.status_file.empty()) std::ofstream(sharding.status_file, std::ios::app);
 
-  char dir_template[] = "/tmp/weft-XXXXXX";
-  const char* dir = mkdtemp(dir_template);
-  if (dir == nullptr) return fail(std::string("cannot make a temporary directory: ") + std::strerror(errno));
-  const fs::path results(dir);
+  const bool gdb = r.gdb || r.gdb_batch;
+  catch_stop_signals(gdb);  // gdb's Ctrl-C is gdb's
+  weft::cli::RunDirectory run_dir;  // removed on every return below
+  if (std::string error = run_dir.make(); !error.empty()) return status_of(fail(error));
+  const fs::path results = run_dir.path();
   if (!schedule.empty()) std::ofstream(results / "replay.weft-schedule") << schedule << "\n";
 
   std::vector<std::string> env = {
@@ -604,24 +685,23 @@ int launch(const Run& r, Mode mode) {
 
   std::vector<std::string> argv = r.command;
   argv[0] = program;
-  const bool gdb = r.gdb || r.gdb_batch;
+  int lifeline[2] = {-1, -1};
   if (gdb) {
     const fs::path script = results / "replay.gdb";
-    if (!write_gdb_script(script, preload_env, !r.gdb_batch)) {
-      std::error_code ec;
-      fs::remove_all(results, ec);
-      return fail("cannot write " + script.string());
-    }
+    if (!write_gdb_script(script, preload_env, !r.gdb_batch))
+      return status_of(fail("cannot write " + script.string()));
     std::vector<std::string> g = {gdb_path, "-q", "-x", script.string()};
     // Batch: run, show where it stopped, then let the execution end so that weft reports it.
     if (r.gdb_batch)
       g.insert(g.end(), {"-batch", "-ex", "run", "-ex", "bt", "-ex", "continue"});
     g.push_back("--args");
     argv.insert(argv.begin(), g.begin(), g.end());
-    // The fork server outlives gdb, which lets it go: weft adopts it, to wait for it.
+    // The fork server outlives gdb, which lets it go: weft adopts it, to wait for it. Its
+    // parent is gdb, not weft: it watches a pipe that only weft holds open.
     prctl(PR_SET_CHILD_SUBREAPER, 1);
+    if (pipe2(lifeline, O_CLOEXEC) == 0)
+      env.push_back("WEFT_LIFELINE_FD=" + std::to_string(lifeline[0]));
     // Ctrl-C is gdb's, to interrupt the program.
-    signal(SIGINT, SIG_IGN);
     signal(SIGQUIT, SIG_IGN);
   } else {
     env.insert(env.end(), preload_env.begin(), preload_env.end());
@@ -634,9 +714,9 @@ int launch(const Run& r, Mode mode) {
   const fs::path control = results / "jobs-control";
   ControlFile control_file;
   if (jobs > 1)
-    if (std::string error = control_file.make(control, jobs); !error.empty()) return fail(error);
-  if (!gdb) signal(SIGINT, forward_signal);
-  signal(SIGTERM, forward_signal);
+    if (std::string error = control_file.make(control, jobs); !error.empty())
+      return status_of(fail(error));
+  g_workers.groups = !gdb;
   // Numbers of one width: every worker's environment is as long as the others', and so
   // its initial stack lies where theirs does (see spawn()'s fixed_layout).
   auto padded = [](std::uint64_t n, std::uint64_t max) {
@@ -660,27 +740,31 @@ int launch(const Run& r, Mode mode) {
       e.push_back("WEFT_JOBS_WORKERS=" + std::to_string(jobs));
     }
     in.group = !gdb;
-    in.pid = spawn(e, argv, in.group, jobs > 1);
+    in.pid = spawn(e, argv, in.group, jobs > 1, lifeline[0]);
     if (in.pid < 0) {
-      for (pid_t c : g_children) kill(-c, SIGKILL);
-      return fail(std::string("fork failed: ") + std::strerror(errno));
+      const std::string why = std::strerror(errno);
+      for (int k = 0; k < g_workers.count; ++k)
+        kill(in.group ? -g_workers.pid[k] : g_workers.pid[k], SIGKILL);
+      return status_of(fail("fork failed: " + why));
     }
-    g_children.push_back(in.pid);
+    add_worker(in.pid);
   }
+  if (lifeline[0] >= 0) close(lifeline[0]);  // the write end stays open until weft ends
   if (jobs > 1 && !r.quiet && isatty(STDERR_FILENO))
     wait_with_progress(instances, control_file);
   wait_for_workers(instances, control_file);
   if (gdb) wait_for_orphans();
+  if (g_stops >= 2)  // a second signal: no result (the temporary files are removed)
+    return status_of(fail("stopped at once by a second signal: no result"));
   std::string problem;
   for (Instance& in : instances)
     if (problem.empty()) problem = collect(in);
   if (gdb && !problem.empty() && problem != "-")
     problem = "gdb ended before the replay did, so there is no report (in gdb: 'run', and "
               "'continue' at the bug)";
-  std::error_code ec;
-  fs::remove_all(results, ec);
-  if (problem == "-") return kError;
-  if (!problem.empty()) return fail(problem);
+  run_dir.remove();
+  if (problem == "-") return status_of(kError);
+  if (!problem.empty()) return status_of(fail(problem));
 
   // One worker's files are the run's; several are merged, the first bug's worker's shown.
   const Instance* shown = &instances[0];
@@ -690,7 +774,8 @@ int launch(const Run& r, Mode mode) {
     std::vector<weft::cli::ShardResult> parts;
     for (std::uint32_t j = 0; j < jobs; ++j) {
       auto parsed = nlohmann::ordered_json::parse(instances[j].json, nullptr, false);
-      if (parsed.is_discarded()) return fail("worker " + std::to_string(j) + " wrote no valid result");
+      if (parsed.is_discarded())
+        return status_of(fail("worker " + std::to_string(j) + " wrote no valid result"));
       parts.push_back({"worker " + std::to_string(j), std::move(parsed)});
     }
     std::vector<std::uint32_t> expected;
@@ -699,7 +784,7 @@ int launch(const Run& r, Mode mode) {
     weft::cli::MergeOutcome m =
         weft::cli::merge_results(parts, shard.count * jobs, expected, !r.keep_going,
                                  jobs > 1 ? "worker" : "shard");
-    if (!m.error.empty()) return fail(m.error);
+    if (!m.error.empty()) return status_of(fail(m.error));
     // The first bug's worker; without a bug, the first worker with an error, if any.
     if (m.winner >= 0) {
       shown = &instances[static_cast<std::size_t>(m.winner)];
@@ -736,7 +821,7 @@ int launch(const Run& r, Mode mode) {
     }
   }
   if (r.json != "-") {
-    if (!r.quiet || has_bug || has_error) {
+    if (!r.quiet || has_bug || has_error || g_stop_signal != 0) {  // (an interrupted run says so)
       if (has_bug && !output.empty() && !replay)
         std::cout << "output of the failing execution:\n" << output
                   << (output.back() == '\n' ? "" : "\n") << "\n";
@@ -766,8 +851,8 @@ int launch(const Run& r, Mode mode) {
                                             : " --check-output '" + r.check_output + "'")
                 << " -- " << r.command[0] << (r.command.size() > 1 ? " ..." : "") << "\n";
   }
-  if (has_error) return kError;
-  return has_bug ? kBug : kOk;
+  if (has_error) return status_of(kError);
+  return status_of(has_bug ? kBug : kOk);
 }
 
 struct Merge {
@@ -986,6 +1071,9 @@ void add_run_options(CLI::App* app, Run& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A signal from here on ends a run in order (one that comes before the run starts
+  // interrupts it as soon as it has).
+  catch_stop_signals(false);
   CLI::App app{"weft: systematic concurrency testing for C and C++"};
   app.require_subcommand(1);
   Run run, replay, minimize;
@@ -1064,7 +1152,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1u, 1000000u));
   add_run_options(run_cmd, run);
   run_cmd->footer(
-      "Exit status: 0 no bug found, 1 a bug was found, 2 usage or tool error. The\n"
+      "Exit status: 0 no bug found, 1 a bug was found, 2 usage or tool error, 130\n"
+      "(SIGINT, Ctrl-C) or 143 (SIGTERM) interrupted: the search ended early and its\n"
+      "partial result was reported (a second signal stops at once, with no result). The\n"
       "first bug's schedule is written to NAME.weft-schedule (or --schedule-out), and\n"
       "weft run prints the weft replay command that reruns that execution.");
 
@@ -1154,6 +1244,11 @@ int main(int argc, char** argv) {
       "     replay)\n"
       "  2  usage or tool error: a bad option, a program that cannot be run or that\n"
       "     starts child processes, a replay that diverged\n"
+      "  130, 143  interrupted by SIGINT (Ctrl-C) or SIGTERM (128 + the signal): the\n"
+      "            search stopped early; its partial result is reported, marked\n"
+      "            interrupted, and --json written. A second signal stops at once,\n"
+      "            with no result. Either way nothing of the run is left: no\n"
+      "            process, no temporary file\n"
       "\n"
       "Files:\n"
       "  NAME.weft-schedule  weft run writes the first bug's schedule here, in the\n"
@@ -1162,6 +1257,7 @@ int main(int argc, char** argv) {
       "\n"
       "Environment:\n"
       "  PATH               finds PROGRAM when its name has no '/'\n"
+      "  TMPDIR             where a run keeps its temporary directory (default /tmp)\n"
       "  LD_PRELOAD         kept, after weft's runtime (libweft.so), which weft run\n"
       "                     and weft replay preload into the program\n"
       "  LD_BIND_NOW        set to 1 for the program unless it is set already\n"
@@ -1201,6 +1297,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::string what = e.what();
     return fail(what + " (see 'weft --help')");
+  }
+  if (!app.got_subcommand("run") && !app.got_subcommand("replay") &&
+      !app.got_subcommand("minimize")) {  // nothing to end in order: a signal ends it
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    if (const int sig = g_stop_signal; sig != 0) raise(sig);
   }
   if (program_cmd != nullptr) {
     Run& r = program_cmd == run_cmd ? run : program_cmd == replay_cmd ? replay : minimize;

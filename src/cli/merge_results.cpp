@@ -51,7 +51,7 @@ constexpr Field kResultFields[] = {
     {"bugs", Want::kArray, true},          {"races", Want::kArray, true},
     {"shard", Want::kObject, false},       {"max_steps", Want::kUint, false},
     {"cut_executions", Want::kUint, false}, {"error", Want::kString, false},
-    {"note", Want::kString, false}};
+    {"note", Want::kString, false},        {"interrupted", Want::kString, false}};
 constexpr Field kCoverageFields[] = {
     {"kind", Want::kString, true},      {"complete", Want::kBool, true},
     {"bound", Want::kBound, true},      {"executions", Want::kUint, true},
@@ -353,6 +353,10 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
     summary = note;
     m["note"] = note;
   }
+  // A signal stopped some part early (every worker of one weft run gets it): so was the whole.
+  for (const ShardResult& r : inputs)
+    if (r.json.contains("interrupted") && !m.contains("interrupted"))
+      m["interrupted"] = r.json["interrupted"];
   // A bounded coverage's "complete" is its bound's (as one worker states it).
   const bool bound_covered = nondeterminism.empty() && same_space && out.missing.empty() &&
                              bounded && bound_complete && kind != "full" && kind != "none";

@@ -131,6 +131,14 @@ inline std::string cut_executions_warning(std::uint64_t cut, std::uint64_t max_s
          "to their end";
 }
 
+// The line that says a signal stopped the search, in a run's report and in the merge of
+// several workers'.
+inline std::string interrupted_line(std::uint64_t executions, const std::string& signal) {
+  return "interrupted after " + std::to_string(executions) +
+         (executions == 1 ? " execution" : " executions") + " (" + signal +
+         "): the search stopped early, not complete; the coverage above is what it reached";
+}
+
 struct RunRecord {
   std::string strategy;
   Shard shard;  // the part of the search this run covered (weft run --shard, --jobs)
@@ -154,6 +162,9 @@ struct RunRecord {
   // Why the run stopped with nothing to explore (the program created no thread), when it
   // did; it is also the coverage summary.
   std::string note;
+  // The signal that stopped the search early ("SIGINT", "SIGTERM": weft run was
+  // interrupted); "" when it ran to its end. The coverage is then what it had reached.
+  std::string interrupted;
   // Data races seen with --races=report (each pair of locations once): reported, not
   // bugs. Each record holds the execution and schedule that showed it.
   std::vector<BugRecord> races;

@@ -243,7 +243,10 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
 
   const std::uint64_t start = os::monotonic_ns();
   std::fflush(nullptr);  // buffered output would otherwise be written twice
+  const pid_t parent = os::getpid();
   const pid_t pid = fork();
+  // The exploration dies with the test binary, however that ends.
+  if (pid == 0 && !os::die_with_parent(parent)) _exit(1);
   if (pid < 0) {
     run.error = std::string("fork failed: ") + std::strerror(errno);
     return run;

@@ -35,6 +35,7 @@
 #include "explore/replay_strategy.hpp"
 #include "runtime/internal_heap.hpp"
 #include "explore/shared_region.hpp"
+#include "explore/stop_request.hpp"
 #include "explore/work_team.hpp"
 #include "strategy/dfs.hpp"
 #include "strategy/preemption_bound.hpp"
@@ -192,6 +193,7 @@ struct ServerState {
   rt::CodeRanges no_preempt;  // the code --no-preempt-in names, found before any fork
   rt::RacyPoints racy;        // accesses known to race: scheduling points with kRacy
   std::vector<std::string> points;  // racy's code locations, for the schedules
+  pid_t pid = 0;  // the server's own (the kernel's, not a virtual one)
 };
 ServerState* g_server = nullptr;
 
@@ -389,6 +391,7 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
   sigset_t chld;
   sigemptyset(&chld);
   sigaddset(&chld, SIGCHLD);
+  StopRequest::add_to(&chld);  // weft's request to stop wakes the wait too
   const auto limit = static_cast<std::uint64_t>(hang_timeout_s * 1e9);
   detect::StallJudge judge(limit);
   std::uint64_t sampled_steps = ~std::uint64_t{0};
@@ -396,11 +399,16 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
     pid_t r = waitpid(pid, &status, WNOHANG);
     if (r == pid || (r < 0 && errno != EINTR)) return status;
     const std::uint64_t now = os::monotonic_ns();
-    if (deadline_ns != 0 && now >= deadline_ns) {
+    if ((deadline_ns != 0 && now >= deadline_ns) || StopRequest::made()) {
       kill(pid, SIGKILL);
       waitpid(pid, &status, 0);
       if (stopped != nullptr) *stopped = true;
       return status;
+    }
+    if (StopRequest::weft_gone()) {  // under gdb: nobody is left to read a result
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      _exit(0);
     }
     const std::uint64_t steps = h.steps.load(std::memory_order_relaxed);
     const std::uint64_t holder = h.holder.load(std::memory_order_relaxed);
@@ -435,7 +443,7 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
     if (deadline_ns != 0) wait_ns = std::min(wait_ns, deadline_ns - now);
     struct timespec ts{static_cast<time_t>(wait_ns / 1000000000),
                        static_cast<long>(wait_ns % 1000000000)};
-    sigtimedwait(&chld, nullptr, &ts);
+    StopRequest::note(sigtimedwait(&chld, nullptr, &ts));
   }
 }
 
@@ -500,7 +508,14 @@ pid_t fork_execution(ServerState& s, std::uint64_t index) {
   }
   if (s.output_check) s.output_check->before_execution();
   std::fflush(nullptr);
-  return fork();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    // Nothing of a run outlives it: the execution dies with the server (which dies with
+    // weft). The server's main thread forks, and lives as long as the server.
+    if (!os::die_with_parent(s.pid)) _exit(0);
+    StopRequest::close_in_child();
+  }
+  return pid;
 }
 
 // After the first data race (--races fail, without --keep-going) the search goes on, the
@@ -567,6 +582,7 @@ void serve(ServerState& s) {
   Schedule replay;
   // A schedule given (replay, or minimize's first execution) drives the first execution.
   const bool replaying = cfg.replay || cfg.minimize_only;
+  s.pid = os::getpid();
   run.strategy = cfg.strategy;
   run.seed = cfg.seed;
   if (!replaying) run.shard = cfg.shard;
@@ -645,7 +661,8 @@ void serve(ServerState& s) {
     const int input = memfd_create("weft-stdin", 0);
     char buf[65536];
     ssize_t n;
-    while ((n = read(STDIN_FILENO, buf, sizeof buf)) > 0)
+    while (StopRequest::wait_readable(STDIN_FILENO) &&
+           (n = read(STDIN_FILENO, buf, sizeof buf)) > 0)
       if (write(input, buf, n) != n) break;
     // Read-only, as a redirected file would be: the program cannot change the next
     // execution's input.
@@ -664,6 +681,7 @@ void serve(ServerState& s) {
   sigemptyset(&chld);
   sigaddset(&chld, SIGCHLD);
   sigprocmask(SIG_BLOCK, &chld, &old_mask);
+  StopRequest::clear_from(&old_mask);  // the program's own mask, for the executions
 
   const std::uint64_t start = os::monotonic_ns();
   const auto budget_ns = static_cast<std::uint64_t>(cfg.time_s * 1e9);
@@ -743,7 +761,9 @@ void serve(ServerState& s) {
       return;
     }
     const int status = pid < 0 ? -1 : wait_child(pid, h, cfg.hang_timeout_s);
-    if (pid < 0 || h.error[0] != '\0' || execution_failed(h, status, cfg.expect_exit)) {
+    if (StopRequest::made()) {
+      s.output_check.reset();  // stopped unfinished: the search below ends at once
+    } else if (pid < 0 || h.error[0] != '\0' || execution_failed(h, status, cfg.expect_exit)) {
       run.warnings.push_back("--check-output: the serial execution, whose output the others' "
                              "would be compared with, fails itself: no output was compared");
       s.output_check.reset();
@@ -766,6 +786,7 @@ void serve(ServerState& s) {
     jobs.progress(counted, run.bugs.size());
     if (no_share || (max_executions != 0 && counted >= max_executions)) break;
     if (budget_ns != 0 && os::monotonic_ns() - start >= budget_ns) break;
+    if (StopRequest::made()) break;
     if (aftermath.over(os::monotonic_ns(), counted)) break;
     if (!cfg.keep_going && !aftermath.on && jobs.beaten(cfg.shard.global(order()))) break;
     bool left = false;
@@ -838,6 +859,7 @@ void serve(ServerState& s) {
     }
     run.executions = counted;
     run.instrumented |= h.instrumented;
+    if (stopped && StopRequest::made()) break;  // interrupted: the result says so
     if (stopped) {
       // Unfinished: neither a bug nor an execution the strategy can learn from.
       run.warnings.push_back("the time budget (--time) ran out during execution " +
@@ -1008,6 +1030,7 @@ void serve(ServerState& s) {
   // Not when another shard's bug comes first: this one will not be reported.
   const bool beaten = !run.bugs.empty() && jobs.beaten(cfg.shard.global(first_bug_order));
   if (!run.bugs.empty() && run.error.empty() && !cfg.keep_going && cfg.minimize && !beaten &&
+      !StopRequest::made() &&
       (sampled || cfg.minimize_only) && run.bugs[0].preemptions() > 0 &&
       // Not a hang, whose every trial would cost --hang-timeout twice, nor a livelock, whose
       // every trial runs to --steps and whose preemptions are fair scheduling's own.
@@ -1026,7 +1049,8 @@ void serve(ServerState& s) {
     std::uint64_t ran = 0;
     bool stop = false;
     auto within_budget = [&] {
-      return !stop && ran < cfg.minimize_executions && os::monotonic_ns() - since < limit_ns;
+      return !stop && !StopRequest::made() && ran < cfg.minimize_executions &&
+             os::monotonic_ns() - since < limit_ns;
     };
     // One execution under s.strategy; true when it shows the target bug with fewer
     // preemptions than `found` (or, `simpler`, as many in fewer thread switches), which it
@@ -1115,6 +1139,8 @@ void serve(ServerState& s) {
                            (restarts == 1 ? " time" : " times") +
                            " as racy accesses became scheduling points (--preempt-on=racy); its "
                            "coverage counts executions since the last restart");
+  if (const int sig = StopRequest::signal(); sig != 0)
+    run.interrupted = sig == SIGINT ? "SIGINT" : "SIGTERM";
   finish(note);
 }
 
@@ -1138,6 +1164,7 @@ void take_number(const char* name, const Spec& spec, T* out, std::string* error)
 void maybe_run_fork_server() {
   const std::string mode = take_env("WEFT_MODE");
   if (mode != "run" && mode != "replay" && mode != "minimize") return;
+  StopRequest::watch();
   // From here until a child returns into the program, every block is weft's own: glibc's
   // heap stays as the program left it, the same for every execution.
   rt::InternalHeap::set_weft_thread(true);

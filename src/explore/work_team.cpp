@@ -10,6 +10,7 @@
 
 #include "core/jobs_layout.hpp"
 #include "core/team_plan.hpp"
+#include "explore/stop_request.hpp"
 #include "runtime/os.hpp"
 
 namespace weft::explorer {
@@ -67,7 +68,9 @@ bool WorkTeam::arrive(std::uint64_t deadline_ns) {
   const std::uint32_t gen = L::generation(w);
   while (L::generation(bar.load()) == gen) {
     const bool out_of_time = deadline_ns != 0 && os::monotonic_ns() >= deadline_ns;
-    if (out_of_time || word(JobsLayout::kAbort).load() != 0) {
+    // Interrupted (explore/stop_request.hpp): this worker leaves; the others, told too,
+    // leave at their next check.
+    if (out_of_time || StopRequest::made() || word(JobsLayout::kAbort).load() != 0) {
       depart(true, gen);
       return false;
     }

@@ -38,7 +38,7 @@ class WorkTeam {
   enum class Outcome {
     kGoOn,  // the next round: work may have come
     kDone,  // every worker is out of work: the search is complete
-    kLeft,  // the team broke up (a worker died, or the time budget ran out while waiting)
+    kLeft,  // the team broke up (a worker died; time ran out, or weft interrupted, while waiting)
   };
   // The code locations that race, as the workers saw them (--preempt-on racy): each
   // publishes its own at an exchange and learns everyone's, so that all search one space.

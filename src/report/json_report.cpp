@@ -148,6 +148,7 @@ std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
   j["instrumented"] = run.instrumented;
   j["warnings"] = run.warnings;
   if (!run.note.empty()) j["note"] = run.note;
+  if (!run.interrupted.empty()) j["interrupted"] = run.interrupted;
   // Long executions cut at --steps (max_steps) with every thread still making progress:
   // not livelocks, so not bugs, and not explored past the bound.
   j["max_steps"] = run.max_steps;

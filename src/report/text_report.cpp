@@ -489,6 +489,12 @@ class TextWriter {
       out_ += "warning: " + cut_executions_warning(run_.cut_executions, run_.max_steps) + "\n";
   }
 
+  // A signal stopped the search (weft merge rewrites this line with the merged count).
+  void write_interrupted() {
+    if (run_.interrupted.empty()) return;
+    out_ += interrupted_line(run_.executions, run_.interrupted) + "\n";
+  }
+
   void write_sync_only() {
     if (!run_.instrumented) {
       out_ +=
@@ -503,6 +509,7 @@ class TextWriter {
             count(run_.executions, "execution") + " in " + elapsed() + ", " +
             (run_.complete ? "complete" : "not complete") + "\n";
     out_ += "coverage: " + coverage_text() + "\n";
+    write_interrupted();
     write_sync_only();
     write_warnings();
   }
@@ -510,9 +517,10 @@ class TextWriter {
   void write_no_bug() {
     std::string line = "no bug found in " + count(run_.executions, "execution") + " (" +
                        run_.strategy + ", seed " + std::to_string(run_.seed) + ", " +
-                       (run_.complete ? "complete" : "budget");
+                       (run_.complete ? "complete" : run_.interrupted.empty() ? "budget" : "interrupted");
     if (!run_.coverage.summary.empty()) line += "; " + run_.coverage.summary;
     out_ += line + ")\n";
+    write_interrupted();
     write_sync_only();
     write_warnings();
   }

@@ -40,7 +40,8 @@ struct TextOptions {
 //   replay: <hint>
 //   schedule: <schedule>
 //   run: / coverage: / note: (sync-only)        or, without bugs,
-//   no bug found in <x> executions (<strategy>, seed <s>, complete|budget)
+//   no bug found in <x> executions (<strategy>, seed <s>, complete|budget|interrupted)
+//   interrupted after <x> executions (<signal>): ... (a signal stopped the search)
 std::string format_text(const RunRecord& run, Symbolizer& symbolizer,
                         const TextOptions& options = {});
 

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -116,6 +117,11 @@ pid_t getpid() { return static_cast<pid_t>(raw_syscall6(SYS_getpid, 0, 0, 0, 0, 
 
 bool any_ready(struct pollfd* fds, std::size_t n) {
   return raw_syscall6(SYS_poll, reinterpret_cast<long>(fds), static_cast<long>(n), 0, 0, 0, 0) > 0;
+}
+
+bool die_with_parent(pid_t parent) {
+  raw_syscall6(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0, 0);
+  return raw_syscall6(SYS_getppid, 0, 0, 0, 0, 0, 0) == parent;
 }
 
 void thread_stack(std::uintptr_t* lo, std::uintptr_t* hi) {

@@ -48,5 +48,9 @@ std::string address_space_error(const char* what, std::size_t bytes, const char*
 
 // Whether any of `fds` is ready now (poll with no timeout), past weft's interposed poll.
 bool any_ready(struct pollfd* fds, std::size_t n);
+// In a child just forked by `parent`: it is sent SIGKILL when the thread that forked it
+// ends (the parent dies, however it dies). False when `parent` is gone already, between
+// the fork and this call: the child must end at once.
+bool die_with_parent(pid_t parent);
 
 }  // namespace weft::os

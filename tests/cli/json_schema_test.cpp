@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "support/background_run.hpp"
 #include "support/shell.hpp"
 #include "weft/bug_kind.hpp"
 
@@ -41,7 +42,7 @@ const fs::path kKept = fs::temp_directory_path() / ("weft-json-schema-" + std::t
 std::set<std::string> g_scenarios_done;
 const std::set<std::string> kScenarios = {"no-bug", "assertion", "deadlock", "race", "heap",
                                           "minimized", "shards", "jobs", "tool-error",
-                                          "misuse"};
+                                          "misuse", "interrupted"};
 
 class JsonSchema : public ::testing::Test {
  protected:
@@ -247,6 +248,26 @@ TEST_F(JsonSchema, JobsRun) {
   ASSERT_EQ(team["bugs"].size(), 1u) << team.dump();
   EXPECT_TRUE(team["bugs"][0].contains("order")) << team.dump();
   validate("jobs");
+}
+
+// SIGINT once two workers run executions: the merged partial result says so.
+TEST_F(JsonSchema, InterruptedRun) {
+  using weft::test::BackgroundRun;
+  const std::string file = at("interrupted.json");
+  BackgroundRun run({kBin + "/weft", "run", "--jobs", "2", "-s", "random", "-n", "0", "--json",
+                     file, "--", kBin + "/cli_long_locked"},
+                    {"TMPDIR=" + dir_.string()}, at("interrupted.txt"));
+  ASSERT_TRUE(BackgroundRun::poll([&] { return run.executions_running() > 0; }, 120))
+      << run.output();
+  run.send(SIGINT, /*its_group=*/true);
+  EXPECT_EQ(run.wait_exit(120), 130) << run.output();
+  std::ifstream in(file);
+  const json j = json::parse(in, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << run.output();
+  EXPECT_EQ(j.value("interrupted", ""), "SIGINT") << j.dump();
+  EXPECT_FALSE(j["complete"].get<bool>()) << j.dump();
+  files_.push_back(file);
+  validate("interrupted");
 }
 
 TEST_F(JsonSchema, ToolErrorsInTheResult) {

@@ -77,6 +77,24 @@ TEST(Schedule, RejectsMalformedInputWithOneLineErrors) {
   EXPECT_NE(error.find("unsupported version"), std::string::npos) << error;
 }
 
+// The text a refusal quotes keeps it one line: a CR in the middle of a schedule file's
+// line, or a line break in WEFT_SCHEDULE, is shown escaped (fuzz/schedule_decoder_fuzz.cpp
+// found the CR).
+TEST(Schedule, RefusalsQuoteControlCharactersEscaped) {
+  const std::string good = encode_schedule(sample());
+  Schedule out;
+  std::string error;
+  const std::string cr = good.substr(0, good.size() - 4) + "\r" + good.substr(good.size() - 3);
+  EXPECT_FALSE(decode_schedule(cr, &out, &error));
+  EXPECT_EQ(error.find('\r'), std::string::npos) << error;
+  EXPECT_NE(error.find("the check field '"+ good.substr(good.size() - 8, 4) + "\\x0d"),
+            std::string::npos)
+      << error;
+  EXPECT_FALSE(decode_schedule("weft1.0123456789abcdef.pct:3.4.0.0000\n000", &out, &error));
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  EXPECT_NE(error.find("'0000\\x0a000'"), std::string::npos) << error;
+}
+
 TEST(Schedule, DetectsEditedDecisions) {
   std::string text = encode_schedule(sample());
   auto pos = text.find("0x12");

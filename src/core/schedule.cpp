@@ -23,10 +23,12 @@ bool needs_escape(char c) {
          static_cast<unsigned char>(c) >= 0x7f;
 }
 
-std::string escape(std::string_view s) {
+// commas: escape ',' too, in a field of comma-separated items (the points: a module's
+// path may hold one).
+std::string escape(std::string_view s, bool commas = false) {
   std::string out;
   for (char c : s) {
-    if (needs_escape(c)) {
+    if (needs_escape(c) || (commas && c == ',')) {
       char buf[4];
       std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
       out += buf;
@@ -96,7 +98,7 @@ std::string body_of(const Schedule& s) {
   if (!s.points.empty()) {
     for (std::size_t i = 0; i < s.points.size(); ++i) {
       if (i > 0) out += ',';
-      out += escape(s.points[i]);
+      out += escape(s.points[i], true);
     }
     out += '.';
   }

@@ -52,6 +52,13 @@ TEST(Schedule, ExtraSchedulingPointsMakeAWeft2Schedule) {
   std::string error;
   ASSERT_TRUE(decode_schedule(text, &back, &error)) << error;
   EXPECT_EQ(back, s);
+  // A point whose module's path has a comma stays one point (fuzz/schedule_decoder_fuzz.cpp
+  // found it read back as two).
+  s.points = {"/opt/a,b/libq.so+10", "+1a2f"};
+  const std::string comma = encode_schedule(s);
+  EXPECT_NE(comma.find("./opt/a%2Cb/libq%2Eso+10,+1a2f."), std::string::npos) << comma;
+  ASSERT_TRUE(decode_schedule(comma, &back, &error)) << error;
+  EXPECT_EQ(back, s);
   // A weft2 schedule with an empty point, or missing its points field, is malformed.
   EXPECT_FALSE(decode_schedule("weft2.0123456789abcdef.x.1.,+1.0.00000000", &back, &error));
   EXPECT_NE(error.find("invalid schedule"), std::string::npos) << error;

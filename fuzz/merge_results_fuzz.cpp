@@ -1,17 +1,23 @@
 // weft merge on any input: 1 to 3 JSON documents (the input split at NUL bytes), each read
 // as weft merge reads a result file, then merged as weft merge and weft run --jobs do.
 //
+// Byte mutations rarely keep JSON valid while retyping a field, so each input is merged
+// again with one value (chosen by the input's hash) replaced by a value of another type or
+// an extreme number: a field as a hostile or hand-edited result file might hold it.
+//
 // Invariants:
 //  - nothing throws (a wrong-typed field is refused, not an uncaught type_error: issue 27,
 //    defect 4), and a refusal is a non-empty message;
 //  - a merge that succeeds is itself a result as the schema has it: weft merge reads it
 //    back as one whole, unsharded search.
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "cli/merge_results.hpp"
+#include "core/schedule.hpp"  // fnv1a64
 #include "fuzz/fuzz_check.hpp"
 
 namespace {
@@ -46,6 +52,28 @@ void merge(const std::vector<ShardResult>& inputs) {
   }
 }
 
+using json = nlohmann::ordered_json;
+
+// `docs` with one value, or the object or array around it, replaced.
+std::vector<ShardResult> retyped(std::vector<ShardResult> docs, std::uint64_t h) {
+  static const json kValues[] = {
+      1, -1, 0, 1.5, 1e30, "x", "", json::array(), json::array({1}), json::object(), nullptr,
+      true, false, ~std::uint64_t{0}, 4294967295u, 1048577u, json::array({json::object()})};
+  json& doc = docs[h % docs.size()].json;
+  h /= docs.size();
+  const json flat = doc.flatten();
+  if (flat.empty()) return docs;
+  auto leaf = flat.begin();
+  std::advance(leaf, static_cast<std::ptrdiff_t>(h % flat.size()));
+  h /= flat.size();
+  json::json_pointer at(leaf.key());
+  for (std::uint64_t up = h % 3; up > 0 && !at.empty(); --up) at.pop_back();
+  h /= 3;
+  if (at.empty()) return docs;
+  doc[at] = kValues[h % std::size(kValues)];
+  return docs;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -62,5 +90,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     rest.remove_prefix(nul + 1);
   }
   merge(inputs);
+  merge(retyped(std::move(inputs), weft::fnv1a64(std::string_view(reinterpret_cast<const char*>(data), size))));
   return 0;
 }

@@ -29,9 +29,9 @@ for t in "$@"; do
     -artifact_prefix="$findings/$t-" "${dict[@]}" "$work" "fuzz/corpus/$t" > "$log" 2>&1
   status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  secs=$(sed -n 's/^stat::.*total_time.*: *//p' "$log" | tail -1)
+  secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
   if [ $status -eq 0 ]; then
-    echo "fuzz $t: ${runs:-?} executions in ${seconds} s, no finding (log: $log)"
+    echo "fuzz $t: ${runs:-?} executions in ${secs:-?} s, no finding (log: $log)"
   else
     echo "fuzz $t: FINDING after ${runs:-?} executions (exit $status); log: $log" >&2
     grep -E "^(==[0-9]+==ERROR|SUMMARY|invariant broken)|^  \(|artifact" "$log" | head -8 >&2

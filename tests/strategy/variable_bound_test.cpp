@@ -117,7 +117,8 @@ TEST(VariableBound, TheRegistryChecksItsBounds) {
   EXPECT_NE(error.find("vb: v=1000 and c=1000000 make (v+1)*(c+1) = 1001001001 levels"),
             std::string::npos)
       << error;
-  EXPECT_NE(make_strategy("vb:1,1000000", 0, &error), nullptr) << error;
+  EXPECT_EQ(make_strategy("vb:100,40500", 0, &error), nullptr);
+  EXPECT_NE(make_strategy("vb:1,500000", 0, &error), nullptr) << error;
   EXPECT_NE(make_strategy("vb:1000,1000", 0, &error), nullptr) << error;
 }
 

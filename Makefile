@@ -5,7 +5,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build test test-clang check-claims check-load soak demo bench install clean
+.PHONY: all deps configure build test test-clang fuzz check-claims check-load soak demo bench install clean
 
 all: build
 
@@ -30,6 +30,17 @@ test-clang: deps
 	CC=clang CXX=clang++ cmake -S . -B $(CLANG_BUILD) -G Ninja $(CMAKE_FLAGS)
 	cmake --build $(CLANG_BUILD) -j $(JOBS)
 	ctest --test-dir $(CLANG_BUILD) --output-on-failure -j $(JOBS) --timeout 600
+
+# The libFuzzer targets (fuzz/), built by clang with ASan and UBSan in a build directory of
+# their own, each run for FUZZ_TIME seconds from its seed corpus (fuzz/corpus/<target>).
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TIME ?= 60
+FUZZ_TARGETS ?= schedule_decoder merge_results options strategy_spec
+fuzz: deps
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DWEFT_FUZZ=ON -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target weft_fuzz
+	fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 # The claims oracle on N generated programs (seeds from FIRST, after the 400 make test
 # runs), in $(JOBS) parts side by side: every complete search must reach what dfs reaches.
@@ -76,4 +87,4 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(CLANG_BUILD)
+	rm -rf $(BUILD) $(CLANG_BUILD) $(FUZZ_BUILD)

@@ -46,7 +46,8 @@ constexpr Field kResultFields[] = {
     {"program", Want::kString, true},      {"args", Want::kStrings, true},
     {"strategy", Want::kString, true},     {"seed", Want::kUint, true},
     {"racy_points", Want::kStrings, true}, {"executions", Want::kUint, true},
-    {"elapsed_s", Want::kSeconds, true},   {"instrumented", Want::kBool, true},
+    {"elapsed_s", Want::kSeconds, true},   {"complete", Want::kBool, true},
+    {"instrumented", Want::kBool, true},
     {"warnings", Want::kStrings, true},    {"coverage", Want::kObject, true},
     {"bugs", Want::kArray, true},          {"races", Want::kArray, true},
     {"shard", Want::kObject, false},       {"max_steps", Want::kUint, false},
@@ -65,6 +66,8 @@ constexpr Field kBugFields[] = {
     {"location", Want::kObject, true},    {"order", Want::kUint, false}};
 constexpr Field kLocationFields[] = {
     {"function", Want::kString, true}, {"file", Want::kString, true}, {"line", Want::kUint, true}};
+
+constexpr std::uint64_t kMaxMergedShards = std::uint64_t{1} << 20;
 
 bool holds(const json& v, Want want) {
   switch (want) {
@@ -153,6 +156,13 @@ bool shard_of(const ShardResult& r, Part* p, std::string* error) {
       s["count"].get<std::uint64_t>() > 0xffffffffu ||
       s["index"].get<std::uint64_t>() >= s["count"].get<std::uint64_t>()) {
     *error = r.name + ": malformed \"shard\" (expected {\"index\": i, \"count\": n}, i < n)";
+    return false;
+  }
+  // The merge lists the shards it expects and those missing: a count of 2^32 - 1 took
+  // 16 GB before one was compared.
+  if (s["count"].get<std::uint64_t>() > kMaxMergedShards) {
+    *error = r.name + ": \"shard\" says " + std::to_string(s["count"].get<std::uint64_t>()) +
+             " shards, more than weft merge takes (" + std::to_string(kMaxMergedShards) + ")";
     return false;
   }
   p->index = s["index"].get<std::uint32_t>();
@@ -406,7 +416,12 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
         distinct.push_back(std::move(f));
       } else {
         json& kept = distinct[at->second].bug;
-        kept["hits"] = kept.value("hits", std::uint64_t{1}) + f.bug.value("hits", std::uint64_t{1});
+        // Saturating: a sum past 2^64 - 1 would wrap to a bug hit 0 times.
+        const std::uint64_t a = kept.value("hits", std::uint64_t{1}),
+                            b = f.bug.value("hits", std::uint64_t{1});
+        kept["hits"] = a > std::numeric_limits<std::uint64_t>::max() - b
+                           ? std::numeric_limits<std::uint64_t>::max()
+                           : a + b;
       }
     }
     return distinct;

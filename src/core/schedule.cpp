@@ -23,10 +23,12 @@ bool needs_escape(char c) {
          static_cast<unsigned char>(c) >= 0x7f;
 }
 
-std::string escape(std::string_view s) {
+// commas: escape ',' too, in a field of comma-separated items (the points: a module's
+// path may hold one).
+std::string escape(std::string_view s, bool commas = false) {
   std::string out;
   for (char c : s) {
-    if (needs_escape(c)) {
+    if (needs_escape(c) || (commas && c == ',')) {
       char buf[4];
       std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
       out += buf;
@@ -54,6 +56,23 @@ bool unescape(std::string_view s, std::string* out) {
   return true;
 }
 
+// A message quoting the schedule's text stays one line: its control characters (a CR
+// mid-line, a line break in WEFT_SCHEDULE) are shown as \xNN.
+std::string printable(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      char buf[5];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::string hex64(std::uint64_t v, int digits) {
   char buf[20];
   std::snprintf(buf, sizeof buf, "%0*llx", digits, static_cast<unsigned long long>(v));
@@ -79,7 +98,7 @@ std::string body_of(const Schedule& s) {
   if (!s.points.empty()) {
     for (std::size_t i = 0; i < s.points.size(); ++i) {
       if (i > 0) out += ',';
-      out += escape(s.points[i]);
+      out += escape(s.points[i], true);
     }
     out += '.';
   }
@@ -113,7 +132,7 @@ std::string encode_schedule(const Schedule& s) {
 bool decode_schedule(std::string_view text, Schedule* out, std::string* error,
                      std::uint64_t max_decisions) {
   auto fail = [&](const std::string& what) {
-    *error = "invalid schedule: " + what +
+    *error = "invalid schedule: " + printable(what) +
              " (expected weft1.<fingerprint>.<strategy>.<seed>.<decisions>.<check>, as printed "
              "by weft)";
     return false;

@@ -99,6 +99,10 @@ std::unique_ptr<Strategy> make_thread_bound(const StrategyInfo& info, bool has_a
                                                static_cast<std::uint32_t>(c));
 }
 
+// vb's levels, (v + 1) * (c + 1), 16 bytes each and scanned once per execution: 2^20 at
+// most (vb:100,40500's 4 million took seconds to make).
+constexpr std::uint64_t kVbMaxLevels = std::uint64_t{1} << 20;
+
 // pb and db: no argument (iterate until every schedule has run) or a bound in [0, kMaxBound].
 constexpr std::uint64_t kMaxBound = 1000000;
 bool parse_bound(const StrategyInfo& info, bool has_arg, std::string_view arg,
@@ -352,6 +356,13 @@ const std::vector<Entry>& entries() {
            return fail(error, "vb: the preemption bound c must be an integer from 1 to " +
                                   std::to_string(kMaxBound) + ", got " +
                                   quoted(arg.substr(comma + 1)) + usage);
+         // Its table has a counter pair per level (v + 1) * (c + 1): vb:1000,1000000 asked
+         // for 16 GB before the search began.
+         if ((v + 1) * (c + 1) > kVbMaxLevels)
+           return fail(error, "vb: v=" + std::to_string(v) + " and c=" + std::to_string(c) +
+                                  " make (v+1)*(c+1) = " + std::to_string((v + 1) * (c + 1)) +
+                                  " levels, more than " + std::to_string(kVbMaxLevels) +
+                                  ": give a smaller v or c" + usage);
          return std::make_unique<VariableBoundStrategy>(static_cast<std::uint32_t>(v), c);
        }},
       {{"pb", "pb[:<c>]",

@@ -136,6 +136,8 @@ TEST_F(Hostile, MergeRefusesFieldsThatAreNotAsTheSchemaHasThem) {
       {"/bugs/0/location/line", "x", "field \"bugs[0].location.line\""},
       {"/bugs/0/location", nullptr, "field \"bugs[0].location\" must be an object"},
       {"/cut_executions", -1, "field \"cut_executions\""},
+      // Found by fuzz/merge_results_fuzz.cpp: read with no check, and an abort.
+      {"/complete", 1, "field \"complete\" must be true or false, not 1"},
   };
   for (const auto& b : bad) {
     json j = good;
@@ -158,6 +160,30 @@ TEST_F(Hostile, MergeRefusesFieldsThatAreNotAsTheSchemaHasThem) {
   }
   refused("merge half0.json half1.json",
           "cannot merge: half1.json: field \"executions\" takes the total past 18446744073709551615");
+
+  // A shard count of 2^32 - 1: the shards expected and missing took 16 GB (found by
+  // fuzz/merge_results_fuzz.cpp).
+  j = good;
+  j["shard"] = {{"index", 0}, {"count", 4294967295u}, {"source", "--shard"}};
+  std::ofstream(at("many.json")) << j.dump();
+  refused("merge many.json",
+          "many.json: \"shard\" says 4294967295 shards, more than weft merge takes (1048576)");
+
+  // One bug's hits on two shards add up past 2^64 - 1: saturated, not wrapped to 0.
+  for (int i : {0, 1}) {
+    json half = good;
+    half["shard"] = {{"index", i}, {"count", 2}, {"source", "--shard"}};
+    half["bugs"][0]["hits"] = i == 0 ? ~std::uint64_t{0} : 1u;
+    std::ofstream(at("hits" + std::to_string(i) + ".json")) << half.dump();
+  }
+  const Output hits = sh("cd " + dir_.string() + " && " + weft() +
+                         " merge --json merged.json hits0.json hits1.json");
+  EXPECT_EQ(hits.status, 1) << hits.out;
+  std::ifstream merged_in(at("merged.json"));
+  const json m = json::parse(merged_in, nullptr, false);
+  ASSERT_FALSE(m.is_discarded()) << hits.out;
+  ASSERT_EQ(m["bugs"].size(), 1u) << m.dump();
+  EXPECT_EQ(m["bugs"][0]["hits"], ~std::uint64_t{0});
 }
 
 // Numbers are numbers: nan does not pass a range check and turn a limit off, a negative or

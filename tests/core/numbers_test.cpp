@@ -1,5 +1,6 @@
 // weft run's numbers and the WEFT_* variables it hands its program: one reading for both.
 #include "core/numbers.hpp"
+#include "core/expected_exit.hpp"
 
 #include <gtest/gtest.h>
 
@@ -60,6 +61,22 @@ TEST(Numbers, SecondsTextReadsBackExactly) {
     EXPECT_EQ(read_number(text, Seconds{0, 1e9, ""}, &back), "") << text;
     EXPECT_EQ(back, s) << text;
   }
+}
+
+// --expect-exit and WEFT_EXPECT_EXIT: a status in plain decimal or 'any', no sign (fuzz/
+// options_fuzz.cpp found "-0" taken for 0).
+TEST(Numbers, AnExpectedExitStatusHasNoSign) {
+  ExpectedExit x{true, 9};
+  for (const char* bad : {"-0", "-1", "+0", "256", "00", " 1", "", "ANY"}) {
+    EXPECT_EQ(ExpectedExit::parse(bad, &x),
+              "'" + std::string(bad) + "' is not valid: give " + ExpectedExit::kAccepted)
+        << bad;
+    EXPECT_TRUE(x.any) << bad;
+  }
+  EXPECT_EQ(ExpectedExit::parse("0", &x), "");
+  EXPECT_EQ(x.text(), "0");
+  EXPECT_EQ(ExpectedExit::parse("255", &x), "");
+  EXPECT_EQ(x.status, 255);
 }
 
 }  // namespace

@@ -52,6 +52,13 @@ TEST(Schedule, ExtraSchedulingPointsMakeAWeft2Schedule) {
   std::string error;
   ASSERT_TRUE(decode_schedule(text, &back, &error)) << error;
   EXPECT_EQ(back, s);
+  // A point whose module's path has a comma stays one point (fuzz/schedule_decoder_fuzz.cpp
+  // found it read back as two).
+  s.points = {"/opt/a,b/libq.so+10", "+1a2f"};
+  const std::string comma = encode_schedule(s);
+  EXPECT_NE(comma.find("./opt/a%2Cb/libq%2Eso+10,+1a2f."), std::string::npos) << comma;
+  ASSERT_TRUE(decode_schedule(comma, &back, &error)) << error;
+  EXPECT_EQ(back, s);
   // A weft2 schedule with an empty point, or missing its points field, is malformed.
   EXPECT_FALSE(decode_schedule("weft2.0123456789abcdef.x.1.,+1.0.00000000", &back, &error));
   EXPECT_NE(error.find("invalid schedule"), std::string::npos) << error;
@@ -75,6 +82,24 @@ TEST(Schedule, RejectsMalformedInputWithOneLineErrors) {
   }
   EXPECT_FALSE(decode_schedule("weft3.0.x.1..0", &out, &error));
   EXPECT_NE(error.find("unsupported version"), std::string::npos) << error;
+}
+
+// The text a refusal quotes keeps it one line: a CR in the middle of a schedule file's
+// line, or a line break in WEFT_SCHEDULE, is shown escaped (fuzz/schedule_decoder_fuzz.cpp
+// found the CR).
+TEST(Schedule, RefusalsQuoteControlCharactersEscaped) {
+  const std::string good = encode_schedule(sample());
+  Schedule out;
+  std::string error;
+  const std::string cr = good.substr(0, good.size() - 4) + "\r" + good.substr(good.size() - 3);
+  EXPECT_FALSE(decode_schedule(cr, &out, &error));
+  EXPECT_EQ(error.find('\r'), std::string::npos) << error;
+  EXPECT_NE(error.find("the check field '"+ good.substr(good.size() - 8, 4) + "\\x0d"),
+            std::string::npos)
+      << error;
+  EXPECT_FALSE(decode_schedule("weft1.0123456789abcdef.pct:3.4.0.0000\n000", &out, &error));
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  EXPECT_NE(error.find("'0000\\x0a000'"), std::string::npos) << error;
 }
 
 TEST(Schedule, DetectsEditedDecisions) {

@@ -110,6 +110,16 @@ TEST(VariableBound, TheRegistryChecksItsBounds) {
     EXPECT_EQ(make_strategy(bad, 0, &error), nullptr) << bad;
     EXPECT_NE(error.find("vb"), std::string::npos) << bad << ": " << error;
   }
+  // Each bound within its range, but their table of levels would take 16 GB (found by
+  // fuzz/strategy_spec_fuzz.cpp): refused, naming both.
+  error.clear();
+  EXPECT_EQ(make_strategy("vb:1000,1000000", 0, &error, {.syntax_only = true}), nullptr);
+  EXPECT_NE(error.find("vb: v=1000 and c=1000000 make (v+1)*(c+1) = 1001001001 levels"),
+            std::string::npos)
+      << error;
+  EXPECT_EQ(make_strategy("vb:100,40500", 0, &error), nullptr);
+  EXPECT_NE(make_strategy("vb:1,500000", 0, &error), nullptr) << error;
+  EXPECT_NE(make_strategy("vb:1000,1000", 0, &error), nullptr) << error;
 }
 
 }  // namespace

@@ -86,23 +86,18 @@ long futex(ThreadState* self, long* a, std::uintptr_t pc) {
     default:
       // Requeue, wake-op, PI futexes...: not modelled. Run for real, such a call would
       // block or wake behind weft's back.
-      c.tool_error("the program calls syscall(SYS_futex, " + futex_command(cmd) + ") in thread " +
-                       std::to_string(self->id) +
-                       ": weft models FUTEX_WAIT, FUTEX_WAIT_BITSET, FUTEX_WAKE and "
-                       "FUTEX_WAKE_BITSET only",
-                   pc);
+      outside_control(self, pc, "syscall(SYS_futex, " + futex_command(cmd) + ")",
+                      "weft models FUTEX_WAIT, FUTEX_WAIT_BITSET, FUTEX_WAKE and "
+                      "FUTEX_WAKE_BITSET only");
   }
 }
 
 // A raw system call that starts a process or a thread: as fork() and clone() are, outside
 // what weft controls, said at the call.
 [[noreturn]] void raw_child(ThreadState* self, const char* call, std::uintptr_t pc) {
-  RuntimeScope scope(self);
-  ctl().tool_error(std::string("the program calls syscall(") + call + ") in thread " +
-                       std::to_string(self->id) +
-                       ": child processes and threads not made with pthread_create are "
-                       "outside what weft controls",
-                   pc);
+  outside_control(self, pc, std::string("syscall(") + call + ")",
+                  "child processes and threads not made with pthread_create are outside what "
+                  "weft controls");
 }
 
 }  // namespace

@@ -55,10 +55,7 @@ constexpr const char* kChildren =
 
 [[noreturn]] void outside(ThreadState* self, std::uintptr_t pc, const char* what,
                           const char* why = kChildren) {
-  RuntimeScope scope(self);
-  ctl().tool_error(std::string("the program calls ") + what + " in thread " +
-                       std::to_string(self->id) + ": " + why,
-                   pc);
+  outside_control(self, pc, what, why);
 }
 
 // A signal mask is its kernel thread's: the thread runs only there from now on.

@@ -30,10 +30,7 @@ int lock(ThreadState* self, pthread_rwlock_t* l, std::uintptr_t pc, bool write,
   if (c.schedule_wait(self, make_op(write ? OpKind::RwWriteLock : OpKind::RwReadLock, a, pc),
                      deadline))
     return ETIMEDOUT;
-  if (write)
-    c.rwlocks.write_lock(a, self->id);
-  else
-    c.rwlocks.read_lock(a, self->id);
+  c.rwlocks.take(a, self->id, write);
   return 0;
 }
 
@@ -46,10 +43,7 @@ int trylock(ThreadState* self, pthread_rwlock_t* l, std::uintptr_t pc, bool writ
     c.mark_last_event(self, kFailed);
     return EBUSY;
   }
-  if (write)
-    c.rwlocks.write_lock(a, self->id);
-  else
-    c.rwlocks.read_lock(a, self->id);
+  c.rwlocks.take(a, self->id, write);
   return 0;
 }
 

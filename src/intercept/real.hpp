@@ -76,6 +76,15 @@ class ReadingFor {
 // robust mutexes define it (EPERM). Returns only when it is defined.
 void check_cond_wait_mutex(ThreadState* self, const pthread_mutex_t* m, std::uintptr_t pc);
 
+// A call weft cannot control (a child process, a raw clone, an unmodelled futex
+// operation): the run stops with a tool error naming the call, the thread and `why`.
+[[noreturn]] inline void outside_control(ThreadState* self, std::uintptr_t pc, const std::string& what,
+                                         const std::string& why) {
+  RuntimeScope scope(self);
+  ctl().tool_error("the program calls " + what + " in thread " + std::to_string(self->id) + ": " + why,
+                   pc);
+}
+
 // "T1", "T1 and T2", "T1, T2 and T3": the threads an api-misuse message names.
 inline std::string thread_list(const std::vector<BlockedThread>& threads) {
   std::string out;

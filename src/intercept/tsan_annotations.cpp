@@ -54,10 +54,7 @@ void pre_lock(ThreadState* self, std::uintptr_t m, unsigned flags, std::uintptr_
     return;
   }
   c.schedule(self, make_op(read ? OpKind::RwReadLock : OpKind::RwWriteLock, m, pc));
-  if (read)
-    c.rwlocks.read_lock(m, self->id);
-  else
-    c.rwlocks.write_lock(m, self->id);
+  c.rwlocks.take(m, self->id, !read);
 }
 
 void post_try_lock(ThreadState* self, std::uintptr_t m, unsigned flags) {
@@ -69,10 +66,7 @@ void post_try_lock(ThreadState* self, std::uintptr_t m, unsigned flags) {
     c.mark_last_event(self, kFailed);
     return;
   }
-  if (read)
-    c.rwlocks.read_lock(m, self->id);
-  else
-    c.rwlocks.write_lock(m, self->id);
+  c.rwlocks.take(m, self->id, !read);
 }
 
 // Returns the recursion levels released (recursive_unlock), else 0.

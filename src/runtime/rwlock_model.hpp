@@ -23,6 +23,12 @@ class RwLockModel {
   }
   void read_lock(std::uintptr_t l, ThreadId t) { locks_.at(l).readers.push_back(t); }
   void write_lock(std::uintptr_t l, ThreadId t) { locks_.at(l).writer = t; }
+  void take(std::uintptr_t l, ThreadId t, bool write) {
+    if (write)
+      write_lock(l, t);
+    else
+      read_lock(l, t);
+  }
   // 0, or EPERM when t holds it neither way.
   int unlock(std::uintptr_t l, ThreadId t) {
     State& s = locks_.at(l);

@@ -48,8 +48,14 @@ inline bool ends_process(const Event& e) {
 class Trace {
  public:
   Trace() = default;
-  Trace(const Event* events, std::size_t size) : events_(events, size) {}
+  Trace(const Event* events, std::size_t size, std::span<const Event> unfinished = {})
+      : events_(events, size), unfinished_(unfinished) {}
   std::span<const Event> events() const { return events_; }
+  // The step each thread the execution left unfinished would have taken next, not taken:
+  // a deadlock's blocked waits, the threads an exit or a failure ended. Partial-order
+  // reduction reverses races with them (a blocked lock with the lock its holder took).
+  // Empty where the runtime did not say.
+  std::span<const Event> unfinished() const { return unfinished_; }
   std::size_t size() const { return events_.size(); }
   const Event& operator[](std::size_t i) const { return events_[i]; }
   std::size_t preemptions() const {
@@ -60,6 +66,7 @@ class Trace {
 
  private:
   std::span<const Event> events_;
+  std::span<const Event> unfinished_;
 };
 
 }  // namespace weft

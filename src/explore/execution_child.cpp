@@ -105,6 +105,22 @@ void ChildSink::on_race(const DataRace& race) {
   h_->nraces.store(n + 1, std::memory_order_release);
 }
 
+void ChildSink::on_unfinished(std::span<const BlockedThread> threads) {
+  std::uint32_t n = 0;
+  for (const BlockedThread& b : threads)
+    if (n < SharedHeader::kMaxUnfinished) h_->unfinished[n++] = b;
+  h_->nunfinished = n;
+}
+
+std::vector<Event> unfinished_steps(const SharedHeader& h) {
+  std::vector<Event> out(std::min(h.nunfinished, SharedHeader::kMaxUnfinished));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i].thread = h.unfinished[i].thread;
+    out[i].op = h.unfinished[i].op;
+  }
+  return out;
+}
+
 void ChildSink::on_tool_error(std::string_view message, std::uintptr_t pc) {
   h_->error_pc = pc;
   detect::copy_text(h_->error, sizeof h_->error, message.data(), message.size());

@@ -22,6 +22,7 @@ class ChildSink final : public rt::ExecutionSink {
   [[noreturn]] void on_tool_error(std::string_view message, std::uintptr_t pc = 0) override;
   [[noreturn]] void on_cut(std::uint64_t steps) override;
   void on_race(const DataRace& race) override;
+  void on_unfinished(std::span<const BlockedThread> threads) override;
   // The strategy whose coverage a bug should record (what was covered before it).
   void set_strategy(const Strategy* s) { strategy_ = s; }
 
@@ -29,6 +30,10 @@ class ChildSink final : public rt::ExecutionSink {
   SharedHeader* h_;
   const Strategy* strategy_ = nullptr;
 };
+
+// What the execution's unfinished threads would have done next (on_unfinished), as
+// steps for Trace::unfinished.
+std::vector<Event> unfinished_steps(const SharedHeader& h);
 
 // Records what the strategy covered, for the supervising process.
 void write_coverage(SharedHeader& h, const Coverage& coverage);

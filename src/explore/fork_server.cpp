@@ -38,6 +38,7 @@
 #include "explore/stop_request.hpp"
 #include "explore/work_team.hpp"
 #include "strategy/dfs.hpp"
+#include "strategy/happens_before_class.hpp"
 #include "strategy/preemption_bound.hpp"
 #include "strategy/schedule_simplifier.hpp"
 #include "report/html_report.hpp"
@@ -97,6 +98,10 @@ struct Config {
   std::string jobs_control;  // WEFT_JOBS_CONTROL: weft run --jobs's shared words
   std::uint32_t jobs_worker = 0;  // WEFT_JOBS_WORKER: this worker's number
   std::uint32_t jobs_workers = 1;  // WEFT_JOBS_WORKERS: how many there are
+  // WEFT_CLASS_LOG (the claims oracle's, not a user's): a file each counted execution's
+  // happens-before class number is appended to, one line each (-1: none); not those
+  // the state cache cut short, which are not whole executions.
+  int class_log = -1;
 };
 
 // The run's strategy; bf's method= and var= names are looked up in the program's symbols
@@ -172,6 +177,20 @@ class JobsControl {
   std::atomic<std::uint64_t>* bugs_ = nullptr;
 };
 
+// One line, written whole (O_APPEND: the workers of --jobs share the file): the class
+// number, and " failed" when a failing step (an assertion, a crash) ended the execution:
+// such an execution's class holds the other threads' steps that happened to run before
+// the failure, which no search promises to vary.
+void log_class(int fd, const Trace& trace) {
+  const bool failed = trace.size() != 0 && (trace[trace.size() - 1].flags & kEndsProcess) != 0 &&
+                      trace[trace.size() - 1].op.kind != OpKind::ProcessExit;
+  char line[32];
+  const int n = std::snprintf(line, sizeof line, "%016llx%s\n",
+                              static_cast<unsigned long long>(happens_before_class(trace.events())),
+                              failed ? " failed" : "");
+  if (write(fd, line, static_cast<std::size_t>(n)) != n) std::perror("weft: WEFT_CLASS_LOG");
+}
+
 std::string take_env(const char* name) {
   const char* v = std::getenv(name);
   std::string s = v == nullptr ? "" : v;
@@ -215,6 +234,7 @@ void execution_exited() {
     // Where the program called exit() (or returned from main): the first frame of its code.
     const auto pc = rt::program_pc(reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
     c->schedule(self, make_op(OpKind::ProcessExit, 0, pc));
+    c->note_unfinished(self->id);
   }
   g_server->region->header().finished.store(1, std::memory_order_release);
 }
@@ -491,6 +511,7 @@ class ProgressLine {
 pid_t fork_execution(ServerState& s, std::uint64_t index) {
   SharedHeader& h = s.region->header();
   new (&h.bug) detect::BugSlot();
+  h.nunfinished = 0;
   h.finished.store(0);
   h.cut.store(0);
   h.steps.store(0);
@@ -870,7 +891,9 @@ void serve(ServerState& s) {
       run.error = h.error + where_suffix(h.error_pc, race_symbolizer);
       break;
     }
-    const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
+    const std::vector<Event> unfinished = unfinished_steps(h);
+    const Trace trace(s.region->events(),
+                      std::min<std::uint64_t>(h.steps.load(), s.region->max_events()), unfinished);
     // --check-output: an execution that ends well but prints otherwise than the serial one.
     std::string wrong_output, output_diff;
     const bool failed = execution_failed(h, status, cfg.expect_exit);
@@ -879,8 +902,11 @@ void serve(ServerState& s) {
     const bool bug = (failed || !wrong_output.empty()) && !probe;
     if (h.cut.load() != 0 && !bug && !probe) ++run.cut_executions;
     // A failure ended the process after its thread's last step: what the other threads
-    // would have done next conflicts with it (--keep-going searches on past it).
-    if (bug && trace.size() != 0) s.region->events()[trace.size() - 1].flags |= kEndsProcess;
+    // would have done next conflicts with it (--keep-going searches on past it). Not a
+    // deadlock: every thread was blocked, none had a next step, and the order of the last
+    // independent steps before it is one class, not several.
+    const bool deadlock = h.bug.written() && h.bug.kind == static_cast<int>(BugKind::kDeadlock);
+    if (bug && !deadlock && trace.size() != 0) s.region->events()[trace.size() - 1].flags |= kEndsProcess;
     if (!replaying) {
       std::string diverged = s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load());
       if (!diverged.empty()) {
@@ -888,6 +914,7 @@ void serve(ServerState& s) {
         break;
       }
       s.strategy->execution_done(trace);
+      if (cfg.class_log >= 0 && !probe && h.cut.load() == 0) log_class(cfg.class_log, trace);
     } else if (!bug && h.decisions.load() < replay.decisions.size()) {
       run.error = "replay diverged: the execution ended after " +
                   std::to_string(h.decisions.load()) + " of the schedule's " +
@@ -1073,7 +1100,9 @@ void serve(ServerState& s) {
         stop = true;
         return false;
       }
-      const Trace trace(s.region->events(), std::min<std::uint64_t>(h.steps.load(), s.region->max_events()));
+      const std::vector<Event> unfinished = unfinished_steps(h);
+      const Trace trace(s.region->events(),
+                        std::min<std::uint64_t>(h.steps.load(), s.region->max_events()), unfinished);
       if (h.error[0] != '\0' || !s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load()).empty()) {
         stop = true;
         return false;
@@ -1213,6 +1242,10 @@ void maybe_run_fork_server() {
   if (std::string e = detail::fibers_error(); !e.empty() && bad->empty()) *bad = e;
   if (Shard s; Shard::parse(take_env("WEFT_SHARD"), &s) && s.valid()) c.shard = s;
   c.jobs_control = take_env("WEFT_JOBS_CONTROL");
+  if (std::string f = take_env("WEFT_CLASS_LOG"); !f.empty()) {
+    c.class_log = open(f.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (c.class_log < 0 && bad->empty()) *bad = "WEFT_CLASS_LOG='" + f + "': " + std::strerror(errno);
+  }
   constexpr WholeNumber kWorker{0, kJobsNumber.hi - 1, "a worker's number from 0 to 255"};
   take_number("WEFT_JOBS_WORKER", kWorker, &c.jobs_worker, bad);
   take_number("WEFT_JOBS_WORKERS", kJobsNumber, &c.jobs_workers, bad);

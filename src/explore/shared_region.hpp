@@ -25,6 +25,7 @@ struct RaceSlot {
 
 struct SharedHeader {
   static constexpr std::uint32_t kMaxRaces = 256;
+  static constexpr std::uint32_t kMaxUnfinished = 256;
 
   std::atomic<int> finished{0};  // the child completed the run normally
   std::atomic<std::uint64_t> cut{0};  // the execution was cut at this many steps (progressing)
@@ -48,6 +49,10 @@ struct SharedHeader {
   char error[1024] = {};  // a tool error: bad option, divergent replay
   std::uintptr_t error_pc = 0;  // where in the program, when it says something
   detect::BugSlot bug;
+  // The threads the execution left unfinished, at their next operations (a deadlock's,
+  // an exit's): partial-order reduction reverses races with them.
+  std::uint32_t nunfinished = 0;
+  BlockedThread unfinished[kMaxUnfinished];
   // Every distinct race reported so far in the exploration (never cleared between
   // executions: the execution process appends the pairs of locations not yet there).
   std::atomic<std::uint32_t> nraces{0};

@@ -79,6 +79,7 @@ void process_ending(std::uintptr_t pc) {
   if (ThreadState* self = rt::controlled_thread()) {
     RuntimeScope scope(self);
     ctl().schedule(self, make_op(OpKind::ProcessExit, 0, pc));
+    ctl().note_unfinished(self->id);
   }
 }
 

@@ -466,7 +466,7 @@ ThreadState* Controller::pick() {
       bug.blocked = blocked_threads();
       std::string msg = detect::describe_deadlock(wait_edges());
       bug.message = msg;
-      config_.sink->on_bug(bug);
+      fail(bug);
     }
     timing_out = true;
   } else {
@@ -883,8 +883,7 @@ void Controller::livelock() {
                : " without changing memory";
   }
   bug.message = msg;
-  config_.sink->on_bug(bug);
-  __builtin_unreachable();
+  fail(bug);
 }
 
 void Controller::uncaught_exception(ThreadState* self) {
@@ -946,13 +945,19 @@ void Controller::misuse(ThreadState* self, std::string_view message, const Misus
   bug.pc = pc;
   bug.blocked = std::move(others);
   bug.misuse = &misuse;
+  fail(bug);
+}
+
+void Controller::fail(BugReport bug) {
+  note_unfinished(bug.thread);
   config_.sink->on_bug(bug);
   __builtin_unreachable();
 }
 
-void Controller::fail(BugReport bug) {
-  config_.sink->on_bug(bug);
-  __builtin_unreachable();
+void Controller::note_unfinished(ThreadId ending) {
+  std::vector<BlockedThread> left = blocked_threads();
+  std::erase_if(left, [ending](const BlockedThread& b) { return b.thread == ending; });
+  config_.sink->on_unfinished(left);
 }
 
 }  // namespace weft::rt

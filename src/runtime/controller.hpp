@@ -202,6 +202,9 @@ class Controller {
   std::size_t thread_count() const { return nthreads_; }
   // A bug found by the program's own thread: never returns.
   [[noreturn]] void fail(BugReport bug);
+  // The process ends now (`ending` ends it; kNoThread: none of them, a deadlock): tells
+  // the sink what every other unfinished thread would do next.
+  void note_unfinished(ThreadId ending);
   // `self` called `message`'s function on an object whose state makes the call undefined
   // (api-misuse) at return address `pc`; `others` are the threads blocked on it. Never
   // returns.

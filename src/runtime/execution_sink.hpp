@@ -2,6 +2,7 @@
 // Where the runtime sends what it finds. The explorer implements it: it owns the memory
 // the trace is recorded into and decides what a bug does to the run.
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -36,6 +37,9 @@ class ExecutionSink {
   [[noreturn]] virtual void on_cut(std::uint64_t steps) = 0;
   // A data race, with --races=report: the execution goes on.
   virtual void on_race(const DataRace& race) {}
+  // The process is about to end (an exit, a bug): the threads it leaves unfinished, each
+  // at the operation it would perform next (Trace::unfinished).
+  virtual void on_unfinished(std::span<const BlockedThread> threads) {}
 };
 
 }  // namespace weft::rt

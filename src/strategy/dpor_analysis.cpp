@@ -108,7 +108,7 @@ bool DporAnalysis::enabled_at(std::size_t a, ThreadId t) const {
 // j waits for a release, both are kept: the release (the two may commute) and what came
 // before it (they may not); the latter do not hide earlier steps.
 void DporAnalysis::predecessors(std::size_t j, const Event& ej, std::int64_t before,
-                                std::vector<std::uint32_t>* out) {
+                                std::vector<std::uint32_t>* out, bool with_exits) {
   const Trace& trace = *trace_;
   const ThreadId q = ej.thread;
   out->clear();
@@ -165,8 +165,9 @@ void DporAnalysis::predecessors(std::size_t j, const Event& ej, std::int64_t bef
         if (writes) break;
       }
     }
-    for (std::uint32_t x : exits_)
-      if (x < j && trace[x].thread != q && !covered(x)) out->push_back(x);
+    if (with_exits)
+      for (std::uint32_t x : exits_)
+        if (x < j && trace[x].thread != q && !covered(x)) out->push_back(x);
   }
   // Predecessors found on different objects may order each other.
   std::vector<std::uint32_t> kept;
@@ -326,13 +327,16 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
   }
   if (end_step < n) return;
   // Threads the execution ended without running again (a process exit ended them, or
-  // they were left waiting): their next step, as last seen enabled, races too.
+  // they were left waiting): their next step races too, as last seen enabled, or as the
+  // trace says when it never was (a deadlock's lock of a mutex the other thread holds
+  // races with that thread's lock of it: the order that avoids the deadlock).
   std::vector<std::int64_t> pending(threads_, -1);  // decision that last offered it
   for (std::size_t d = 0; d < records.size(); ++d) {
     if (records[d].kind != Decision::kThread) continue;
     for (ThreadId t : tree.enabled(records[d]))
       if (t < threads_) pending[t] = static_cast<std::int64_t>(d);
   }
+  std::vector<bool> done(threads_, false);
   for (ThreadId t = 0; t < threads_; ++t) {
     if (pending[t] < 0) continue;
     const ExecutionTree::Record& r = records[static_cast<std::size_t>(pending[t])];
@@ -346,8 +350,25 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
     Event e;
     e.thread = t;
     e.op = ops[at];
-    predecessors(n, e, last_of[t] >= 0 ? last_of[t] : created_[t], &candidates_);
-    for (std::uint32_t i : candidates_) add_race(i, n, t);
+    unfinished_race(e, last_of[t]);
+    done[t] = true;
+  }
+  for (const Event& e : trace.unfinished())
+    if (e.thread < threads_ && !done[e.thread]) unfinished_race(e, last_of[e.thread]);
+}
+
+// The races of a step thread e.thread would have taken after its last step `last` (-1:
+// none), at the trace's end: with the end of the process (running it first), and with
+// what came before on its objects, which that end does not order it after (it never ran
+// after the end). A lock blocked on a mutex whose holder then exited races with the
+// holder's lock of it: the order where it takes the mutex first.
+void DporAnalysis::unfinished_race(const Event& e, std::int64_t last) {
+  const std::size_t n = trace_->size();
+  const std::int64_t before = last >= 0 ? last : created_[e.thread];
+  for (const bool with_exits : {true, false}) {
+    if (!with_exits && exits_.empty()) break;
+    predecessors(n, e, before, &candidates_, with_exits);
+    for (std::uint32_t i : candidates_) add_race(i, n, e.thread);
   }
 }
 

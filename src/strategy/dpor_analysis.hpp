@@ -69,9 +69,12 @@ class DporAnalysis {
   // step a ran: the mutex held by a third thread, or a try at a failed for want of it.
   bool unavailable_at(std::size_t a, const Event& ej) const;
   // j: a step, or the trace's size for a step the execution did not take (ej).
+  // with_exits false: the steps that ended the process are not predecessors (for a step
+  // the execution left unfinished, which never ran after them).
   void predecessors(std::size_t j, const Event& ej, std::int64_t before,
-                    std::vector<std::uint32_t>* out);
+                    std::vector<std::uint32_t>* out, bool with_exits = true);
   void add_race(std::size_t i, std::size_t j, ThreadId q);
+  void unfinished_race(const Event& e, std::int64_t last);
   void collect_trace_keys();
   std::span<const ObjectAccess> accesses_of(const Event& e);
 

@@ -4,7 +4,13 @@
 // dfs's, whatever the strategy, state caching, worker count or sharding; a bounded claim
 // (pb:1) must equal dfs bounded alike; a search stopped by its budget never says complete.
 // Every access is a scheduling point (--preempt-on all, races off): the space is the one
-// every strategy claims to cover.
+// every strategy claims to cover. A search with race detection on (--races report), whose
+// points are the synchronisation and the accesses it sees racing, must reach the same.
+//
+// dpor claims one execution per happens-before class: the classes of its executions
+// (WEFT_CLASS_LOG, strategy/happens_before_class.hpp) must be exactly those dfs's
+// executions fall into, and it may run a class twice only in the executions it counts
+// as redundant (sleep-set blocked).
 //
 // WEFT_ORACLE_FIRST and WEFT_ORACLE_COUNT choose the seeds (make test runs a few hundred
 // in four parts; make check-claims N=... as many as asked). A disagreement prints the
@@ -14,6 +20,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -41,6 +48,7 @@ struct Search {
   bool ok = false;  // weft answered with a result
   bool complete = false;
   std::uint64_t executions = 0;
+  std::uint64_t redundant = 0;  // executions the strategy says repeat a class
   Outcomes outcomes;
   std::string command, error;
 };
@@ -71,19 +79,27 @@ class Oracle : public ::testing::Test {
   std::string program(std::uint64_t seed) const {
     return kBin + "/claims_oracle_program " + std::to_string(seed);
   }
-  Search run(const std::string& options, std::uint64_t seed, std::uint64_t budget) {
+  // `options`, after "racy: ": with race detection, the racing accesses as points.
+  static std::string points(std::string* options) {
+    if (!options->starts_with("racy: ")) return "--races off --preempt-on all";
+    *options = options->substr(6);
+    return "--races report --preempt-on racy";
+  }
+  // class_log: where each execution's happens-before class goes ("" nowhere).
+  Search run(std::string options, std::uint64_t seed, std::uint64_t budget,
+             const std::string& class_log = "") {
     Search s;
-    s.command = kBin + "/weft run --races off --preempt-on all --keep-going -n " +
-                std::to_string(budget) + " " + options + " -- " + program(seed);
-    const std::string with_json = kBin + "/weft run --json - --races off --preempt-on all --keep-going -n " +
-                                  std::to_string(budget) + " " + options + " -- " + program(seed);
-    Output o = sh("cd " + dir_.string() + " && " + with_json, "2>/dev/null");
+    const std::string tail = points(&options) + " --keep-going -n " + std::to_string(budget) +
+                             " " + options + " -- " + program(seed);
+    s.command = kBin + "/weft run " + tail;
+    const std::string env = class_log.empty() ? "" : "WEFT_CLASS_LOG=" + class_log + " ";
+    Output o = sh("cd " + dir_.string() + " && " + env + kBin + "/weft run --json - " + tail, errors());
     return read(o, std::move(s));
   }
   // Two shards of one search, merged.
-  Search sharded(const std::string& options, std::uint64_t seed, std::uint64_t budget) {
+  Search sharded(std::string options, std::uint64_t seed, std::uint64_t budget) {
     Search s;
-    const std::string base = kBin + "/weft run --races off --preempt-on all --keep-going -n " +
+    const std::string base = kBin + "/weft run " + points(&options) + " --keep-going -n " +
                              std::to_string(budget) + " " + options;
     const std::string a = (dir_ / "shard0.json").string(), b = (dir_ / "shard1.json").string();
     s.command = base + " --shard 0/2 --json " + a + " -- " + program(seed) + "; " + base +
@@ -93,14 +109,19 @@ class Oracle : public ::testing::Test {
                       program(seed) + " >/dev/null; " + base + " --shard 1/2 --json " + b +
                       " -- " + program(seed) + " >/dev/null; " + kBin + "/weft merge --json - " +
                       a + " " + b + ")",
-                  "2>/dev/null");
+                  errors());
     return read(o, std::move(s));
   }
-  static Search read(const Output& o, Search s) {
+  // Where a search's stderr goes: read back when it gave no result.
+  std::string errors() const { return "2>" + (dir_ / "stderr.txt").string(); }
+  Search read(const Output& o, Search s) const {
     const std::size_t start = o.out.rfind("\n{\n") == std::string::npos ? 0 : o.out.rfind("\n{\n") + 1;
     const auto j = nlohmann::json::parse(o.out.substr(start), nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
-      s.error = "no JSON result (exit status " + std::to_string(o.status) + "): " + o.out.substr(0, 400);
+      std::ifstream in(dir_ / "stderr.txt");
+      const std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      s.error = "no JSON result (exit status " + std::to_string(o.status) + "): " +
+                o.out.substr(0, 400) + "\nstderr: " + err.substr(0, 2000);
       return s;
     }
     if (j.contains("error")) {
@@ -110,16 +131,53 @@ class Oracle : public ::testing::Test {
     s.ok = true;
     s.complete = j.value("complete", false);
     s.executions = j.value("executions", std::uint64_t{0});
+    const auto coverage = j.value("coverage", nlohmann::json::object());
+    s.redundant = coverage.value("executions", std::uint64_t{0}) - coverage.value("classes", std::uint64_t{0});
     s.outcomes = outcomes_of(j);
     return s;
   }
   fs::path dir_;
 };
 
+// The happens-before classes a search's executions fell into (WEFT_CLASS_LOG): those of
+// the executions that ran to their end, and how many ended in a failure instead.
+struct Classes {
+  std::set<std::string> whole;
+  std::uint64_t whole_executions = 0, failed = 0;
+};
+
+Classes read_classes(const fs::path& log) {
+  Classes c;
+  std::ifstream in(log);
+  for (std::string line; std::getline(in, line);) {
+    if (line.ends_with(" failed")) {
+      ++c.failed;
+      continue;
+    }
+    c.whole.insert(line);
+    ++c.whole_executions;
+  }
+  return c;
+}
+
 std::string show(const Outcomes& o) {
   std::string s;
   for (const std::string& x : o) s += (s.empty() ? "" : ", ") + x;
   return "{" + s + "}";
+}
+
+// dpor's executions that ran to their end fall into exactly dfs's classes, each once but
+// for those it counts as redundant.
+void expect_one_execution_per_class(const Classes& all, const Classes& got, const Search& s,
+                                    std::uint64_t seed, const Search& ref) {
+  const std::string program = sh(kBin + "/claims_oracle_program " + std::to_string(seed) + " --describe").out;
+  EXPECT_EQ(got.whole, all.whole) << "dpor's happens-before classes are not dfs's (" << got.whole.size()
+                                  << " against " << all.whole.size() << "):\n" << program << "  "
+                                  << ref.command << "\n  " << s.command
+                                  << "\n  (WEFT_CLASS_LOG=FILE writes each execution's class)";
+  EXPECT_LE(got.whole_executions - got.whole.size(), s.redundant)
+      << "dpor ran a class twice and did not count it redundant:\n" << program << "  " << s.command;
+  EXPECT_EQ(got.whole_executions + got.failed, s.executions) << s.command;
 }
 
 TEST_F(Oracle, CompleteSearchesReachTheSameOutcomes) {
@@ -130,11 +188,14 @@ TEST_F(Oracle, CompleteSearchesReachTheSameOutcomes) {
       "-s pb --jobs 1",          "-s db --jobs 1",         "-s bf --jobs 1",
       "-s dpor --jobs 2",        "-s pb --jobs 2",         "-s dfs --jobs 2",
       "-s bf:pb,dpor --jobs 1", "shards: -s dpor --jobs 1",
-      "shards: -s dfs --jobs 1"};
+      "shards: -s dfs --jobs 1", "racy: -s dpor --jobs 1", "racy: -s pb --jobs 2",
+      "racy: -s dfs --jobs 1"};
   constexpr std::uint64_t kReferenceBudget = 600, kBudget = 5000;
   std::uint64_t checked = 0, skipped = 0, searches = 0;
   for (std::uint64_t seed = first; seed < first + count; ++seed) {
-    const Search ref = run("-s dfs --jobs 1", seed, kReferenceBudget);
+    const fs::path ref_log = dir_ / "dfs.classes", log = dir_ / "search.classes";
+    fs::remove(ref_log);
+    const Search ref = run("-s dfs --jobs 1", seed, kReferenceBudget, ref_log.string());
     ASSERT_TRUE(ref.ok) << ref.command << "\n" << ref.error;
     if (!ref.complete) {  // too large for the reference: another seed
       ++skipped;
@@ -148,7 +209,11 @@ TEST_F(Oracle, CompleteSearchesReachTheSameOutcomes) {
       configs.push_back(seed % 2 ? "-s dfs --no-state-cache --jobs 1" : "-s pb --no-state-cache --jobs 1");
     for (const std::string& config : configs) {
       const bool shards = config.starts_with("shards: ");
-      const Search s = shards ? sharded(config.substr(8), seed, kBudget) : run(config, seed, kBudget);
+      const bool counted = config.starts_with("-s dpor ");
+      fs::remove(log);
+      const Search s = shards    ? sharded(config.substr(8), seed, kBudget)
+                       : counted ? run(config, seed, kBudget, log.string())
+                                 : run(config, seed, kBudget);
       ++searches;
       ASSERT_TRUE(s.ok) << s.command << "\n" << s.error;
       if (s.executions >= kBudget) {
@@ -161,6 +226,7 @@ TEST_F(Oracle, CompleteSearchesReachTheSameOutcomes) {
           << "the outcomes differ on this program:\n"
           << sh(program(seed) + " --describe").out << "  " << ref.command << "\n    reaches "
           << show(ref.outcomes) << "\n  " << s.command << "\n    reaches " << show(s.outcomes);
+      if (counted) expect_one_execution_per_class(read_classes(ref_log), read_classes(log), s, seed, ref);
     }
     // A bounded claim is dfs's bounded alike.
     if (seed % 3 == 0) {

@@ -260,4 +260,22 @@ TEST_F(Claims, WorkersShareTheRacyAccessesTheyFind) {
   }
 }
 
+// A deadlock, or an exit while another thread waits for a mutex, leaves steps blocked that
+// no execution took; the order they would have had (the waiting thread taking the mutex
+// first) is a class of its own, here the one that fails the assertion. dpor once claimed
+// every class with the deadlock alone.
+TEST_F(Claims, StepsLeftBlockedRaceToo) {
+  const std::string program = kBin + "/cli_order_behind_deadlock";
+  for (const std::string how : {"deadlock", "exit"})
+    for (const std::string strategy : {"dpor", "dfs", "pb"})
+      for (const std::string jobs : {"1", "2"}) {
+        SCOPED_TRACE(how + " " + strategy + " --jobs " + jobs);
+        const nlohmann::json r =
+            run("--keep-going -s " + strategy + " --jobs " + jobs + " -- " + program + " " + how, 1);
+        EXPECT_TRUE(r.value("complete", false)) << r.dump(1);
+        EXPECT_TRUE(kinds(r).contains("assertion")) << r.dump(1);
+        EXPECT_EQ(kinds(r).contains("deadlock"), how == "deadlock") << r.dump(1);
+      }
+}
+
 }  // namespace

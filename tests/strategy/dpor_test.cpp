@@ -178,5 +178,23 @@ TEST(Dpor, TheRegistryMakesItWithoutStateCaching) {
   EXPECT_NE(error.find("dpor takes no argument"), std::string::npos) << error;
 }
 
+// Two threads taking two mutexes in opposite orders, each after a step of its own: three
+// classes (either thread's whole critical section first, and the deadlock). The blocked
+// steps a deadlock leaves (each thread's lock of the mutex the other holds) race with the
+// other thread's lock of it: reversing them is the third class.
+TEST(Dpor, LockOrderInversionHasThreeClasses) {
+  Program p;
+  const auto a = p.mutex("a"), b = p.mutex("b"), x = p.variable("x"), y = p.variable("y");
+  p.thread("T1").read(x, 0).lock(a).lock(b).unlock(b).unlock(a);
+  p.thread("T2").read(y, 0).lock(b).lock(a).unlock(a).unlock(b);
+  p.deadlock_is_bug(false);
+  DfsStrategy dfs;
+  const model::ClassCount all = model::collect_classes(dfs, p);
+  DporStrategy dpor;
+  const model::ClassCount got = model::collect_classes(dpor, p);
+  EXPECT_EQ(all.classes.size(), 3u);
+  EXPECT_EQ(got.classes, all.classes);
+}
+
 }  // namespace
 }  // namespace weft

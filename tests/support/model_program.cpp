@@ -291,6 +291,7 @@ ExecutionResult Executor::run(Strategy& strategy) {
     }
   }
   events_.clear();
+  blocked_.clear();
   decisions_.clear();
   labels_run_.clear();
 
@@ -421,6 +422,14 @@ ExecutionResult Executor::run(Strategy& strategy) {
     }
   }
 
+  // What the threads left unfinished (a deadlock, a failed check) would do next.
+  for (ThreadId tid = 0; tid < by_tid_.size(); ++tid)
+    if (const ThreadIndex t = by_tid_[tid]; !live_[t].finished) {
+      Event e;
+      e.thread = tid;
+      e.op = to_op(t, live_[t].pc);
+      blocked_.push_back(e);
+    }
   result.steps = events_.size();
   if (!result.hit && result.deadlock && program_.deadlock_is_bug_) {
     result.hit = true;
@@ -435,7 +444,7 @@ ExecutionResult Executor::run(Strategy& strategy) {
       result.message = program_.final_message_;
     }
   }
-  strategy.execution_done(Trace(events_.data(), events_.size()));
+  strategy.execution_done(Trace(events_.data(), events_.size(), blocked_));
   return result;
 }
 

@@ -228,6 +228,7 @@ class Executor {
   std::vector<ThreadId> enabled_;
   std::vector<Op> next_ops_;
   std::vector<Event> events_;
+  std::vector<Event> blocked_;  // unfinished threads at the end, at their next steps
   std::vector<Decision> decisions_;
   std::vector<std::uint32_t> labels_run_;
   std::uint64_t violations_ = 0;

@@ -33,6 +33,7 @@
 #include "core/schedule.hpp"
 #include "core/scheduling_point.hpp"
 #include "core/shard.hpp"
+#include "core/state_words.hpp"
 
 namespace weft {
 
@@ -147,6 +148,15 @@ class ExecutionTree {
   // repeat, the node's own choice, another schedule space); *priority: its priority.
   bool adopt(std::span<const std::uint64_t> record, std::int64_t* priority);
 
+  // --- checkpoints (Strategy::save_state) -------------------------------------------
+  // Every node alive (their deltas and branches), the frontier and the counts; between
+  // executions, or during one (`unfinished`: its node is saved as still in the frontier,
+  // to run again). Not in a team (stubs stand for other processes' nodes).
+  void save(bool unfinished, StateWriter& w) const;
+  // Into a tree that has run nothing (its frontier is replaced). false: the words are not
+  // a tree (a parent after its child, a node nothing holds, a count past the end...).
+  bool load(StateReader& r);
+
   // --- during an execution ----------------------------------------------------------
   // The node's delta where it applies, the default everywhere else. If the delta cannot
   // be followed (its thread is not enabled, the decision is of the other kind, the value
@@ -242,6 +252,7 @@ class ExecutionTree {
   std::vector<Entry> frontier_;  // a heap: the best entry at the front
   std::uint64_t seq_ = 0;
   Node* current_ = nullptr;
+  Entry current_entry_{};  // how current_ was in the frontier (a checkpoint puts it back)
   std::vector<Replay> replay_;
   std::vector<Delta> path_;
   std::size_t cursor_ = 0;

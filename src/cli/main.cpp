@@ -1343,6 +1343,8 @@ int main(int argc, char** argv) {
       "  NAME.weft-schedule  weft run writes the first bug's schedule here, in the\n"
       "                      current directory (NAME: the program's file name;\n"
       "                      --schedule-out FILE elsewhere)\n"
+      "  FILE (--checkpoint)  the saved search, resumed by the same command; written\n"
+      "                      to FILE.tmp and renamed\n"
       "\n"
       "Environment:\n"
       "  PATH               finds PROGRAM when its name has no '/'\n"
@@ -1361,7 +1363,8 @@ int main(int argc, char** argv) {
       "  weft run and weft replay hand their settings to the program in WEFT_*\n"
       "  variables of their own: WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME and\n"
       "  WEFT_SEED set by you are read by WEFT_TEST and weft::apply_environment in\n"
-      "  test binaries, not by weft run.\n"
+      "  test binaries, not by weft run; so are WEFT_CHECKPOINT (a directory: each\n"
+      "  test's search is saved there and resumed) and WEFT_CHECKPOINT_EVERY.\n"
       "\n"
       "Documentation: docs/tutorial.md, docs/choosing-a-strategy.md and\n"
       "docs/troubleshooting.md in weft's source, installed under share/doc/weft.");

@@ -472,6 +472,12 @@ bool ExecutionTree::load(StateReader& r) {
     node->replaced = static_cast<std::uint32_t>(rc);
     node->check = static_cast<std::uint32_t>(rc >> 32);
     node->kind = static_cast<Decision::Kind>(r.get_at_most(Decision::kValue));
+    // The root's decision is none; a node's delta lies past its parent's.
+    const Node* up = node->parent;
+    if (up == nullptr ? node->decision != kRootDecision
+                      : node->decision == kRootDecision ||
+                            (up->parent != nullptr && node->decision <= up->decision))
+      r.fail();
     const std::uint64_t branches = r.get_count(kBranchWords);
     if (branches != 0) node->branches = std::make_unique<std::vector<Delta>>();
     for (std::uint64_t b = 0; b < branches && r.ok(); ++b) {

@@ -21,6 +21,7 @@
 //   choose / choose_value  -> tree.choose_thread(p) / tree.choose_value(n)
 //   execution_done(trace)  -> for each alternative worth running: tree.branch(d, c, prio);
 //                             then tree.finish_execution()
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -177,7 +178,9 @@ class ExecutionTree {
   std::span<const Record> decisions() const { return records_; }
   // The first decision this execution did not inherit from its parent: the node's own
   // delta + 1 (0 for the root). Alternatives before it were added by an ancestor.
-  std::size_t first_new_decision() const { return first_new_; }
+  // (At most the decisions made: a program that did not follow its schedule may end
+  // before the node's own delta.)
+  std::size_t first_new_decision() const { return std::min(first_new_, records_.size()); }
   std::span<const ThreadId> enabled(const Record& r) const;
   std::span<const Op> next_ops(const Record& r) const;  // empty unless record_next_ops
   // The current node's deltas, root first.

@@ -7,6 +7,7 @@
 #include <weft/environment.hpp>
 #include <weft/weft.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -46,17 +47,23 @@ class Checkpoint : public ::testing::Test {
 };
 
 TEST_F(Checkpoint, BudgetAfterBudgetEndsWithTheTotalsOfOneSearch) {
-  for (const char* strategy : {"dpor", "pb", "dfs"}) {
+  for (const char* strategy : {"dpor", "pb:1"}) {
     SCOPED_TRACE(strategy);
-    weft::Options o{.strategy = strategy, .executions = 0, .name = "Checkpoint.Counter"};
+    // Without state caching: its states name objects by address, and the heap of a test
+    // binary differs from one weft::explore call to the next (weft run lays a program out
+    // alike in every run; the totals with state caching are checked there).
+    weft::Options o{.strategy = strategy, .executions = 0, .name = "Checkpoint.Counter",
+                    .state_cache = false};
     const weft::Result whole = weft::explore(locked_counter, o);
     ASSERT_TRUE(whole.ok()) << whole.report();
     ASSERT_TRUE(whole.complete());
     o.checkpoint = (dir_ / (std::string(strategy) + ".weft-checkpoint")).string();
-    o.checkpoint_every_s = 0.001;
+    o.checkpoint_every_s = 0.01;
     std::optional<weft::Result> part;
     int runs = 0;
-    for (std::uint64_t budget = 7; runs < 1000; budget += 7, ++runs) {
+    // About six runs, each stopped by its budget (and saved at its end).
+    const std::uint64_t step = std::max<std::uint64_t>(7, whole.executions() / 6);
+    for (std::uint64_t budget = step; runs < 100; budget += step, ++runs) {
       o.executions = budget;
       part = weft::explore(locked_counter, o);
       ASSERT_TRUE(part->error().empty()) << part->error();

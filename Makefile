@@ -35,7 +35,7 @@ test-clang: deps
 # their own, each run for FUZZ_TIME seconds from its seed corpus (fuzz/corpus/<target>).
 FUZZ_BUILD ?= build-fuzz
 FUZZ_TIME ?= 60
-FUZZ_TARGETS ?= schedule_decoder merge_results options strategy_spec
+FUZZ_TARGETS ?= schedule_decoder merge_results options strategy_spec checkpoint
 fuzz: deps
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DWEFT_FUZZ=ON -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_BENCH=OFF

@@ -7,12 +7,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 build=$1 seconds=$2
 shift 2
-# The longest input each target reads: a schedule file's line, three result files, an
-# option's value, a strategy spec.
+# The longest input each target reads: a schedule file's line, three result files, a
+# checkpoint, an option's value, a strategy spec.
 max_len() {
   case $1 in
     schedule_decoder) echo 8192 ;;
     merge_results) echo 16384 ;;
+    checkpoint) echo 65536 ;;
     *) echo 512 ;;
   esac
 }

@@ -8,6 +8,9 @@
 //   WEFT_SEED        the seed, a whole number
 //   WEFT_FIBERS      0, 1 or arch_prctl: how the runtime switches threads (checked here,
 //                    read by the runtime)
+//   WEFT_CHECKPOINT  a directory: each test's search is saved to
+//                    <dir>/<Options::name>.weft-checkpoint as it goes and resumed from it
+//                    (Options::checkpoint); WEFT_CHECKPOINT_EVERY: how often, in seconds
 //
 // Each one set replaces the option it names; both budgets apply, so a search of ten
 // minutes is WEFT_EXECUTIONS=0 WEFT_TIME=600. A variable that is set must hold a valid
@@ -22,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <istream>
 #include <string>
@@ -140,6 +144,29 @@ inline std::string fibers_error() {
                    "arch_prctl (fibers that set their thread pointer by system call), or unset it");
 }
 
+// WEFT_CHECKPOINT=DIR: the test's search is saved to DIR/<Options::name>.weft-checkpoint
+// and resumed from it (a file per test: a binary runs many); WEFT_CHECKPOINT_EVERY: how
+// often, in seconds. "" or the error.
+inline std::string apply_checkpoint(Options& out) {
+  if (const char* v = std::getenv("WEFT_CHECKPOINT_EVERY");
+      v && (!parse_seconds(v, &out.checkpoint_every_s) || out.checkpoint_every_s < 0.001 ||
+            out.checkpoint_every_s > 86400))
+    return env_error("WEFT_CHECKPOINT_EVERY", v, "give seconds, a number from 0.001 to 86400, or unset it");
+  const char* dir = std::getenv("WEFT_CHECKPOINT");
+  if (dir == nullptr) return "";
+  if (*dir == '\0')
+    return env_error("WEFT_CHECKPOINT", dir, "give the directory the tests' checkpoints go to, or unset it");
+  if (out.name.empty())
+    return "WEFT_CHECKPOINT needs Options::name, which names the test's checkpoint file";
+  std::string file = out.name;
+  for (char& c : file)
+    if (c == '/') c = '_';
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  out.checkpoint = (std::filesystem::path(dir) / (file + ".weft-checkpoint")).string();
+  return "";
+}
+
 }  // namespace detail
 
 // Applies WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME and WEFT_SEED to `options`, and checks
@@ -161,6 +188,7 @@ inline std::string apply_environment(Options& options) {
     return env_error("WEFT_TIME", v, give(detail::kTimeAccepted));
   if (const char* v = std::getenv("WEFT_SEED"); v && !detail::parse_whole(v, &out.seed))
     return env_error("WEFT_SEED", v, give(detail::kSeedAccepted));
+  if (std::string e = detail::apply_checkpoint(out); !e.empty()) return e;
   if (std::string e = detail::fibers_error(); !e.empty()) return e;
   options = out;
   return "";

@@ -26,7 +26,9 @@
 // the new code.
 //
 // WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME and WEFT_SEED override the options (see
-// weft/environment.hpp); a bad value fails the test naming the variable.
+// weft/environment.hpp); a bad value fails the test naming the variable. WEFT_CHECKPOINT
+// (a directory) makes each test's search resumable: saved to <dir>/Suite.Name.weft-checkpoint
+// as it goes, resumed from it by the next run.
 //
 // Sharding (docs/sharding.md): run as shard I of N (GTEST_SHARD_INDEX=I,
 // GTEST_TOTAL_SHARDS=N, or WEFT_SHARD=I/N, which wins), every WEFT_TEST explores shard I/N

@@ -64,6 +64,12 @@ struct Options {
   // `executions`, systematic strategies disjoint subtrees (without state caching). "": the
   // whole search. WEFT_TEST sets it from GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS or WEFT_SHARD.
   std::string shard;
+  // A file the search is saved to (every checkpoint_every_s seconds and when it ends) and
+  // resumed from when it exists, its counts going on from the saved ones (README,
+  // Resumable searches): dfs, pb, db, dpor, bf, vb, random, pct and pos. A checkpoint of
+  // another test or other options is refused. "": none. WEFT_CHECKPOINT sets it.
+  std::string checkpoint;
+  double checkpoint_every_s = 60;  // from 0.001 to 86400
 };
 
 // One step of a bug's interleaving, symbolized.

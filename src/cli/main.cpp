@@ -39,9 +39,11 @@
 #include "cli/program_check.hpp"
 #include "cli/run_directory.hpp"
 #include "cli/shard_source.hpp"
+#include "core/checkpoint.hpp"
 #include "core/expected_exit.hpp"
 #include "core/jobs_layout.hpp"
 #include "core/run_record.hpp"
+#include "core/schedule.hpp"
 #include "strategy/registry.hpp"
 #include "weft/environment.hpp"
 
@@ -160,6 +162,8 @@ struct Run {
   std::string shard;        // --shard I/N ("" none)
   std::uint32_t shards = 0; // --shards N: a Kubernetes Indexed Job's count
   std::uint32_t jobs = 0;   // --jobs N (0: WEFT_JOBS, else the cores)
+  std::string checkpoint;   // --checkpoint FILE ("" none)
+  double checkpoint_every_s = 60;
 };
 
 // Whether the text report is coloured: a terminal reads it (https://no-color.org).
@@ -588,6 +592,76 @@ void wait_for_orphans() {
   }
 }
 
+// --checkpoint: what shapes the search, which a resumed run must have the same. The
+// budget (--executions, --time) may change: it counts every run's executions together.
+std::vector<std::pair<std::string, std::string>> search_options(const Run& r, const weft::Shard& shard) {
+  auto yes = [](bool b) { return std::string(b ? "yes" : "no"); };
+  std::string args;
+  for (std::size_t i = 1; i < r.command.size(); ++i) args += (i > 1 ? " " : "") + r.command[i];
+  return {{"--strategy", r.strategy},
+          {"--seed", std::to_string(r.seed)},
+          {"--bound", r.bound},
+          {"--shard", std::to_string(shard.index) + "/" + std::to_string(shard.count)},
+          {"--steps", std::to_string(r.steps)},
+          {"--no-fair", yes(r.no_fair)},
+          {"--real-time", yes(r.real_time)},
+          {"--races", r.races},
+          {"--preempt-on", r.preempt_on},
+          {"--explore-timeouts", yes(r.explore_timeouts)},
+          {"--spurious-wakeups", yes(r.spurious_wakeups)},
+          {"--no-state-cache", yes(r.no_state_cache)},
+          {"--no-preempt-in", r.no_preempt_in},
+          {"arguments", args}};
+}
+
+// --checkpoint FILE before the run: a search that can be saved; FILE, when it exists, one
+// of this search (else one line, exit 2), or a complete one, whose result is said instead
+// of searching again (*done: the exit status). *jobs becomes 1.
+bool check_checkpoint(const Run& r, const std::string& program, const weft::Shard& shard,
+                      std::uint32_t* jobs, int* done) {
+  *done = -1;
+  if (r.checkpoint.empty()) return true;
+  if (r.jobs > 1) {
+    *done = fail("--checkpoint runs one worker: --jobs " + std::to_string(r.jobs) +
+                 " cannot be saved yet (give --jobs 1, or leave --jobs out)");
+    return false;
+  }
+  *jobs = 1;
+  std::string error;
+  if (!weft::make_strategy(r.strategy, r.seed, &error, {.syntax_only = true})->resumable()) {
+    *done = fail("--checkpoint cannot save strategy '" + r.strategy + "'" +
+                 (r.strategy == kDefaultStrategy ? " (the default)" : "") +
+                 "; it saves dfs, pb, db, dpor, bf, vb, random, pct and pos: choose one with --strategy");
+    return false;
+  }
+  std::error_code ec;
+  if (!fs::exists(r.checkpoint, ec)) return true;
+  weft::Checkpoint saved;
+  if (!weft::read_checkpoint(r.checkpoint, &saved, &error)) {
+    *done = fail(error);
+    return false;
+  }
+  const std::uint64_t fingerprint = weft::program_fingerprint(program);
+  if (std::string e = weft::checkpoint_mismatch(r.checkpoint, saved, fingerprint,
+                                                search_options(r, shard));
+      !e.empty()) {
+    *done = fail(e);
+    return false;
+  }
+  const std::string counts = std::to_string(saved.executions) + " executions" +
+                             (saved.classes != 0 ? ", " + std::to_string(saved.classes) +
+                                                       " happens-before classes" : "") +
+                             ", " + std::to_string(saved.bugs) + " bug" + (saved.bugs == 1 ? "" : "s") + " found";
+  if (saved.complete) {
+    std::cout << "weft: the search saved in " << r.checkpoint << " is complete (" << counts
+              << "): nothing is left to resume; remove the file to search again\n";
+    *done = saved.bugs == 0 ? kOk : kBug;
+    return false;
+  }
+  if (!r.quiet) std::cerr << "weft: resuming the search saved in " << r.checkpoint << " (" << counts << ")\n";
+  return true;
+}
+
 int launch(const Run& r, Mode mode) {
   const bool replay = mode == Mode::kReplay;
   if (r.command.empty()) return fail("no program given (usage: weft run [options] -- PROGRAM [ARGS...])");
@@ -623,6 +697,7 @@ int launch(const Run& r, Mode mode) {
                                   [](const char* n) { return std::getenv(n); }))
       return fail(error);
     if (!jobs_wanted(r.jobs, &jobs, &error)) return fail(error);
+    if (int done; !check_checkpoint(r, program, sharding.shard, &jobs, &done)) return done;
   }
   const weft::Shard shard = sharding.shard;
   if (!r.quiet && shard.sharded())
@@ -672,6 +747,9 @@ int launch(const Run& r, Mode mode) {
       std::string("WEFT_COLOR=") + (colour_report(r) ? "1" : "0"),
       // A replay's program writes to the terminal, but stdout must stay pure JSON.
       std::string("WEFT_STDOUT_TO_STDERR=") + (replay && r.json == "-" ? "1" : "0"),
+      "WEFT_CHECKPOINT=" + (replay || r.checkpoint.empty() ? std::string() : fs::absolute(r.checkpoint).string()),
+      "WEFT_CHECKPOINT_EVERY=" + weft::seconds_text(r.checkpoint_every_s),
+      "WEFT_CHECKPOINT_OPTIONS=" + weft::encode_checkpoint_options(search_options(r, sharding.shard)),
   };
   const char* preload = std::getenv("LD_PRELOAD");
   std::vector<std::string> preload_env = {"LD_PRELOAD=" + runtime +
@@ -740,7 +818,7 @@ int launch(const Run& r, Mode mode) {
       e.push_back("WEFT_JOBS_WORKERS=" + std::to_string(jobs));
     }
     in.group = !gdb;
-    in.pid = spawn(e, argv, in.group, jobs > 1, lifeline[0]);
+    in.pid = spawn(e, argv, in.group, jobs > 1 || !r.checkpoint.empty(), lifeline[0]);
     if (in.pid < 0) {
       const std::string why = std::strerror(errno);
       for (int k = 0; k < g_workers.count; ++k)
@@ -1150,6 +1228,17 @@ int main(int argc, char** argv) {
                       "JOB_COMPLETION_INDEX gives the index (or set\n"
                       "WEFT_SHARDS)")->option_text("N")
       ->check(CLI::Range(1u, 1000000u));
+  run_cmd->add_option("--checkpoint", run.checkpoint,
+                      "save the search to FILE every --checkpoint-every\n"
+                      "seconds and when it ends (Ctrl-C, the budget, a\n"
+                      "bug); when FILE exists, check that it is this\n"
+                      "search's and resume it, its counts going on from\n"
+                      "the saved ones (strategies dfs, pb, db, dpor, bf,\n"
+                      "vb, random, pct, pos; one worker)")->option_text("FILE");
+  run_cmd->add_option("--checkpoint-every", run.checkpoint_every_s,
+                      "with --checkpoint, save every SECONDS (0.001 to\n"
+                      "86400; default 60)")->option_text("SECONDS")
+      ->transform(weft::cli::number_option(weft::kCheckpointEverySeconds));
   add_run_options(run_cmd, run);
   run_cmd->footer(
       "Exit status: 0 no bug found, 1 a bug was found, 2 usage or tool error, 130\n"
@@ -1254,6 +1343,8 @@ int main(int argc, char** argv) {
       "  NAME.weft-schedule  weft run writes the first bug's schedule here, in the\n"
       "                      current directory (NAME: the program's file name;\n"
       "                      --schedule-out FILE elsewhere)\n"
+      "  FILE (--checkpoint)  the saved search, resumed by the same command; written\n"
+      "                      to FILE.tmp and renamed\n"
       "\n"
       "Environment:\n"
       "  PATH               finds PROGRAM when its name has no '/'\n"
@@ -1272,7 +1363,8 @@ int main(int argc, char** argv) {
       "  weft run and weft replay hand their settings to the program in WEFT_*\n"
       "  variables of their own: WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME and\n"
       "  WEFT_SEED set by you are read by WEFT_TEST and weft::apply_environment in\n"
-      "  test binaries, not by weft run.\n"
+      "  test binaries, not by weft run; so are WEFT_CHECKPOINT (a directory: each\n"
+      "  test's search is saved there and resumed) and WEFT_CHECKPOINT_EVERY.\n"
       "\n"
       "Documentation: docs/tutorial.md, docs/choosing-a-strategy.md and\n"
       "docs/troubleshooting.md in weft's source, installed under share/doc/weft.");

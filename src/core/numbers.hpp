@@ -28,6 +28,8 @@ inline constexpr WholeNumber kStepsNumber{1, 50'000'000, "a whole number from 1 
 inline constexpr WholeNumber kJobsNumber{1, 256, "a whole number of workers from 1 to 256"};
 inline constexpr Seconds kTimeSeconds{0, detail::kMaxSeconds, detail::kTimeAccepted};
 inline constexpr Seconds kHangTimeoutSeconds{0.01, 86400, "seconds, a number from 0.01 to 86400"};
+// --checkpoint-every: how often a search is saved.
+inline constexpr Seconds kCheckpointEverySeconds{0.001, 86400, "seconds, a number from 0.001 to 86400"};
 
 inline std::string not_valid(const std::string& text, const char* accepted) {
   return "'" + text + "' is not valid: give " + accepted;

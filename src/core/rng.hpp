@@ -40,6 +40,14 @@ class Rng {
   // Uniform double in [0, 1).
   double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 
+  // The whole state (a checkpoint saves it; set_state continues the same sequence).
+  void state(std::uint64_t out[4]) const {
+    for (int i = 0; i < 4; ++i) out[i] = s_[i];
+  }
+  void set_state(const std::uint64_t in[4]) {
+    for (int i = 0; i < 4; ++i) s_[i] = in[i];
+  }
+
   static std::uint64_t splitmix(std::uint64_t& x) {
     std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;

@@ -55,5 +55,11 @@ bool decode_schedule(std::string_view text, Schedule* out, std::string* error,
                      std::uint64_t max_decisions = max_decisions_for(kDefaultMaxSteps));
 
 std::uint64_t fnv1a64(std::string_view data, std::uint64_t h = 0xcbf29ce484222325ull);
+// The fingerprint of a program run by weft run (its file name): its schedules and
+// checkpoints carry it.
+inline std::uint64_t program_fingerprint(std::string_view program) {
+  const std::size_t slash = program.rfind('/');
+  return fnv1a64(std::string("program:") + std::string(slash == std::string_view::npos ? program : program.substr(slash + 1)));
+}
 
 }  // namespace weft

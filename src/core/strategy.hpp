@@ -65,6 +65,19 @@ class Strategy {
   static constexpr std::uint64_t kEveryWorker = ~std::uint64_t{0};
   virtual void take_forwards(std::vector<std::uint64_t>* out) {}
   virtual void accept_forward(std::span<const std::uint64_t> record) {}
+
+  // weft run --checkpoint (core/checkpoint.hpp): the search saved between executions and
+  // resumed by another process, which then runs exactly what this one would have.
+  // Whether this strategy can (the registry's answer for a spec, even syntax_only).
+  virtual bool resumable() const { return false; }
+  // Appends the state to *out (core/state_words.hpp). `unfinished`: the execution the last
+  // next_execution() prepared never ended; the state is as before it, so that the resumed
+  // search runs it again.
+  virtual void save_state(bool unfinished, std::vector<std::uint64_t>* out) const {}
+  // Before the first execution, on a strategy made with the same spec, seed, options and
+  // shard: takes the state save_state() wrote. false: the words are not such a state (a
+  // damaged file), and the strategy must not be used.
+  virtual bool load_state(std::span<const std::uint64_t> words) { return false; }
 };
 
 // A strategy that runs one given schedule, once (a replay, a candidate of minimisation):

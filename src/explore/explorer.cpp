@@ -14,6 +14,7 @@
 #include "core/shard.hpp"
 #include "explore/execution_child.hpp"
 #include "explore/replay_strategy.hpp"
+#include "explore/search_checkpoint.hpp"
 #include "explore/shared_region.hpp"
 #include "runtime/access_policy.hpp"
 #include "runtime/controller.hpp"
@@ -55,6 +56,61 @@ std::unique_ptr<Strategy> make_api_strategy(const Options& options, std::string*
 
 constexpr std::uint64_t kMaxStepsLimit = kStepsNumber.hi;  // as weft run --steps
 
+// Options::checkpoint: what shapes the search, which a resumed one must have the same.
+SearchCheckpoint::Options api_search_options(const Options& o) {
+  auto yes = [](bool b) { return std::string(b ? "yes" : "no"); };
+  return {{"strategy", o.strategy},
+          {"seed", std::to_string(o.seed)},
+          {"bound", o.bound},
+          {"shard", o.shard.empty() ? "0/1" : o.shard},
+          {"max_steps", std::to_string(o.max_steps)},
+          {"fair", yes(o.fair)},
+          {"real_time", yes(o.real_time)},
+          {"races", std::to_string(static_cast<int>(o.races))},
+          {"preempt_on", std::to_string(static_cast<int>(o.preempt_on))},
+          {"explore_timeouts", yes(o.explore_timeouts)},
+          {"spurious_wakeups", yes(o.spurious_wakeups)},
+          {"state_cache", yes(o.state_cache)}};
+}
+
+// Options::checkpoint, when the file exists: the saved search replaces *strategy (its
+// racy points first, which make its space); *executions goes on from its count. "" or
+// the error, one line.
+std::string resume_api_search(const Options& options, SearchCheckpoint& checkpoint,
+                              std::unique_ptr<Strategy>* strategy, rt::RacyPoints* racy,
+                              std::vector<std::string>* points, std::uint64_t* executions) {
+  if (!(*strategy)->resumable())
+    return "Options::checkpoint cannot save strategy '" + options.strategy +
+           "'; it saves dfs, pb, db, dpor, bf, vb, random, pct and pos";
+  bool resumed = false;
+  std::string error;
+  if (!checkpoint.open(&resumed, &error)) return error;
+  if (!resumed) return "";
+  const Checkpoint& saved = checkpoint.saved();
+  if (!saved.points.empty()) {
+    std::vector<std::string> list;
+    for (std::string_view rest = saved.points; !rest.empty();) {
+      const std::size_t comma = rest.find(',');
+      list.emplace_back(rest.substr(0, comma));
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    if (std::string e = resolve_points(list, racy); !e.empty())
+      return "checkpoint '" + checkpoint.path() + "' is refused: " + e;
+    *points = list;
+    *strategy = make_api_strategy(options, &error);
+    if (!*strategy) return error;
+  }
+  if (!checkpoint.restore(**strategy, &error)) return error;
+  *executions = saved.executions;
+  return "";
+}
+
+std::string joined(const std::vector<std::string>& points) {
+  std::string s;
+  for (const std::string& p : points) s += (s.empty() ? "" : ",") + p;
+  return s;
+}
+
 // Executions here share one process, so libc's random generators carry their state from
 // one to the next: each execution starts them where a new process does (glibc seeds
 // random() and rand() with 1, and drand48's state is all zeros), so that an execution is
@@ -66,7 +122,8 @@ void restart_random_generators() {
 }
 
 [[noreturn]] void run_child(const std::function<void()>& body, const Options& options,
-                            const Schedule* replay, SharedRegion& region) {
+                            const Schedule* replay, SharedRegion& region,
+                            std::uint64_t fingerprint) {
   // This thread drives the executions: its blocks are weft's, apart from the body's heap.
   rt::InternalHeap::set_weft_thread(true);
   SharedHeader& h = region.header();
@@ -91,6 +148,13 @@ void restart_random_generators() {
     strategy = make_api_strategy(options, &error);
     if (!strategy) sink.on_tool_error(error);
   }
+  SearchCheckpoint checkpoint(replay == nullptr ? options.checkpoint : "", options.checkpoint_every_s,
+                              api_search_options(options), fingerprint);
+  std::uint64_t resumed = 0;  // executions of the runs the checkpoint saved
+  if (checkpoint.active())
+    if (std::string e = resume_api_search(options, checkpoint, &strategy, &racy, &points, &resumed);
+        !e.empty())
+      sink.on_tool_error(e);
   if (replay == nullptr) sink.set_strategy(strategy.get());
   rt::ControllerConfig config;
   config.strategy = strategy.get();
@@ -140,8 +204,16 @@ void restart_random_generators() {
     no_share = max_executions == 0;
   }
   bool complete = false;
-  std::uint64_t counted = 0;  // this shard's own executions (probes excluded)
+  std::uint64_t counted = resumed;  // this shard's own executions (probes excluded)
+  // Between executions (a bug ends this process inside one: the last save stands).
+  auto save = [&](bool done) {
+    const SearchCheckpoint::Progress p{counted, 0, done, joined(points)};
+    if (std::string e = checkpoint.save(*strategy, false, p, os::monotonic_ns()); !e.empty())
+      sink.on_tool_error(e);
+  };
+  if (checkpoint.active()) save(false);
   for (;;) {
+    if (checkpoint.due(os::monotonic_ns())) save(false);
     if (no_share || (max_executions != 0 && counted >= max_executions)) break;
     if (budget_ns != 0 && os::monotonic_ns() - start >= budget_ns) break;
     if (!strategy->next_execution()) {
@@ -176,6 +248,7 @@ void restart_random_generators() {
     }
   }
   h.executions.store(counted, std::memory_order_relaxed);
+  if (checkpoint.active()) save(complete);
   const Coverage coverage = strategy->coverage_with_stats();
   h.complete = complete && replay == nullptr && covered(coverage);
   write_coverage(h, coverage);
@@ -201,6 +274,9 @@ std::string validate(const Options& o) {
   if (!(o.hang_timeout_s > 0) || o.hang_timeout_s > 86400)
     return "hang_timeout_s must be > 0 and at most 86400, not " +
            std::to_string(o.hang_timeout_s);
+  if (!(o.checkpoint_every_s >= 0.001 && o.checkpoint_every_s <= 86400))
+    return "checkpoint_every_s must be from 0.001 to 86400 seconds, not " +
+           std::to_string(o.checkpoint_every_s);
   if (Shard s; !o.shard.empty() && (!Shard::parse(o.shard, &s) || !s.valid()))
     return "shard must be I/N, shard I of N with 0 <= I < N (such as 0/4), not '" + o.shard + "'";
   return "";
@@ -251,7 +327,7 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
     run.error = std::string("fork failed: ") + std::strerror(errno);
     return run;
   }
-  if (pid == 0) run_child(body, options, replay, region);
+  if (pid == 0) run_child(body, options, replay, region, fingerprint);
 
   int status = 0;
   // The time budget holds inside an execution too: past it (and a second for the

@@ -33,6 +33,7 @@
 #include "explore/output_check.hpp"
 #include "explore/point_log.hpp"
 #include "explore/replay_strategy.hpp"
+#include "explore/search_checkpoint.hpp"
 #include "runtime/internal_heap.hpp"
 #include "explore/shared_region.hpp"
 #include "explore/stop_request.hpp"
@@ -102,6 +103,9 @@ struct Config {
   // happens-before class number is appended to, one line each (-1: none); not those
   // the state cache cut short, which are not whole executions.
   int class_log = -1;
+  std::string checkpoint;          // WEFT_CHECKPOINT: --checkpoint FILE
+  double checkpoint_every_s = 60;  // WEFT_CHECKPOINT_EVERY
+  std::vector<std::pair<std::string, std::string>> checkpoint_options;  // WEFT_CHECKPOINT_OPTIONS
 };
 
 // The run's strategy; bf's method= and var= names are looked up in the program's symbols
@@ -319,11 +323,6 @@ std::vector<std::string> own_args() {
   std::string arg;
   while (std::getline(in, arg, '\0')) args.push_back(arg);
   return args;
-}
-
-std::uint64_t program_fingerprint(const std::string& program) {
-  std::string base = program.substr(program.rfind('/') + 1);
-  return fnv1a64("program:" + base);
 }
 
 // Two executions hit the same bug when its kind and where it happened agree (--keep-going
@@ -560,6 +559,49 @@ struct RaceAftermath {
   }
 };
 
+// --checkpoint FILE, when FILE exists: the saved search replaces the new one (its racy
+// points first, which make its space, then its strategy's state); *executions and *bugs
+// continue from its counts. false: *error, one line.
+bool resume_search(ServerState& s, SearchCheckpoint& checkpoint, std::uint64_t* executions,
+                   std::uint64_t* bugs, std::string* error) {
+  const Config& cfg = s.config;
+  if (!cfg.jobs_control.empty()) {
+    *error = "--checkpoint runs one worker: use --jobs 1";
+    return false;
+  }
+  if (!s.strategy->resumable()) {
+    *error = "--checkpoint cannot resume strategy " + cfg.strategy + "; it can dfs, pb, db, dpor, "
+             "bf, vb, random, pct and pos";
+    return false;
+  }
+  bool resumed = false;
+  if (!checkpoint.open(&resumed, error)) return false;
+  if (!resumed) return true;
+  const Checkpoint& saved = checkpoint.saved();
+  if (!saved.points.empty()) {
+    std::vector<std::string> points;
+    std::stringstream list(saved.points);
+    for (std::string p; std::getline(list, p, ',');) points.push_back(p);
+    if (std::string e = resolve_points(points, &s.racy); !e.empty()) {
+      *error = "checkpoint '" + checkpoint.path() + "' is refused: " + e;
+      return false;
+    }
+    s.points = points;
+    s.strategy = make_server_strategy(cfg, error);
+    if (!s.strategy) return false;
+  }
+  if (!checkpoint.restore(*s.strategy, error)) return false;
+  *executions = saved.executions;
+  *bugs = saved.bugs;
+  return true;
+}
+
+std::string joined_points(const std::vector<std::string>& points) {
+  std::string joined;
+  for (const std::string& p : points) joined += (joined.empty() ? "" : ",") + p;
+  return joined;
+}
+
 // Never returns in the server; returns in each execution's child.
 void serve(ServerState& s) {
   const Config& cfg = s.config;
@@ -765,6 +807,34 @@ void serve(ServerState& s) {
     else
       team.leave();
   }
+  SearchCheckpoint checkpoint(replaying ? "" : cfg.checkpoint, cfg.checkpoint_every_s,
+                              cfg.checkpoint_options, fingerprint);
+  std::uint64_t earlier_bugs = 0;  // found by the runs a checkpoint resumes
+  if (checkpoint.active()) {
+    std::string error;
+    if (!resume_search(s, checkpoint, &counted, &earlier_bugs, &error)) {
+      run.error = error;
+      finish("");
+    }
+    space = space_of();
+    run.executions = counted;
+  }
+  // The last execution was prepared but never fed back (interrupted, a tool error): a
+  // checkpoint saves the search as before it, and does not count it.
+  bool unfinished = false, unfinished_counted = false;
+  auto save_checkpoint = [&](bool complete) {
+    const bool again = unfinished && !complete;
+    const SearchCheckpoint::Progress p{counted - (again && unfinished_counted ? 1 : 0),
+                                       earlier_bugs + run.bugs.size(), complete,
+                                       joined_points(s.points)};
+    return checkpoint.save(*s.strategy, again, p, os::monotonic_ns());
+  };
+  if (checkpoint.active()) {
+    if (std::string e = save_checkpoint(false); !e.empty()) {
+      run.error = e;
+      finish("");
+    }
+  }
   // --check-output: the serial execution's output first, the reference every execution's
   // is compared with (in a replay too, so that the replay shows the same difference).
   if (s.output_check) {
@@ -805,6 +875,11 @@ void serve(ServerState& s) {
   for (std::uint64_t i = 0;; ++i) {
     progress.update(counted, *s.strategy, run.bugs.size());
     jobs.progress(counted, run.bugs.size());
+    if (checkpoint.due(os::monotonic_ns()))
+      if (std::string e = save_checkpoint(false); !e.empty()) {
+        run.error = e;
+        break;
+      }
     if (no_share || (max_executions != 0 && counted >= max_executions)) break;
     if (budget_ns != 0 && os::monotonic_ns() - start >= budget_ns) break;
     if (StopRequest::made()) break;
@@ -846,6 +921,8 @@ void serve(ServerState& s) {
     // A probe (a sharded search learning where its tree splits) is another shard's
     // execution: not counted here, and a bug it shows is that shard's to report.
     const bool probe = s.strategy->probing();
+    unfinished = true;
+    unfinished_counted = !probe;
     if (!probe && shared_budget && !jobs.take_execution(cfg.executions)) break;
     const std::uint64_t this_order = order();
     if (!probe) {
@@ -891,9 +968,9 @@ void serve(ServerState& s) {
       run.error = h.error + where_suffix(h.error_pc, race_symbolizer);
       break;
     }
-    const std::vector<Event> unfinished = unfinished_steps(h);
+    const std::vector<Event> left_blocked = unfinished_steps(h);
     const Trace trace(s.region->events(),
-                      std::min<std::uint64_t>(h.steps.load(), s.region->max_events()), unfinished);
+                      std::min<std::uint64_t>(h.steps.load(), s.region->max_events()), left_blocked);
     // --check-output: an execution that ends well but prints otherwise than the serial one.
     std::string wrong_output, output_diff;
     const bool failed = execution_failed(h, status, cfg.expect_exit);
@@ -915,6 +992,7 @@ void serve(ServerState& s) {
       }
       s.strategy->execution_done(trace);
       if (cfg.class_log >= 0 && !probe && h.cut.load() == 0) log_class(cfg.class_log, trace);
+      unfinished = false;
     } else if (!bug && h.decisions.load() < replay.decisions.size()) {
       run.error = "replay diverged: the execution ended after " +
                   std::to_string(h.decisions.load()) + " of the schedule's " +
@@ -1026,6 +1104,8 @@ void serve(ServerState& s) {
     }
   }
   team.leave();
+  if (checkpoint.active())
+    if (std::string e = save_checkpoint(run.complete); !e.empty() && run.error.empty()) run.error = e;
   progress.clear();
   jobs.progress(counted, run.bugs.size());
   run.racy_points = s.points;  // the space the coverage is about
@@ -1100,9 +1180,9 @@ void serve(ServerState& s) {
         stop = true;
         return false;
       }
-      const std::vector<Event> unfinished = unfinished_steps(h);
+      const std::vector<Event> left_blocked = unfinished_steps(h);
       const Trace trace(s.region->events(),
-                        std::min<std::uint64_t>(h.steps.load(), s.region->max_events()), unfinished);
+                        std::min<std::uint64_t>(h.steps.load(), s.region->max_events()), left_blocked);
       if (h.error[0] != '\0' || !s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load()).empty()) {
         stop = true;
         return false;
@@ -1249,6 +1329,11 @@ void maybe_run_fork_server() {
   constexpr WholeNumber kWorker{0, kJobsNumber.hi - 1, "a worker's number from 0 to 255"};
   take_number("WEFT_JOBS_WORKER", kWorker, &c.jobs_worker, bad);
   take_number("WEFT_JOBS_WORKERS", kJobsNumber, &c.jobs_workers, bad);
+  c.checkpoint = take_env("WEFT_CHECKPOINT");
+  take_number("WEFT_CHECKPOINT_EVERY", kCheckpointEverySeconds, &c.checkpoint_every_s, bad);
+  if (!decode_checkpoint_options(take_env("WEFT_CHECKPOINT_OPTIONS"), &c.checkpoint_options) &&
+      bad->empty())
+    *bad = "WEFT_CHECKPOINT_OPTIONS is malformed";
   if (std::string x = take_env("WEFT_RACES"); !x.empty()) {
     c.races = x;
     c.races_explicit = true;

@@ -131,6 +131,25 @@ void BestFirstStrategy::classify(const Trace& trace) {
   }
 }
 
+void BestFirstStrategy::save_extra(bool unfinished, StateWriter& w) const {
+  DporStrategy::save_extra(unfinished, w);
+  std::uint64_t state[4];
+  rng_.state(state);
+  for (std::uint64_t s : state) w.put(s);
+  w.put(beyond_bound_);
+  w.put(max_cost_);
+}
+
+bool BestFirstStrategy::load_extra(StateReader& r) {
+  if (!DporStrategy::load_extra(r)) return false;
+  std::uint64_t state[4];
+  for (std::uint64_t& s : state) s = r.get();
+  rng_.set_state(state);
+  beyond_bound_ = r.get();
+  max_cost_ = r.get();
+  return r.ok();
+}
+
 void BestFirstStrategy::expand(const Trace& trace) {
   trace_ = &trace;
   const auto records = tree_.decisions();

@@ -57,6 +57,8 @@ class BestFirstStrategy final : public DporStrategy {
   std::int64_t priority_of(std::size_t decision, ThreadId thread, bool value, bool conservative,
                            bool before_release) override;
   void expand_bounded(const Trace& trace);
+  void save_extra(bool unfinished, StateWriter& w) const override;
+  bool load_extra(StateReader& r) override;
   // DPOR's view of a branch in the bounded space: 0 not a DPOR point, 1 conservative or
   // before a release, 2 a point DPOR adds for a reversible race.
   void classify(const Trace& trace);

@@ -40,6 +40,37 @@ bool BoundedSearch::next_execution() {
   return true;
 }
 
+// An unfinished execution is saved as not started: its cost waits again, not run.
+void BoundedSearch::save_extra(bool unfinished, StateWriter& w) const {
+  std::vector<std::uint64_t> pending = pending_, ran = ran_;
+  if (unfinished) {
+    if (pending.size() <= current_cost_) pending.resize(current_cost_ + 1, 0);
+    ++pending[current_cost_];
+    if (!tree_.probing() && current_cost_ < ran.size() && ran[current_cost_] != 0) --ran[current_cost_];
+  }
+  w.put_vector(pending);
+  w.put_vector(ran);
+  w.put(current_cost_);
+  w.put(max_cost_);
+  w.put(beyond_limit_);
+  w.put(unreported_);
+  w.put(first_unreported_);
+}
+
+bool BoundedSearch::load_extra(StateReader& r) {
+  pending_ = r.get_vector();
+  ran_ = r.get_vector();
+  current_cost_ = r.get();
+  max_cost_ = r.get();
+  beyond_limit_ = r.get();
+  unreported_ = r.get();
+  first_unreported_ = r.get();
+  // next_execution() looks for a waiting cost: one must be counted for each frontier entry.
+  std::uint64_t waiting = 0;
+  for (std::uint64_t n : pending_) waiting += n;
+  return r.ok() && waiting == tree_.frontier_size();
+}
+
 void BoundedSearch::expand(const Trace& trace) {
   const auto records = tree_.decisions();
   const std::size_t first = tree_.first_new_decision();

@@ -68,6 +68,8 @@ class BoundedSearch : public TreeStrategy {
 
  private:
   void expand(const Trace& trace) final;
+  void save_extra(bool unfinished, StateWriter& w) const final;
+  bool load_extra(StateReader& r) final;
   // A branch's priority is minus its cost.
   void frontier_moved(std::int64_t priority, int delta) final { count_moved(pending_, priority, delta); }
   Coverage bound_coverage() const;  // coverage() without the state cache's line

@@ -8,6 +8,25 @@ DporStrategy::DporStrategy(bool sleep_sets)
     : TreeStrategy(ExecutionTree::Options{.record_next_ops = true, .track_branches = true}),
       use_sleep_(sleep_sets) {}
 
+void DporStrategy::save_extra(bool unfinished, StateWriter& w) const {
+  // An unfinished execution's sleep-set block is counted again when it runs again.
+  const bool blocked = unfinished && sleep_.blocked_step() != SleepSets::npos;
+  w.put(sleep_.blocked_executions() - (blocked ? 1 : 0));
+  w.put(unmodelled_);
+  w.put(cancels_);
+  w.put(conservative_);
+  w.put(blocked_probes_);
+}
+
+bool DporStrategy::load_extra(StateReader& r) {
+  sleep_.set_blocked_executions(r.get());
+  unmodelled_ = r.get();
+  cancels_ = r.get();
+  conservative_ = r.get();
+  blocked_probes_ = r.get();
+  return r.ok();
+}
+
 bool DporStrategy::next_execution() {
   if (!TreeStrategy::next_execution()) return false;
   sleep_.start_execution();

@@ -56,6 +56,8 @@ class DporStrategy : public TreeStrategy {
   }
   // "12 executions, 12 happens-before classes, 0 redundant (sleep-set blocked)"
   std::string counts() const;
+  void save_extra(bool unfinished, StateWriter& w) const override;
+  bool load_extra(StateReader& r) override;
 
   bool use_sleep_;
   SleepSets sleep_;

@@ -120,7 +120,8 @@ bool ExecutionTree::start_execution() {
   assert(current_ == nullptr && "finish_execution() first");
   if (frontier_.empty()) return false;
   std::pop_heap(frontier_.begin(), frontier_.end(), worse);
-  current_ = frontier_.back().node;
+  current_entry_ = frontier_.back();
+  current_ = current_entry_.node;
   frontier_.pop_back();
 
   replay_.clear();
@@ -380,6 +381,140 @@ void ExecutionTree::finish_execution() {
   Node* done = current_;
   current_ = nullptr;
   release(done);
+}
+
+// --- checkpoints ------------------------------------------------------------------------
+//
+// save() writes: [tag, nodes, per node (parents first): parent index + 1 (0: the root),
+// decision | choice << 32, replaced | check << 32, kind, branches, per branch: decision |
+// choice << 32, kind], [frontier entries, per entry: priority, seq, node index], then
+// seq_, the stats, the nondeterminism line and count. The frontier is a heap whose order
+// is total (seq breaks ties): rebuilt, it gives the same order.
+namespace {
+constexpr std::uint64_t kTreeTag = 0x7765667474726565ull;  // "wefttree"
+constexpr std::uint64_t kNodeWords = 5, kBranchWords = 2, kEntryWords = 3;
+}  // namespace
+
+void ExecutionTree::save(bool unfinished, StateWriter& w) const {
+  assert(!team_ && "a team's tree is not saved alone");
+  // Alive nodes hold a reference (free ones none); numbered parents first, by depth.
+  std::vector<const Node*> alive;
+  for (std::size_t c = 0; c < pool_->chunks.size(); ++c) {
+    const std::size_t used = c + 1 == pool_->chunks.size() ? pool_->used_in_last : Pool::kChunk;
+    for (std::size_t i = 0; i < used; ++i)
+      if (pool_->chunks[c][i].refs != 0) alive.push_back(&pool_->chunks[c][i]);
+  }
+  std::unordered_map<const Node*, std::uint64_t> depth;
+  for (const Node* n : alive) {
+    std::vector<const Node*> up;
+    const Node* at = n;
+    for (; at != nullptr && !depth.count(at); at = at->parent) up.push_back(at);
+    std::uint64_t d = at == nullptr ? 0 : depth[at] + 1;
+    for (auto it = up.rbegin(); it != up.rend(); ++it) depth[*it] = d++;
+  }
+  std::stable_sort(alive.begin(), alive.end(),
+                   [&](const Node* a, const Node* b) { return depth[a] < depth[b]; });
+  std::unordered_map<const Node*, std::uint64_t> index;
+  for (std::size_t i = 0; i < alive.size(); ++i) index[alive[i]] = i;
+  w.put(kTreeTag);
+  w.put(alive.size());
+  for (const Node* n : alive) {
+    w.put(n->parent == nullptr ? 0 : index.at(n->parent) + 1);
+    w.put(n->decision | (std::uint64_t{n->choice} << 32));
+    w.put(n->replaced | (std::uint64_t{n->check} << 32));
+    w.put(n->kind);
+    w.put(n->branches ? n->branches->size() : 0);
+    if (n->branches)
+      for (const Delta& d : *n->branches) {
+        w.put(d.decision | (std::uint64_t{d.choice} << 32));
+        w.put(d.kind);
+      }
+  }
+  const bool again = unfinished && current_ != nullptr;
+  w.put(frontier_.size() + (again ? 1 : 0));
+  auto put_entry = [&](const Entry& e) {
+    w.put_signed(e.priority);
+    w.put(e.seq);
+    w.put(index.at(e.node));
+  };
+  for (const Entry& e : frontier_) put_entry(e);
+  if (again) put_entry(current_entry_);
+  const bool counted = again && mine(current_);
+  w.put(seq_);
+  w.put(stats_.executions - (counted ? 1 : 0));
+  w.put(stats_.probes - (again && !counted ? 1 : 0));
+  w.put(stats_.nodes_created);
+  w.put(stats_.peak_alive);
+  w.put_string(nondeterminism_);
+  w.put(nondeterministic_executions_);
+}
+
+bool ExecutionTree::load(StateReader& r) {
+  if (current_ != nullptr || stats_.executions + stats_.probes != 0) return false;
+  for (const Entry& e : frontier_) release(e.node);
+  frontier_.clear();
+  if (r.get() != kTreeTag) return false;
+  const std::uint64_t n = r.get_count(kNodeWords);
+  std::vector<Node*> nodes;
+  nodes.reserve(n);
+  for (std::uint64_t i = 0; i < n && r.ok(); ++i) {
+    const std::uint64_t parent = r.get_at_most(i);  // an earlier node, or none
+    Node* node = allocate();
+    nodes.push_back(node);
+    if ((parent == 0) != (i == 0)) r.fail();  // node 0, and it alone, is the root
+    if (parent != 0) {
+      node->parent = nodes[parent - 1];
+      ++node->parent->refs;
+    }
+    const std::uint64_t dc = r.get(), rc = r.get();
+    node->decision = static_cast<std::uint32_t>(dc);
+    node->choice = static_cast<std::uint32_t>(dc >> 32);
+    node->replaced = static_cast<std::uint32_t>(rc);
+    node->check = static_cast<std::uint32_t>(rc >> 32);
+    node->kind = static_cast<Decision::Kind>(r.get_at_most(Decision::kValue));
+    // The root's decision is none; a node's delta lies past its parent's.
+    const Node* up = node->parent;
+    if (up == nullptr ? node->decision != kRootDecision
+                      : node->decision == kRootDecision ||
+                            (up->parent != nullptr && node->decision <= up->decision))
+      r.fail();
+    const std::uint64_t branches = r.get_count(kBranchWords);
+    if (branches != 0) node->branches = std::make_unique<std::vector<Delta>>();
+    for (std::uint64_t b = 0; b < branches && r.ok(); ++b) {
+      const std::uint64_t bc = r.get();
+      node->branches->push_back(Delta{static_cast<std::uint32_t>(bc), static_cast<std::uint32_t>(bc >> 32),
+                                      static_cast<Decision::Kind>(r.get_at_most(Decision::kValue))});
+    }
+  }
+  const std::uint64_t entries = r.get_count(kEntryWords);
+  std::vector<bool> waiting(nodes.size(), false);
+  for (std::uint64_t i = 0; i < entries && r.ok(); ++i) {
+    const std::int64_t priority = r.get_signed();
+    const std::uint64_t seq = r.get();
+    const std::uint64_t at = r.get_at_most(nodes.empty() ? 0 : nodes.size() - 1);
+    if (!r.ok() || nodes.empty() || waiting[at]) {
+      r.fail();
+      break;
+    }
+    waiting[at] = true;
+    Node* node = nodes[at];
+    ++node->refs;
+    frontier_.push_back(Entry{priority, node->decision, node->choice, seq, node});
+  }
+  std::make_heap(frontier_.begin(), frontier_.end(), worse);
+  seq_ = r.get();
+  stats_.executions = r.get();
+  stats_.probes = r.get();
+  stats_.nodes_created = r.get();
+  stats_.peak_alive = std::max<std::uint64_t>(r.get(), stats_.nodes_alive);
+  nondeterminism_ = r.get_string();
+  nondeterministic_executions_ = r.get();
+  // A node nothing holds would never be freed nor run: not a tree a search left.
+  for (const Node* node : nodes)
+    if (node->refs == 0) r.fail();
+  for (const Entry& e : frontier_)
+    if (e.seq >= seq_) r.fail();
+  return r.ok();
 }
 
 // --- teams ------------------------------------------------------------------------------

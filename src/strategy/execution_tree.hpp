@@ -21,6 +21,7 @@
 //   choose / choose_value  -> tree.choose_thread(p) / tree.choose_value(n)
 //   execution_done(trace)  -> for each alternative worth running: tree.branch(d, c, prio);
 //                             then tree.finish_execution()
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -33,6 +34,7 @@
 #include "core/schedule.hpp"
 #include "core/scheduling_point.hpp"
 #include "core/shard.hpp"
+#include "core/state_words.hpp"
 
 namespace weft {
 
@@ -147,6 +149,15 @@ class ExecutionTree {
   // repeat, the node's own choice, another schedule space); *priority: its priority.
   bool adopt(std::span<const std::uint64_t> record, std::int64_t* priority);
 
+  // --- checkpoints (Strategy::save_state) -------------------------------------------
+  // Every node alive (their deltas and branches), the frontier and the counts; between
+  // executions, or during one (`unfinished`: its node is saved as still in the frontier,
+  // to run again). Not in a team (stubs stand for other processes' nodes).
+  void save(bool unfinished, StateWriter& w) const;
+  // Into a tree that has run nothing (its frontier is replaced). false: the words are not
+  // a tree (a parent after its child, a node nothing holds, a count past the end...).
+  bool load(StateReader& r);
+
   // --- during an execution ----------------------------------------------------------
   // The node's delta where it applies, the default everywhere else. If the delta cannot
   // be followed (its thread is not enabled, the decision is of the other kind, the value
@@ -167,7 +178,9 @@ class ExecutionTree {
   std::span<const Record> decisions() const { return records_; }
   // The first decision this execution did not inherit from its parent: the node's own
   // delta + 1 (0 for the root). Alternatives before it were added by an ancestor.
-  std::size_t first_new_decision() const { return first_new_; }
+  // (At most the decisions made: a program that did not follow its schedule may end
+  // before the node's own delta.)
+  std::size_t first_new_decision() const { return std::min(first_new_, records_.size()); }
   std::span<const ThreadId> enabled(const Record& r) const;
   std::span<const Op> next_ops(const Record& r) const;  // empty unless record_next_ops
   // The current node's deltas, root first.
@@ -242,6 +255,7 @@ class ExecutionTree {
   std::vector<Entry> frontier_;  // a heap: the best entry at the front
   std::uint64_t seq_ = 0;
   Node* current_ = nullptr;
+  Entry current_entry_{};  // how current_ was in the frontier (a checkpoint puts it back)
   std::vector<Replay> replay_;
   std::vector<Delta> path_;
   std::size_t cursor_ = 0;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/rng.hpp"
+#include "core/state_words.hpp"
 #include "core/strategy.hpp"
 #include "strategy/pct_priorities.hpp"
 
@@ -35,6 +36,22 @@ class PctStrategy final : public Strategy {
   bool set_shard(const Shard& shard) override {
     shard_ = shard;
     return true;
+  }
+  // Checkpoints: execution k draws from its own seed, so the count (and what the
+  // executions so far taught) is the whole state.
+  bool resumable() const override { return true; }
+  void save_state(bool unfinished, std::vector<std::uint64_t>* out) const override {
+    StateWriter w(out);
+    w.put(executions_ - (unfinished && executions_ != 0 ? 1 : 0));
+    w.put(longest_);
+    w.put(max_threads_);
+  }
+  bool load_state(std::span<const std::uint64_t> words) override {
+    StateReader r(words);
+    executions_ = r.get();
+    longest_ = r.get();
+    max_threads_ = r.get();
+    return r.done();
   }
   Coverage coverage() const override;  // kind "none", with the guarantee in the summary
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/rng.hpp"
+#include "core/state_words.hpp"
 #include "core/strategy.hpp"
 
 namespace weft {
@@ -40,6 +41,18 @@ class PosStrategy final : public Strategy {
   bool set_shard(const Shard& shard) override {
     shard_ = shard;
     return true;
+  }
+  // Checkpoints: execution k draws from its own seed, so the count (and what the
+  // executions so far taught) is the whole state.
+  bool resumable() const override { return true; }
+  void save_state(bool unfinished, std::vector<std::uint64_t>* out) const override {
+    StateWriter w(out);
+    w.put(executions_ - (unfinished && executions_ != 0 ? 1 : 0));
+  }
+  bool load_state(std::span<const std::uint64_t> words) override {
+    StateReader r(words);
+    executions_ = r.get();
+    return r.done();
   }
   Coverage coverage() const override;  // kind "none": sampling proves nothing
 

@@ -43,6 +43,7 @@ class SleepSets {
   // executions were blocked so.
   std::size_t blocked_step() const { return blocked_step_; }
   std::uint64_t blocked_executions() const { return blocked_executions_; }
+  void set_blocked_executions(std::uint64_t n) { blocked_executions_ = n; }  // a checkpoint's
 
  private:
   struct Sleeper {

@@ -175,4 +175,35 @@ void StateCache::learn(std::uint64_t key, std::uint64_t cost) {
   if (!inserted && cost < it->second) it->second = cost;
 }
 
+void StateCache::save(StateWriter& w) const {
+  w.put(seen_.size());
+  for (const auto& [key, cost] : seen_) {
+    w.put(key);
+    w.put(cost);
+  }
+  w.put(classes_.size());
+  for (const auto& [key, count] : classes_) {
+    w.put(key);
+    w.put(count);
+  }
+  w.put(pruned_);
+}
+
+bool StateCache::load(StateReader& r) {
+  const std::uint64_t states = r.get_count(2);
+  seen_.reserve(states);
+  for (std::uint64_t i = 0; i < states && r.ok(); ++i) {
+    const std::uint64_t key = r.get();
+    seen_[key] = r.get();
+  }
+  const std::uint64_t classes = r.get_count(2);
+  classes_.reserve(classes);
+  for (std::uint64_t i = 0; i < classes && r.ok(); ++i) {
+    const std::uint64_t key = r.get();
+    classes_[key] = static_cast<std::uint32_t>(r.get_at_most(0xffffffffu));
+  }
+  pruned_ = r.get();
+  return r.ok();
+}
+
 }  // namespace weft

@@ -51,6 +51,10 @@ class StateCache {
   }
   void learn(std::uint64_t key, std::uint64_t cost);
 
+  // A checkpoint (Strategy::save_state): the states seen, the classes counted, the prunes.
+  void save(StateWriter& w) const;
+  bool load(StateReader& r);
+
   std::uint64_t pruned() const { return pruned_; }
   std::uint64_t distinct_classes() const { return classes_.size(); }
   std::size_t states() const { return seen_.size(); }

@@ -88,6 +88,29 @@ void TreeStrategy::accept_forward(std::span<const std::uint64_t> record) {
   exhausted_ = false;
 }
 
+void TreeStrategy::save_state(bool unfinished, std::vector<std::uint64_t>* out) const {
+  StateWriter w(out);
+  w.put(exhausted_ ? 1 : 0);
+  tree_.save(unfinished, w);
+  w.put(cache_ ? 1 : 0);
+  if (cache_) {
+    cache_->save(w);
+    shared_cache_->save(w);
+  }
+  save_extra(unfinished && tree_.executing(), w);
+}
+
+bool TreeStrategy::load_state(std::span<const std::uint64_t> words) {
+  StateReader r(words);
+  exhausted_ = r.get_at_most(1) != 0;
+  if (!tree_.load(r)) return false;
+  // The same spec and options make the same cache: a file that says otherwise is not this
+  // search's.
+  if (r.get_at_most(1) != (cache_ ? 1u : 0u)) return false;
+  if (cache_ && (!cache_->load(r) || !shared_cache_->load(r))) return false;
+  return load_extra(r) && r.done();
+}
+
 std::string TreeStrategy::cache_summary() const {
   if (!cache_) return "";
   const std::uint64_t classes = cached_classes();

@@ -40,6 +40,10 @@ class TreeStrategy : public Strategy {
   // (each worker prunes by what all of them explored, as one process would).
   void take_forwards(std::vector<std::uint64_t>* out) override;
   void accept_forward(std::span<const std::uint64_t> record) override;
+  // Checkpoints: the tree, the state caches, and what the subclass counts (save_extra).
+  bool resumable() const override { return true; }
+  void save_state(bool unfinished, std::vector<std::uint64_t>* out) const override;
+  bool load_state(std::span<const std::uint64_t> words) override;
 
   const ExecutionTree& tree() const { return tree_; }
   // "" while the program has replayed faithfully; else where it did not (one line).
@@ -83,6 +87,9 @@ class TreeStrategy : public Strategy {
   }
 
   explicit TreeStrategy(ExecutionTree::Options options = {}) : tree_(options) {}
+  // A subclass's own part of a checkpoint (its counts); `unfinished` as in save_state.
+  virtual void save_extra(bool unfinished, StateWriter& w) const {}
+  virtual bool load_extra(StateReader& r) { return r.ok(); }
   // The backtrack generator: called once per execution, after it ended and before its
   // node is released; adds what to explore next with tree_.branch().
   virtual void expand(const Trace& trace) = 0;

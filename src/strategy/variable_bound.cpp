@@ -28,6 +28,29 @@ bool VariableBoundStrategy::next_execution() {
   return true;
 }
 
+void VariableBoundStrategy::save_extra(bool unfinished, StateWriter& w) const {
+  std::vector<std::uint64_t> pending = pending_, ran = ran_;
+  if (const std::size_t l = level(current_v_, current_c_); unfinished && l < pending.size()) {
+    ++pending[l];
+    if (!tree_.probing() && l < ran.size() && ran[l] != 0) --ran[l];
+  }
+  w.put_vector(pending);
+  w.put_vector(ran);
+  w.put(current_v_);
+  w.put(current_c_);
+  w.put(beyond_);
+}
+
+bool VariableBoundStrategy::load_extra(StateReader& r) {
+  pending_ = r.get_vector();
+  ran_ = r.get_vector();
+  current_v_ = static_cast<std::uint32_t>(r.get_at_most(max_v_));
+  current_c_ = r.get_at_most(max_c_);
+  beyond_ = r.get();
+  // The levels are this strategy's (v, c): the vectors have their size.
+  return r.ok() && pending_.size() == ran_.size() && pending_.size() == level(max_v_, max_c_) + 1;
+}
+
 void VariableBoundStrategy::expand(const Trace&) {
   const auto records = tree_.decisions();
   const std::size_t first = tree_.first_new_decision();

@@ -37,6 +37,8 @@ class VariableBoundStrategy final : public TreeStrategy {
 
  private:
   void expand(const Trace& trace) override;
+  void save_extra(bool unfinished, StateWriter& w) const override;
+  bool load_extra(StateReader& r) override;
   // A branch's priority is minus its level.
   void frontier_moved(std::int64_t priority, int delta) override {
     count_moved(pending_, priority, delta);

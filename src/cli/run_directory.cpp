@@ -65,6 +65,10 @@ std::string RunDirectory::make() {
       return "cannot make a temporary directory in " + root.string() + ": " + std::strerror(errno);
     path_ = name;
     lock_ = open(name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (lock_ < 0 && errno == ENOENT) {  // another run's sweep took it while still empty
+      path_.clear();
+      continue;
+    }
     // Blocking: another run's sweep may hold it for a moment.
     if (lock_ < 0 || flock(lock_, LOCK_EX) != 0) {
       const std::string why = std::strerror(errno);

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "intercept/openmp_icv.hpp"
+#include "intercept/openmp_loop.hpp"
 #include "intercept/openmp_team.hpp"
 #include "intercept/program_call.hpp"
 #include "intercept/real.hpp"
@@ -17,97 +18,12 @@ namespace {
 
 using ull = unsigned long long;
 
-// Iterations of `for (i = start; i < end (or > end); i += incr)`, in 128 bits: no overflow.
-std::uint64_t trip_count(__int128 start, __int128 end, __int128 incr) {
-  if (incr > 0) return start < end ? static_cast<std::uint64_t>((end - start + incr - 1) / incr) : 0;
-  if (incr < 0) return start > end ? static_cast<std::uint64_t>((start - end - incr - 1) / -incr) : 0;
-  return 0;
-}
-
-// A loop as the program wrote it, to turn chunks (counted from 0) into its bounds.
-struct Bounds {
-  std::uint64_t start;
-  std::uint64_t incr;  // two's complement: a negative step of a signed or downward loop
-};
-
+// A chunk as the program's [istart, iend).
 template <typename T>
-void bounds_of(const Bounds& b, const Chunk& c, T* istart, T* iend) {
-  *istart = static_cast<T>(b.start + c.begin * b.incr);
-  *iend = static_cast<T>(b.start + c.end * b.incr);
-}
-
-Schedule resolve(Schedule s, std::uint64_t* chunk) {
-  if (s != Schedule::kAuto) return s;
-  *chunk = 0;
-  return Schedule::kStatic;
-}
-
-// The calling thread's next chunk of its current loop, with the team's lock held; first
-// lets the next chunks of an ordered loop run their ordered regions.
-bool take_chunk(Team& team, Member& m, Chunk* out) {
-  WorkShare& ws = *m.loop;
-  if (ws.ordered && m.chunk.begin < m.chunk.end) team.pass_ordered(ws, m.chunk);
-  m.chunk = Chunk{};
-  if (!next_chunk(team, ws, m, out)) return false;
-  m.chunk = *out;
-  return true;
-}
-
-// The next chunk of the current loop (GOMP_loop_*_next, GOMP_sections_next). Outside a
-// team: a team of one, which ran its loop whole at the start.
-bool next(Chunk* out) {
-  Member& m = member();
-  if (m.team == nullptr || m.loop == nullptr) return false;
-  m.team->lock();
-  const bool more = take_chunk(*m.team, m, out);
-  m.team->unlock();
-  return more;
-}
-
-// Outside a parallel region a work-sharing construct is run by its one thread: a team of
-// one that lasts as long as the construct would need a frame to live in, so the loop is
-// handed out whole instead.
-bool lone(Member& m) { return m.team == nullptr; }
-
-// Enters a new loop (GOMP_loop_*_start), and takes the thread's first chunk.
-bool start_loop(Schedule schedule, std::uint64_t count, std::uint64_t chunk, bool ordered,
-                Chunk* out) {
-  Member& m = member();
-  if (lone(m)) {
-    *out = Chunk{0, count};
-    return count > 0;
-  }
-  Team& team = *m.team;
-  bool first = false;
-  WorkShare& ws = team.enter(m.work_shares++, &first);
-  if (first) {
-    ws.schedule = resolve(schedule, &chunk);
-    ws.count = count;
-    ws.chunk = chunk;
-    ws.ordered = ordered;
-  }
-  m.loop = &ws;
-  m.chunk = Chunk{};
-  m.static_trip = 0;
-  const bool more = take_chunk(team, m, out);
-  team.unlock();
-  return more;
-}
-
-// Leaves the current loop or sections (GOMP_loop_end, ..._nowait, GOMP_sections_end...).
-void end_loop(bool wait) {
-  Member& m = member();
-  if (lone(m) || m.loop == nullptr) return;
-  WorkShare& ws = *m.loop;
-  if (ws.ordered && m.chunk.begin < m.chunk.end) {
-    m.team->lock();
-    m.team->pass_ordered(ws, m.chunk);
-    m.team->unlock();
-  }
-  m.loop = nullptr;
-  m.chunk = Chunk{};
-  if (wait) m.team->barrier();
-  m.team->leave(ws);
+void set_bounds(const Member& m, const Chunk& c, T* istart, T* iend) {
+  const Bounds b{m.bounds_start, m.bounds_incr};
+  *istart = iteration<T>(b, c.begin);
+  *iend = iteration<T>(b, c.end);
 }
 
 Schedule runtime_schedule(std::uint64_t* chunk) {
@@ -144,7 +60,7 @@ bool long_start(Schedule s, long start, long end, long incr, long chunk, bool or
                                ordered, &c);
   m.bounds_start = static_cast<std::uint64_t>(start);
   m.bounds_incr = static_cast<std::uint64_t>(incr);
-  if (more) bounds_of(Bounds{m.bounds_start, m.bounds_incr}, c, istart, iend);
+  if (more) set_bounds(m, c, istart, iend);
   return more;
 }
 
@@ -152,7 +68,7 @@ bool long_next(long* istart, long* iend) {
   Member& m = member();
   Chunk c;
   if (!next(&c)) return false;
-  bounds_of(Bounds{m.bounds_start, m.bounds_incr}, c, istart, iend);
+  set_bounds(m, c, istart, iend);
   return true;
 }
 
@@ -169,7 +85,7 @@ bool ull_start(Schedule s, bool up, ull start, ull end, ull incr, ull chunk, boo
   const bool more = start_loop(s, ull_trip_count(up, start, end, incr), chunk, ordered, &c);
   m.bounds_start = start;
   m.bounds_incr = incr;
-  if (more) bounds_of(Bounds{m.bounds_start, m.bounds_incr}, c, istart, iend);
+  if (more) set_bounds(m, c, istart, iend);
   return more;
 }
 
@@ -177,7 +93,7 @@ bool ull_next(ull* istart, ull* iend) {
   Member& m = member();
   Chunk c;
   if (!next(&c)) return false;
-  bounds_of(Bounds{m.bounds_start, m.bounds_incr}, c, istart, iend);
+  set_bounds(m, c, istart, iend);
   return true;
 }
 
@@ -304,12 +220,8 @@ WEFT_PARALLEL_RUNTIME_LOOP(maybe_nonmonotonic_runtime)
 // ---- ordered ----
 
 void GOMP_ordered_start() {
-  Member& m = member();
-  if (lone(m) || m.loop == nullptr) return;
   WEFT_PROGRAM_CALL;
-  m.team->lock();
-  m.team->wait_ordered(*m.loop, m.chunk);
-  m.team->unlock();
+  enter_ordered();
 }
 void GOMP_ordered_end() {}
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "intercept/openmp_lock.hpp"
 #include "intercept/real.hpp"
 
 using namespace weft;
@@ -119,6 +120,12 @@ std::uint64_t g_critical_lock;
 std::uint64_t g_atomic_lock;
 
 }  // namespace
+
+void weft::intercept::openmp::set_lock(void* l, std::uintptr_t pc) { lock(l, false, pc); }
+void weft::intercept::openmp::unset_lock(void* l, std::uintptr_t pc, const char* call) {
+  unlock(l, false, pc, call);
+}
+void* weft::intercept::openmp::atomic_lock() { return &g_atomic_lock; }
 
 extern "C" {
 

@@ -3,6 +3,7 @@
 // controls. Each bug class of programs/openmp.c next to its correct twin.
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <string>
 
 #include "support/shell.hpp"
@@ -108,6 +109,37 @@ TEST_F(OpenMp, AnUnsupportedConstructIsRefused) {
   EXPECT_EQ(o.status, 2) << o.out;
   EXPECT_TRUE(o.has("OpenMP construct `taskloop`")) << o.out;
   EXPECT_TRUE(o.has("is not supported")) << o.out;
+}
+
+// weft-cc -fopenmp, with gcc (libgomp's ABI) and with clang (libomp's): libweft comes first,
+// so either compiler's OpenMP calls reach weft's runtime, with no LD_PRELOAD by the user.
+TEST_F(OpenMp, TheWrapperBuildsOpenMpProgramsWithEitherCompiler) {
+  for (const std::string compiler : {"gcc", "clang"}) {
+    SCOPED_TRACE(compiler);
+    const std::string exe = (dir_ / ("openmp-" + compiler)).string();
+    // A compiler without an OpenMP runtime to link (clang without libomp-dev) is not weft's.
+    if (sh("echo 'int main(void){return 0;}' | " + compiler + " -fopenmp -x c - -o " + exe).status != 0) {
+      std::cout << compiler << " -fopenmp cannot link here: skipped\n";
+      continue;
+    }
+    Output o = sh("WEFT_CC=" + compiler + " " + kBin + "/weft-cc -fopenmp -O1 " + WEFT_PROGRAMS_DIR +
+                  "/openmp.c -o " + exe);
+    ASSERT_EQ(o.status, 0) << o.out;
+    const std::string run = "cd " + dir_.string() + " && env -u OMP_NUM_THREADS " + kBin +
+                            "/weft run --jobs 1 --seed 1 -n 300 -s random -- " + exe + " ";
+    o = sh(run + "racy_sum");
+    EXPECT_EQ(o.status, 1) << o.out;
+    EXPECT_TRUE(o.has("bug: data-race")) << o.out;
+    for (const std::string which : {"reduction_sum", "critical_sum", "dynamic_sum", "constructs", "barrier"}) {
+      o = sh(run + which);
+      EXPECT_EQ(o.status, 0) << which << "\n" << o.out;
+    }
+    o = sh(run + "lock_deadlock");
+    EXPECT_TRUE(o.has("bug: deadlock")) << o.out;
+    o = sh(run + "unsupported");
+    EXPECT_EQ(o.status, 2) << o.out;
+    EXPECT_TRUE(o.has("OpenMP construct `taskloop`")) << o.out;
+  }
 }
 
 // Outside weft (the program run on its own), the same runtime runs it for real.

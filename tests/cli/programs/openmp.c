@@ -192,11 +192,13 @@ static long constructs(void) {
 // --- a construct weft does not support: a clear refusal, not a hang ---
 
 static long unsupported(void) {
-  long sum = 0;
+  int copy[N];
 #pragma omp parallel
 #pragma omp single
-#pragma omp taskloop reduction(+ : sum)
-  for (int i = 0; i < N; i++) sum += a[i];
+#pragma omp taskloop
+  for (int i = 0; i < N; i++) copy[i] = a[i];
+  long sum = 0;
+  for (int i = 0; i < N; i++) sum += copy[i];
   return sum;
 }
 

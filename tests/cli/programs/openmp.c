@@ -149,6 +149,7 @@ static long constructs(void) {
   long sum = 0;
   int order[N], next = 0;
   int singles = 0, first_section = 0, second_section = 0, masters = 0, tasks = 0;
+  int grid[2][2] = {{0, 0}, {0, 0}}, last = -1;
 #pragma omp parallel
   {
     int mine;
@@ -176,6 +177,11 @@ static long constructs(void) {
 #pragma omp taskwait
       check(tasks == 2, "a task had not run at taskwait");
     }
+#pragma omp for collapse(2) schedule(guided) nowait
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 2; j++) grid[i][j] = i * 2 + j + 1;
+#pragma omp for lastprivate(last) schedule(static, 1)
+    for (int i = 0; i < N; i++) last = i;
 #pragma omp for ordered schedule(dynamic) reduction(+ : sum)
     for (int i = 0; i < N; i++) {
       sum += a[i];
@@ -185,6 +191,7 @@ static long constructs(void) {
   }
   check(singles == 1 && first_section + second_section == 11 && masters == 1, "a construct ran the wrong number of times");
   for (int i = 0; i < N; i++) check(order[i] == i, "ordered regions out of order");
+  check(grid[0][0] + grid[0][1] + grid[1][0] + grid[1][1] == 10 && last == N - 1, "collapse or lastprivate");
   check(omp_in_parallel() == 0 && omp_get_num_threads() == 1, "outside a region");
   return sum;
 }

@@ -41,9 +41,14 @@ void call_body(void* p) {
   c->fn(c->data);
 }
 
+// GOMP_parallel_loop_*, GOMP_parallel_sections: the team's first work share is the loop
+// over [start, start + count * incr), which its members enter at once.
 void parallel_loop(void (*fn)(void*), void* data, unsigned num_threads, Schedule schedule,
-                   std::uint64_t count, std::uint64_t chunk, std::uintptr_t pc) {
+                   long start, long incr, std::uint64_t count, std::uint64_t chunk,
+                   std::uintptr_t pc) {
   WorkShare ws;
+  ws.start = static_cast<std::uint64_t>(start);
+  ws.incr = static_cast<std::uint64_t>(incr);
   ws.schedule = resolve(schedule, &chunk);
   ws.count = count;
   ws.chunk = chunk;
@@ -197,16 +202,16 @@ bool GOMP_loop_end_cancel() {
 #define WEFT_PARALLEL_LOOP(name, schedule)                                                     \
   void GOMP_parallel_loop_##name(void (*fn)(void*), void* data, unsigned num_threads,          \
                                  long start, long end, long incr, long chunk, unsigned) {     \
-    parallel_loop(fn, data, num_threads, schedule, trip_count(start, end, incr),              \
+    parallel_loop(fn, data, num_threads, schedule, start, incr, trip_count(start, end, incr), \
                   static_cast<std::uint64_t>(chunk), WEFT_PC);                                \
-    (void)0;                                                                                  \
   }
 #define WEFT_PARALLEL_RUNTIME_LOOP(name)                                                       \
   void GOMP_parallel_loop_##name(void (*fn)(void*), void* data, unsigned num_threads,          \
                                  long start, long end, long incr, unsigned) {                 \
     std::uint64_t chunk;                                                                      \
     const Schedule s = runtime_schedule(&chunk);                                              \
-    parallel_loop(fn, data, num_threads, s, trip_count(start, end, incr), chunk, WEFT_PC);    \
+    parallel_loop(fn, data, num_threads, s, start, incr, trip_count(start, end, incr), chunk, \
+                  WEFT_PC);                                                                   \
   }
 WEFT_PARALLEL_LOOP(static, Schedule::kStatic)
 WEFT_PARALLEL_LOOP(dynamic, Schedule::kDynamic)
@@ -227,21 +232,27 @@ void GOMP_ordered_end() {}
 
 // ---- sections: a loop over the section numbers, one at a time ----
 
+// Outside a region its one thread runs every section in turn: its chunk counts them.
 unsigned GOMP_sections_start(unsigned count) {
+  Member& m = member();
+  if (lone(m)) {
+    m.chunk = Chunk{0, count};
+    return count > 0 ? 1 : 0;
+  }
   WEFT_PROGRAM_CALL;
   Chunk c;
   return start_loop(Schedule::kDynamic, count, 1, false, &c) ? static_cast<unsigned>(c.begin + 1) : 0;
 }
 unsigned GOMP_sections_next() {
-  WEFT_PROGRAM_CALL;
   Member& m = member();
-  if (lone(m)) return 0;
+  if (lone(m)) return ++m.chunk.begin < m.chunk.end ? static_cast<unsigned>(m.chunk.begin + 1) : 0;
+  WEFT_PROGRAM_CALL;
   Chunk c;
   return next(&c) ? static_cast<unsigned>(c.begin + 1) : 0;
 }
 void GOMP_parallel_sections(void (*fn)(void*), void* data, unsigned num_threads, unsigned count,
                             unsigned) {
-  parallel_loop(fn, data, num_threads, Schedule::kDynamic, count, 1, WEFT_PC);
+  parallel_loop(fn, data, num_threads, Schedule::kDynamic, 0, 1, count, 1, WEFT_PC);
 }
 void GOMP_sections_end() { GOMP_loop_end(); }
 void GOMP_sections_end_nowait() { GOMP_loop_end_nowait(); }

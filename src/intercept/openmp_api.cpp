@@ -79,7 +79,8 @@ int omp_get_num_threads() {
   const Member& m = member();
   return m.team == nullptr ? 1 : static_cast<int>(m.team->size());
 }
-int omp_get_max_threads() { return static_cast<int>(team_size(member(), 0)); }
+// The nthreads ICV, inside a region too (where a nested region would get one thread).
+int omp_get_max_threads() { return static_cast<int>(team_size(Member{}, 0)); }
 void omp_set_num_threads(int n) {
   if (n > 0) icvs().nthreads = static_cast<unsigned>(n);
 }

@@ -109,6 +109,8 @@ void run_parallel(unsigned size, void (*body)(void*), void* arg, const WorkShare
   if (first != nullptr) {
     inner.loop = &team.preset(*first);
     inner.work_shares = 1;
+    inner.bounds_start = first->start;
+    inner.bounds_incr = first->incr;
   }
   MemberStart starts[Team::kMaxThreads];
   pthread_t threads[Team::kMaxThreads];

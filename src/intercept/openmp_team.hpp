@@ -31,6 +31,9 @@ struct WorkShare {
   std::uint64_t next = 0;   // the first iteration not handed out (dynamic, guided)
   std::uint64_t ordered_next = 0;  // the first iteration whose ordered regions may not run yet
   void* copy = nullptr;  // single copyprivate: the executing thread's data
+  // A combined parallel loop's first iteration and step (Member::bounds_*), for its members.
+  std::uint64_t start = 0;
+  std::uint64_t incr = 0;
 };
 
 class Team {

@@ -96,6 +96,7 @@ TEST_F(OpenMp, DynamicGuidedAndRuntimeSchedulesAreCorrect) {
 // single, copyprivate, sections, master, tasks and taskwait, ordered: each as OpenMP says.
 TEST_F(OpenMp, WorkSharingConstructsAreCorrect) {
   expect_clean("constructs");
+  expect_clean("orphaned");  // outside a region too
   // A team of three, from OMP_NUM_THREADS.
   const Output o = sh("cd " + dir_.string() + " && OMP_NUM_THREADS=3 " + kBin +
                       "/weft run --jobs 1 -n 200 -s random -- " + kBin + "/cli_openmp constructs");
@@ -130,7 +131,7 @@ TEST_F(OpenMp, TheWrapperBuildsOpenMpProgramsWithEitherCompiler) {
     o = sh(run + "racy_sum");
     EXPECT_EQ(o.status, 1) << o.out;
     EXPECT_TRUE(o.has("bug: data-race")) << o.out;
-    for (const std::string which : {"reduction_sum", "critical_sum", "dynamic_sum", "constructs", "barrier"}) {
+    for (const std::string which : {"reduction_sum", "critical_sum", "dynamic_sum", "constructs", "orphaned", "barrier"}) {
       o = sh(run + which);
       EXPECT_EQ(o.status, 0) << which << "\n" << o.out;
     }
@@ -144,7 +145,7 @@ TEST_F(OpenMp, TheWrapperBuildsOpenMpProgramsWithEitherCompiler) {
 
 // Outside weft (the program run on its own), the same runtime runs it for real.
 TEST_F(OpenMp, ProgramsRunOutsideWeftToo) {
-  for (const std::string which : {"reduction_sum", "dynamic_sum", "constructs", "lock_order", "barrier"}) {
+  for (const std::string which : {"reduction_sum", "dynamic_sum", "constructs", "orphaned", "lock_order", "barrier"}) {
     const Output o = sh("OMP_NUM_THREADS=3 " + kBin + "/cli_openmp " + which);
     EXPECT_EQ(o.status, 0) << which << "\n" << o.out;
     EXPECT_TRUE(o.has("10")) << which << "\n" << o.out;

@@ -33,9 +33,10 @@ static long reduction_sum(void) {
   return sum;
 }
 
+// (schedule(dynamic): gcc's combined GOMP_parallel_loop_*, where the loop starts with the team)
 static long atomic_sum(void) {
   long sum = 0;
-#pragma omp parallel for
+#pragma omp parallel for schedule(dynamic)
   for (int i = 0; i < N; i++) {
 #pragma omp atomic
     sum += a[i];
@@ -45,7 +46,7 @@ static long atomic_sum(void) {
 
 static long critical_sum(void) {
   long sum = 0;
-#pragma omp parallel for
+#pragma omp parallel for schedule(guided)
   for (int i = 0; i < N; i++) {
 #pragma omp critical
     sum += a[i];
@@ -196,6 +197,29 @@ static long constructs(void) {
   return sum;
 }
 
+// --- orphaned work-sharing: outside any region its one thread does it all ---
+
+static void orphan(int* hits) {
+#pragma omp for schedule(dynamic)
+  for (int i = 0; i < N; i++) hits[i]++;
+#pragma omp sections
+  {
+#pragma omp section
+    hits[0] += 10;
+#pragma omp section
+    hits[1] += 10;
+  }
+}
+
+static long orphaned(void) {
+  int hits[N] = {0};
+  orphan(hits);
+#pragma omp parallel
+  orphan(hits);
+  for (int i = 0; i < N; i++) check(hits[i] == 2 + (i < 2 ? 20 : 0), "an orphaned construct");
+  return kTotal;
+}
+
 // --- a construct weft does not support: a clear refusal, not a hang ---
 
 static long unsupported(void) {
@@ -224,6 +248,7 @@ int main(int argc, char** argv) {
   else if (strcmp(which, "lock_order") == 0) sum = locks(0);
   else if (strcmp(which, "lock_deadlock") == 0) sum = locks(1);
   else if (strcmp(which, "constructs") == 0) sum = constructs();
+  else if (strcmp(which, "orphaned") == 0) sum = orphaned();
   else if (strcmp(which, "unsupported") == 0) sum = unsupported();
   else {
     fprintf(stderr, "usage: openmp <case>\n");

@@ -23,6 +23,11 @@ function(weft_instrument target)
   target_compile_options(${target} PRIVATE "$<$<COMPILE_LANG_AND_ID:CXX,GNU>:-Wno-tsan>"
                                            "$<$<COMPILE_LANG_AND_ID:C,GNU>:-Wno-tsan>")
   target_link_libraries(${target} PRIVATE weft::weft)
+  # ... and first among the shared libraries, whatever the target links and in which order:
+  # weft's definitions of the OpenMP runtimes' entry points (libgomp's GOMP_*, libomp's
+  # __kmpc_*, omp_*) must win over theirs (OpenMP::OpenMP_CXX linked before weft::weft).
+  target_link_options(${target} PRIVATE "LINKER:--push-state,--no-as-needed"
+                      "$<TARGET_FILE:weft::weft>" "LINKER:--pop-state")
 endfunction()
 
 function(weft_add_test name)

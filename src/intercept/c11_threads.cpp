@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "intercept/program_call.hpp"
 #include "intercept/real.hpp"
 
 static_assert(sizeof(mtx_t) == sizeof(pthread_mutex_t));
@@ -20,25 +21,6 @@ static_assert(sizeof(once_flag) == sizeof(pthread_once_t));
 static_assert(sizeof(thrd_t) == sizeof(pthread_t));
 
 namespace {
-
-using weft::intercept::ThreadState;
-
-// Steps are placed where the program called thrd_*/mtx_*/cnd_*, not inside these wrappers.
-class ProgramCall {
- public:
-  explicit ProgramCall(std::uintptr_t pc) : self_(weft::rt::controlled_thread()) {
-    if (self_ != nullptr) self_->call_pc = pc;
-  }
-  ~ProgramCall() {
-    if (self_ != nullptr) self_->call_pc = 0;
-  }
-  ProgramCall(const ProgramCall&) = delete;
-  ProgramCall& operator=(const ProgramCall&) = delete;
-
- private:
-  ThreadState* self_;
-};
-#define WEFT_PROGRAM_CALL ProgramCall program_call(WEFT_PC)
 
 int result(int err) {
   switch (err) {

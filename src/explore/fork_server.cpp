@@ -1211,7 +1211,13 @@ void maybe_run_fork_server() {
   }
   // Read by the runtime, as set: a bad value is the run's error, not a silent default.
   if (std::string e = detail::fibers_error(); !e.empty() && bad->empty()) *bad = e;
-  if (Shard s; Shard::parse(take_env("WEFT_SHARD"), &s) && s.valid()) c.shard = s;
+  if (const std::string x = take_env("WEFT_SHARD"); !x.empty()) {
+    if (Shard s; Shard::parse(x, &s) && s.valid() && s.count <= Shard::kMaxCount)
+      c.shard = s;
+    else if (bad->empty())
+      *bad = "WEFT_SHARD='" + x + "' is not valid: give I/N, shard I of N shards (0 <= I < N, " +
+             "N " + kShardCountNumber.accepted + ")";
+  }
   c.jobs_control = take_env("WEFT_JOBS_CONTROL");
   constexpr WholeNumber kWorker{0, kJobsNumber.hi - 1, "a worker's number from 0 to 255"};
   take_number("WEFT_JOBS_WORKER", kWorker, &c.jobs_worker, bad);

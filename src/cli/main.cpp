@@ -200,15 +200,15 @@ std::string schedule_path(const std::string& option, const std::string& program)
   return option.empty() ? fs::path(program).filename().string() + ".weft-schedule" : option;
 }
 
-// The errors of the files a command wrote, printed once it is done: each in one line. A
-// bug or an interruption keeps its exit status (the more important verdict: the report
-// said it); otherwise a lost output is an error (2).
+// The errors of the files a command wrote, printed once it is done (report()): each in
+// one line. A bug or an interruption keeps its exit status (the more important verdict:
+// the report said it); otherwise a lost output is an error (2).
 struct WriteErrors {
   std::vector<std::string> lines;
   void add(std::string error) {
     if (!error.empty()) lines.push_back(std::move(error));
   }
-  int status(int code) const {
+  int report(int code) const {
     for (const std::string& l : lines) fail(l);
     return !lines.empty() && code == kOk ? kError : code;
   }
@@ -359,6 +359,9 @@ std::string collect(Instance& in) {
            std::to_string(WIFEXITED(in.status) ? WEXITSTATUS(in.status) : 128 + WTERMSIG(in.status));
   }
   in.json = read_file(in.results / "result.json");
+  // The fork server writes it last, checked; whatever cut it short must not pass for a result.
+  if (!nlohmann::json::accept(in.json))
+    return "the run's result " + (in.results / "result.json").string() + " is not valid JSON";
   in.report = read_file(in.results / "report.txt");
   in.output = read_file(in.results / "output.txt");
   in.found = read_file(in.results / "schedule.txt");
@@ -647,7 +650,7 @@ int finish_run(const Run& r, Mode mode, const std::string& program, const Outcom
     errors.add(e);
     if (e.empty() && r.json != "-") std::cout << replay_hint(r, file);
   }
-  return status_of(errors.status(has_error ? kError : has_bug ? kBug : kOk));
+  return status_of(errors.report(has_error ? kError : has_bug ? kBug : kOk));
 }
 
 // The files weft writes for this command (the program writes --check-output's, and weft
@@ -987,7 +990,7 @@ int merge_command(const Merge& a) {
       std::cout << "schedule written to " << schedule_file << "; replay it with: weft replay "
                 << schedule_file << " -- " << program << "\n";
   }
-  return errors.status(has_error ? kError : bugs.empty() ? kOk : kBug);
+  return errors.report(has_error ? kError : bugs.empty() ? kOk : kBug);
 }
 
 // A validator for an option with a fixed set of values, naming them when the value is wrong.
@@ -1406,6 +1409,6 @@ int main(int argc, char** argv) {
   const int code = weft_main(argc, argv, out);
   // The report last, after every file: a lost one is said, and is an error unless a bug
   // or an interruption gives the exit status (WriteErrors).
-  if (std::string e = out.flush(); !e.empty()) return WriteErrors{{e}}.status(code);
+  if (std::string e = out.flush(); !e.empty()) return WriteErrors{{e}}.report(code);
   return code;
 }

@@ -200,6 +200,24 @@ TEST_F(Outputs, AReportThatCannotReachStdoutIsAnError) {
   EXPECT_EQ(contents(dir_ / "j.json").rfind("{", 0), 0u) << contents(dir_ / "j.json");
 }
 
+// The run's own files in TMPDIR cut short (a full disk; here a file size limit, SIGXFSZ
+// ignored, which fails a write past 512 bytes with EFBIG) are an error: not a truncated
+// JSON result or report passed on as the run's, exit 0 or 1.
+TEST_F(Outputs, AResultCutShortInTheTemporaryDirectoryIsAnError) {
+  fs::create_directories(dir_ / "tmp");
+  const std::string limited =
+      "ulimit -S -f 1; trap '' XFSZ; WEFT_JOBS=1 TMPDIR=" + at("tmp") + " " + weft() + " run ";
+  for (const std::string args : {"-q --json -" + kNoBug, kBug}) {
+    const Output o = sh("(" + limited + args + " </dev/null)");
+    EXPECT_EQ(o.status, 2) << args << "\n" << o.out;
+    EXPECT_TRUE(o.has("weft: cannot write the run's result to " + at("tmp") + "/weft-")) << o.out;
+    EXPECT_TRUE(o.has(": File too large\n")) << o.out;
+    EXPECT_FALSE(o.has("schedule written to")) << o.out;
+    EXPECT_FALSE(o.has("\"version\"")) << "no JSON result, whole or cut\n" << o.out;
+  }
+  EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
+}
+
 // A stdout whose reader has gone (`weft run ... | head -1`) ends weft by SIGPIPE, as any
 // filter, once its run is done: its files written, no process and no temporary directory
 // left. The pipe's reader is closed before weft starts, so that no timing decides it.

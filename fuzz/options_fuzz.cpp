@@ -104,7 +104,7 @@ void shard_and_exit(const std::string& text) {
   std::string error;
   Shard p;
   if (cli::parse_shard(text, &p, &error))
-    FUZZ_CHECK(p.valid(), "--shard gives a valid shard: " + text);
+    FUZZ_CHECK(p.valid() && p.count <= Shard::kMaxCount, "--shard gives a valid shard: " + text);
   else
     FUZZ_CHECK(!error.empty(), "--shard's refusal says why");
   ExpectedExit x;
@@ -144,6 +144,7 @@ void engines(std::string_view input) {
     return;
   }
   FUZZ_CHECK(choice.shard.valid(), "the shard chosen is valid");
+  FUZZ_CHECK(choice.shard.count <= Shard::kMaxCount, "the shard count is one weft merge takes");
   if (!explicit_shard.empty()) {
     Shard s;
     FUZZ_CHECK(cli::parse_shard(explicit_shard, &s, &error) && s.index == choice.shard.index &&

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <climits>
@@ -36,10 +37,13 @@
 #include "cli/command_line.hpp"
 #include "cli/merge_results.hpp"
 #include "cli/number_option.hpp"
+#include "cli/output_file.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/program_check.hpp"
 #include "cli/run_directory.hpp"
 #include "cli/shard_source.hpp"
 #include "core/checkpoint.hpp"
+#include "cli/stdout_buffer.hpp"
 #include "core/expected_exit.hpp"
 #include "core/jobs_layout.hpp"
 #include "core/run_record.hpp"
@@ -194,35 +198,25 @@ void print_stats(const std::string& json_text) {
   std::cout << "\n";
 }
 
-// "" when `path` can be written (it exists and is writable, or its directory is); else
-// why not, in one line naming the option. Checked before the exploration, not after it.
-std::string unwritable(const char* option, const std::string& path) {
-  if (path.empty() || path == "-") return "";
-  std::error_code ec;
-  const fs::path p(path);
-  if (fs::exists(p, ec)) {
-    if (fs::is_directory(p, ec)) return std::string(option) + " " + path + ": is a directory";
-    if (access(path.c_str(), W_OK) != 0)
-      return std::string(option) + " " + path + ": not writable (" + std::strerror(errno) + ")";
-    return "";
-  }
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  if (!fs::is_directory(dir, ec))
-    return std::string(option) + " " + path + ": directory " + dir.string() + " does not exist";
-  if (access(dir.c_str(), W_OK) != 0)
-    return std::string(option) + " " + path + ": directory " + dir.string() + " is not writable";
-  return "";
+// Where a bug's schedule goes: --schedule-out, or NAME.weft-schedule in the current
+// directory (NAME: the program's file name).
+std::string schedule_path(const std::string& option, const std::string& program) {
+  return option.empty() ? fs::path(program).filename().string() + ".weft-schedule" : option;
 }
 
-// Writes a bug's schedule to --schedule-out, or NAME.weft-schedule in the current
-// directory (NAME: the program's file name); returns where.
-std::string write_schedule(const std::string& option, const std::string& program,
-                           const std::string& schedule) {
-  const std::string out =
-      option.empty() ? fs::path(program).filename().string() + ".weft-schedule" : option;
-  std::ofstream(out) << schedule << "\n";
-  return out;
-}
+// The errors of the files a command wrote, printed once it is done (report()): each in
+// one line. A bug or an interruption keeps its exit status (the more important verdict:
+// the report said it); otherwise a lost output is an error (2).
+struct WriteErrors {
+  std::vector<std::string> lines;
+  void add(std::string error) {
+    if (!error.empty()) lines.push_back(std::move(error));
+  }
+  int report(int code) const {
+    for (const std::string& l : lines) fail(l);
+    return !lines.empty() && code == kOk ? kError : code;
+  }
+};
 
 enum class Mode { kRun, kReplay, kMinimize };
 
@@ -369,6 +363,9 @@ std::string collect(Instance& in) {
            std::to_string(WIFEXITED(in.status) ? WEXITSTATUS(in.status) : 128 + WTERMSIG(in.status));
   }
   in.json = read_file(in.results / "result.json");
+  // The fork server writes it last, checked; whatever cut it short must not pass for a result.
+  if (!nlohmann::json::accept(in.json))
+    return "the run's result " + (in.results / "result.json").string() + " is not valid JSON";
   in.report = read_file(in.results / "report.txt");
   in.output = read_file(in.results / "output.txt");
   in.found = read_file(in.results / "schedule.txt");
@@ -482,23 +479,35 @@ void wait_with_progress(std::vector<Instance>& instances, ControlFile& control) 
   }
 }
 
-// The number of workers --jobs asks for (0: the default, WEFT_JOBS or the cores).
-bool jobs_wanted(std::uint32_t option, std::uint32_t* jobs, std::string* error) {
-  if (option != 0) {
-    *jobs = option;
-    return true;
-  }
-  if (const char* v = std::getenv("WEFT_JOBS"); v != nullptr && *v != '\0') {
-    char* end = nullptr;
-    const unsigned long n = std::strtoul(v, &end, 10);
-    if (*end != '\0' || n < 1 || n > 256) {
-      *error = std::string("WEFT_JOBS='") + v + "' must be a number of workers from 1 to 256";
+// The number of workers: --jobs N, else WEFT_JOBS, else the cores. Each of the `shards`
+// shards' workers runs one part of shards x workers, at most Shard::kMaxCount: more asked
+// for is refused, the cores are cut down to fit.
+bool jobs_wanted(std::uint32_t option, std::uint32_t shards, std::uint32_t* jobs,
+                 std::string* error) {
+  std::string asked = option != 0 ? "--jobs " + std::to_string(option) : "";
+  *jobs = option;
+  if (const char* v = std::getenv("WEFT_JOBS"); option == 0 && v != nullptr && *v != '\0') {
+    std::uint64_t n = 0;
+    if (std::string e = weft::read_number(v, weft::kJobsNumber, &n); !e.empty()) {
+      *error = "WEFT_JOBS=" + e;
       return false;
     }
     *jobs = static_cast<std::uint32_t>(n);
+    asked = "WEFT_JOBS=" + std::to_string(n);
+  }
+  const std::uint64_t most = std::max<std::uint64_t>(1, weft::Shard::kMaxCount / shards);
+  if (*jobs == 0) {
+    *jobs = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(std::max(1u, std::thread::hardware_concurrency()), most));
     return true;
   }
-  *jobs = std::max(1u, std::thread::hardware_concurrency());
+  if (*jobs > most) {
+    *error = asked + " with " + std::to_string(shards) + " shards splits the search into " +
+             std::to_string(std::uint64_t{shards} * *jobs) + " parts, more than " +
+             std::to_string(weft::Shard::kMaxCount) + ": give at most --jobs " +
+             std::to_string(most) + ", or fewer shards";
+    return false;
+  }
   return true;
 }
 
@@ -662,18 +671,100 @@ bool check_checkpoint(const Run& r, const std::string& program, const weft::Shar
   return true;
 }
 
+// What the fork servers left of a finished run (merged, for several).
+struct Outcome {
+  std::string json, report, output, found, trace, page;
+};
+
+// "schedule written to FILE; replay it with: weft replay FILE <the run's options> -- PROGRAM".
+std::string replay_hint(const Run& r, const std::string& file) {
+  std::ostringstream s;
+  s << "schedule written to " << file << "; replay it with: weft replay " << file
+    << (r.no_fair ? " --no-fair" : "") << (r.real_time ? " --real-time" : "")
+    << (r.no_preempt_in.empty() ? "" : " --no-preempt-in '" + r.no_preempt_in + "'")
+    << (r.races.empty() ? "" : " --races=" + r.races)
+    << (r.preempt_on.empty() ? "" : " --preempt-on=" + r.preempt_on)
+    << (r.explore_timeouts ? " --explore-timeouts" : "")
+    << (r.spurious_wakeups ? " --spurious-wakeups" : "")
+    << (r.steps != Run{}.steps ? " --steps " + std::to_string(r.steps) : "")
+    << (r.expect_exit.empty() ? "" : " --expect-exit " + r.expect_exit)
+    << (r.check_output.empty() ? ""
+        : r.check_output == "-" ? std::string(" --check-output")
+                                : " --check-output '" + r.check_output + "'")
+    << " -- " << r.command[0] << (r.command.size() > 1 ? " ..." : "") << "\n";
+  return s.str();
+}
+
+// Writes the run's files, each checked, and prints its report (to stdout, which
+// StdoutBuffer writes last). The exit status.
+int finish_run(const Run& r, Mode mode, const std::string& program, const Outcome& o) {
+  const bool replay = mode == Mode::kReplay;
+  const bool has_bug = !o.found.empty();
+  const bool has_error = o.json.find("\"error\"") != std::string::npos;
+  WriteErrors errors;
+  if (r.json == "-") std::cout << o.json << "\n";
+  else if (!r.json.empty()) errors.add(weft::cli::write_output(r.json, "the JSON result", o.json + "\n"));
+  if (r.json != "-" && (!r.quiet || has_bug || has_error || g_stop_signal != 0)) {  // (an interrupted run says so)
+    if (has_bug && !o.output.empty() && !replay)
+      std::cout << "output of the failing execution:\n" << o.output
+                << (o.output.back() == '\n' ? "" : "\n") << "\n";
+    std::cout << o.report;
+  }
+  if (!r.trace_out.empty() && has_bug)
+    errors.add(weft::cli::write_output(r.trace_out, "the trace", o.trace + "\n"));
+  if (!r.html.empty() && has_bug)
+    errors.add(weft::cli::write_output(r.html, "the HTML report", o.page));
+  // Nothing to picture without a bug: said, and no file is left looking like a report.
+  if ((!r.trace_out.empty() || !r.html.empty()) && !has_bug && !has_error && r.json != "-")
+    std::cerr << "weft: no bug found, so no interleaving to write (--trace-out, --html)\n";
+  if (r.stats && r.json != "-" && !has_error) print_stats(o.json);
+  if (has_bug && !replay) {
+    const std::string file = schedule_path(r.schedule_out, program);
+    const std::string e = weft::cli::write_output(file, "the schedule", o.found + "\n");
+    errors.add(e);
+    if (e.empty() && r.json != "-") std::cout << replay_hint(r, file);
+  }
+  return status_of(errors.report(has_error ? kError : has_bug ? kBug : kOk));
+}
+
+// The files weft writes for this command (the program writes --check-output's, and weft
+// removes it before each execution), checked before it starts: "" or the first problem.
+std::string output_problem(const Run& r, Mode mode, const std::string& program,
+                           const std::string& runtime) {
+  using weft::cli::NamedPath;
+  std::vector<NamedPath> outputs = {{"--json", r.json}, {"--html", r.html}, {"--trace-out", r.trace_out}};
+  if (r.check_output != "-") outputs.push_back({"--check-output", r.check_output});
+  if (!r.checkpoint.empty()) outputs.push_back({"--checkpoint", r.checkpoint});
+  // The schedule replayed or minimised is read before the run: minimize may write the
+  // simpler one in its place (by default it does, NAME.weft-schedule), nothing else may.
+  std::vector<NamedPath> with_schedule = outputs;
+  if (mode != Mode::kReplay)
+    with_schedule.push_back({r.schedule_out.empty() ? "the default --schedule-out" : "--schedule-out",
+                             schedule_path(r.schedule_out, program)});
+  for (const NamedPath& o : with_schedule)
+    if (std::string why = o.name == "--check-output" ? "" : weft::cli::unwritable(o.name, o.path);
+        !why.empty())
+      return why;
+  std::error_code ec;
+  const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
+  if (std::string why = weft::cli::output_clash(
+          with_schedule, {{"the program under test", program}, {"weft's runtime", runtime}, {"weft itself", self}});
+      !why.empty() || mode == Mode::kRun)
+    return why;
+  return weft::cli::output_clash(
+      outputs, {{std::string("the schedule file to ") + (mode == Mode::kReplay ? "replay" : "minimize"),
+                 r.schedule_file}});
+}
+
 int launch(const Run& r, Mode mode) {
   const bool replay = mode == Mode::kReplay;
   if (r.command.empty()) return fail("no program given (usage: weft run [options] -- PROGRAM [ARGS...])");
   std::string why;
   const std::string program = resolve_program(r.command[0], &why);
   if (program.empty()) return fail(why);
-  for (const auto& [option, path] : {std::pair{"--json", r.json}, std::pair{"--html", r.html},
-                                     std::pair{"--trace-out", r.trace_out},
-                                     std::pair{"--schedule-out", r.schedule_out}})
-    if (std::string why = unwritable(option, path); !why.empty()) return fail(why);
   const std::string runtime = runtime_path();
   if (runtime.empty()) return fail("cannot find weft's runtime (libweft.so) next to this weft");
+  if (std::string why = output_problem(r, mode, program, runtime); !why.empty()) return fail(why);
   const std::string gdb_path = r.gdb || r.gdb_batch ? find_in_path("gdb") : "";
   if ((r.gdb || r.gdb_batch) && gdb_path.empty())
     return fail(std::string(r.gdb_batch ? "--gdb-batch" : "--gdb") +
@@ -696,7 +787,7 @@ int launch(const Run& r, Mode mode) {
     if (!weft::cli::resolve_shard(r.shard, r.shards, &sharding, &error,
                                   [](const char* n) { return std::getenv(n); }))
       return fail(error);
-    if (!jobs_wanted(r.jobs, &jobs, &error)) return fail(error);
+    if (!jobs_wanted(r.jobs, sharding.shard.count, &jobs, &error)) return fail(error);
     if (int done; !check_checkpoint(r, program, sharding.shard, &jobs, &done)) return done;
   }
   const weft::Shard shard = sharding.shard;
@@ -707,14 +798,21 @@ int launch(const Run& r, Mode mode) {
   if (!sharding.ignored.empty())
     std::cerr << "weft: --shard " << r.shard << " used; ignored: " << sharding.ignored << "\n";
   // Bazel: a test that shards says so by touching this file.
-  if (shard.sharded() && !sharding.status_file.empty()) std::ofstream(sharding.status_file, std::ios::app);
+  if (shard.sharded() && !sharding.status_file.empty())
+    if (std::string e = weft::cli::touch_output(sharding.status_file, "Bazel's shard status file");
+        !e.empty())
+      return fail(e);
 
   const bool gdb = r.gdb || r.gdb_batch;
   catch_stop_signals(gdb);  // gdb's Ctrl-C is gdb's
   weft::cli::RunDirectory run_dir;  // removed on every return below
   if (std::string error = run_dir.make(); !error.empty()) return status_of(fail(error));
   const fs::path results = run_dir.path();
-  if (!schedule.empty()) std::ofstream(results / "replay.weft-schedule") << schedule << "\n";
+  if (!schedule.empty())
+    if (std::string e = weft::cli::write_output((results / "replay.weft-schedule").string(),
+                                                "the schedule to replay", schedule + "\n");
+        !e.empty())
+      return status_of(fail(e));
 
   std::vector<std::string> env = {
       "WEFT_MODE=" + std::string(replay ? "replay" : mode == Mode::kMinimize ? "minimize" : "run"),
@@ -881,56 +979,11 @@ int launch(const Run& r, Mode mode) {
     json = m.merged.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     report = jobs > 1 ? merged_report(shown->report, m.merged, jobs) : shown->report;
   }
-  const std::string& output = shown->output;
-  const std::string& found = shown->found;
-  const std::string& trace = shown->trace;
-  const std::string& page = shown->page;
-
-  const bool has_bug = !found.empty();
-  const bool has_error = json.find("\"error\"") != std::string::npos;
   // gdb kills the execution it follows when it quits while that runs (not at the bug).
   if (gdb && json.find("the process was killed by signal 9") != std::string::npos)
     std::cerr << "weft: gdb killed the execution when it quit; the report shows how far it got\n";
-  if (!r.json.empty()) {
-    if (r.json == "-") {
-      std::cout << json << "\n";
-    } else {
-      std::ofstream(r.json) << json << "\n";
-    }
-  }
-  if (r.json != "-") {
-    if (!r.quiet || has_bug || has_error || g_stop_signal != 0) {  // (an interrupted run says so)
-      if (has_bug && !output.empty() && !replay)
-        std::cout << "output of the failing execution:\n" << output
-                  << (output.back() == '\n' ? "" : "\n") << "\n";
-      std::cout << report;
-    }
-  }
-  if (!r.trace_out.empty() && has_bug) std::ofstream(r.trace_out) << trace << "\n";
-  if (!r.html.empty() && has_bug) std::ofstream(r.html) << page;
-  // Nothing to picture without a bug: said, and no file is left looking like a report.
-  if ((!r.trace_out.empty() || !r.html.empty()) && !has_bug && !has_error && r.json != "-")
-    std::cerr << "weft: no bug found, so no interleaving to write (--trace-out, --html)\n";
-  if (r.stats && r.json != "-" && !has_error) print_stats(json);
-  if (has_bug && !replay) {
-    const std::string out = write_schedule(r.schedule_out, program, found);
-    if (r.json != "-")
-      std::cout << "schedule written to " << out << "; replay it with: weft replay " << out
-                << (r.no_fair ? " --no-fair" : "") << (r.real_time ? " --real-time" : "")
-                << (r.no_preempt_in.empty() ? "" : " --no-preempt-in '" + r.no_preempt_in + "'")
-                << (r.races.empty() ? "" : " --races=" + r.races)
-                << (r.preempt_on.empty() ? "" : " --preempt-on=" + r.preempt_on)
-                << (r.explore_timeouts ? " --explore-timeouts" : "")
-                << (r.spurious_wakeups ? " --spurious-wakeups" : "")
-                << (r.steps != Run{}.steps ? " --steps " + std::to_string(r.steps) : "")
-                << (r.expect_exit.empty() ? "" : " --expect-exit " + r.expect_exit)
-                << (r.check_output.empty() ? ""
-                    : r.check_output == "-" ? std::string(" --check-output")
-                                            : " --check-output '" + r.check_output + "'")
-                << " -- " << r.command[0] << (r.command.size() > 1 ? " ..." : "") << "\n";
-  }
-  if (has_error) return status_of(kError);
-  return status_of(has_bug ? kBug : kOk);
+  return finish_run(r, mode, program,
+                    {json, report, shown->output, shown->found, shown->trace, shown->page});
 }
 
 struct Merge {
@@ -940,10 +993,43 @@ struct Merge {
   bool quiet = false;
 };
 
+// weft merge's text summary: the bugs, the shards merged, the coverage.
+void print_merge_summary(const nlohmann::ordered_json& j, std::uint32_t count) {
+  if (j.contains("error")) std::cout << "weft: error: " << j["error"].get<std::string>() << "\n";
+  const auto& bugs = j["bugs"];
+  for (std::size_t i = 0; i < bugs.size(); ++i) {
+    const auto& b = bugs[i];
+    const auto loc = b.value("location", nlohmann::ordered_json::object());
+    std::cout << (bugs.size() > 1 ? "bug " + std::to_string(i + 1) + " of " + std::to_string(bugs.size())
+                                  : std::string("bug"))
+              << ": " << b.value("kind", "") << " at "
+              << (loc.value("file", "").empty() ? std::string("?")
+                                                : loc.value("file", "") + ":" + std::to_string(loc.value("line", std::uint64_t{0})))
+              << (loc.value("function", "").empty() ? "" : " (" + loc.value("function", "") + ")")
+              << ": " << b.value("message", "") << "\n  found by shard " << b.value("shard", 0)
+              << "/" << count << " in its execution " << b.value("execution", std::uint64_t{0}) << ", "
+              << b.value("preemptions", std::uint64_t{0}) << " preemptions; " << b.value("hits", std::uint64_t{1})
+              << (b.value("hits", std::uint64_t{1}) == 1 ? " hit" : " hits") << "\n";
+  }
+  std::cout << "merged " << j["shards"]["merged"].size() << " of " << count << " shards: "
+            << j.value("executions", std::uint64_t{0}) << " executions\n"
+            << "coverage: " << j["coverage"].value("summary", "") << "\n";
+  const std::uint64_t cut = j.value("cut_executions", std::uint64_t{0});
+  const std::uint64_t max_steps = j.value("max_steps", std::uint64_t{0});
+  if (cut != 0) std::cout << "warning: " << weft::cut_executions_warning(cut, max_steps) << "\n";
+}
+
 // weft merge: the shards' results as one, the first bug's schedule written out.
 int merge_command(const Merge& a) {
-  if (std::string why = unwritable("--json", a.json); !why.empty()) return fail(why);
-  if (std::string why = unwritable("--schedule-out", a.schedule_out); !why.empty()) return fail(why);
+  if (std::string why = weft::cli::unwritable("--json", a.json); !why.empty()) return fail(why);
+  if (std::string why = weft::cli::unwritable("--schedule-out", a.schedule_out); !why.empty())
+    return fail(why);
+  std::vector<weft::cli::NamedPath> read;
+  for (const std::string& f : a.files) read.push_back({"one of the results to merge", f});
+  // Checked again once the default --schedule-out is known (the program's name).
+  if (std::string why = weft::cli::output_clash({{"--json", a.json}, {"--schedule-out", a.schedule_out}}, read);
+      !why.empty())
+    return fail(why);
   std::vector<weft::cli::ShardResult> inputs;
   for (const std::string& f : a.files) {
     std::error_code ec;
@@ -960,45 +1046,30 @@ int merge_command(const Merge& a) {
   weft::cli::MergeOutcome m = weft::cli::merge_results(inputs, count, expected);
   if (!m.error.empty()) return fail(m.error);
   const auto& j = m.merged;
+  const std::string program = j.value("program", "");
+  const std::string schedule_file = schedule_path(a.schedule_out, program);
+  if (std::string why = weft::cli::output_clash(
+          {{"--json", a.json},
+           {a.schedule_out.empty() ? "the default --schedule-out" : "--schedule-out", schedule_file}},
+          read);
+      !why.empty())
+    return fail(why);
+  WriteErrors errors;
   const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-  if (a.json == "-")
-    std::cout << text << "\n";
-  else if (!a.json.empty())
-    std::ofstream(a.json) << text << "\n";
+  if (a.json == "-") std::cout << text << "\n";
+  else if (!a.json.empty()) errors.add(weft::cli::write_output(a.json, "the merged JSON result", text + "\n"));
   const bool has_error = j.contains("error");
   const auto& bugs = j["bugs"];
-  if (a.json != "-" && (!a.quiet || !bugs.empty() || has_error)) {
-    if (has_error) std::cout << "weft: error: " << j["error"].get<std::string>() << "\n";
-    for (std::size_t i = 0; i < bugs.size(); ++i) {
-      const auto& b = bugs[i];
-      const auto loc = b.value("location", nlohmann::ordered_json::object());
-      std::cout << (bugs.size() > 1 ? "bug " + std::to_string(i + 1) + " of " + std::to_string(bugs.size())
-                                    : std::string("bug"))
-                << ": " << b.value("kind", "") << " at "
-                << (loc.value("file", "").empty() ? std::string("?")
-                                                  : loc.value("file", "") + ":" + std::to_string(loc.value("line", std::uint64_t{0})))
-                << (loc.value("function", "").empty() ? "" : " (" + loc.value("function", "") + ")")
-                << ": " << b.value("message", "") << "\n  found by shard " << b.value("shard", 0)
-                << "/" << count << " in its execution " << b.value("execution", std::uint64_t{0}) << ", "
-                << b.value("preemptions", std::uint64_t{0}) << " preemptions; " << b.value("hits", std::uint64_t{1})
-                << (b.value("hits", std::uint64_t{1}) == 1 ? " hit" : " hits") << "\n";
-    }
-    std::cout << "merged " << j["shards"]["merged"].size() << " of " << count << " shards: "
-              << j.value("executions", std::uint64_t{0}) << " executions\n"
-              << "coverage: " << j["coverage"].value("summary", "") << "\n";
-    const std::uint64_t cut = j.value("cut_executions", std::uint64_t{0});
-    const std::uint64_t max_steps = j.value("max_steps", std::uint64_t{0});
-    if (cut != 0) std::cout << "warning: " << weft::cut_executions_warning(cut, max_steps) << "\n";
-  }
+  if (a.json != "-" && (!a.quiet || !bugs.empty() || has_error)) print_merge_summary(j, count);
   if (!bugs.empty()) {
-    const std::string program = j.value("program", "");
-    const std::string out = write_schedule(a.schedule_out, program, bugs[0].value("schedule", ""));
-    if (a.json != "-")
-      std::cout << "schedule written to " << out << "; replay it with: weft replay " << out
-                << " -- " << program << "\n";
+    const std::string e = weft::cli::write_output(schedule_file, "the schedule",
+                                                  bugs[0].value("schedule", "") + "\n");
+    errors.add(e);
+    if (e.empty() && a.json != "-")
+      std::cout << "schedule written to " << schedule_file << "; replay it with: weft replay "
+                << schedule_file << " -- " << program << "\n";
   }
-  if (has_error) return kError;
-  return bugs.empty() ? kOk : kBug;
+  return errors.report(has_error ? kError : bugs.empty() ? kOk : kBug);
 }
 
 // A validator for an option with a fixed set of values, naming them when the value is wrong.
@@ -1148,7 +1219,8 @@ void add_run_options(CLI::App* app, Run& r) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+// The command line's command, run; its exit status. What it prints on stdout is in `out`.
+int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
   // A signal from here on ends a run in order (one that comes before the run starts
   // interrupts it as soon as it has).
   catch_stop_signals(false);
@@ -1214,10 +1286,10 @@ int main(int argc, char** argv) {
                       "result is merged. --jobs 1: one process")->option_text("N")
       ->transform(weft::cli::number_option(weft::kJobsNumber));
   run_cmd->add_option("--shard", run.shard,
-                      "run shard I of N of the search (0 <= I < N),\n"
-                      "with no coordination: together the N shards run\n"
-                      "the search once; combine their --json results with\n"
-                      "'weft merge'. Also read from Bazel\n"
+                      "run shard I of N of the search (0 <= I < N <=\n"
+                      "1048576), with no coordination: together the N\n"
+                      "shards run the search once; combine their --json\n"
+                      "results with 'weft merge'. Also read from Bazel\n"
                       "(TEST_SHARD_INDEX, TEST_TOTAL_SHARDS), GoogleTest\n"
                       "(GTEST_SHARD_INDEX, GTEST_TOTAL_SHARDS), Slurm\n"
                       "(SLURM_ARRAY_TASK_ID, _COUNT, _MIN) and\n"
@@ -1227,7 +1299,7 @@ int main(int argc, char** argv) {
                       "the shard count of a Kubernetes Indexed Job, whose\n"
                       "JOB_COMPLETION_INDEX gives the index (or set\n"
                       "WEFT_SHARDS)")->option_text("N")
-      ->check(CLI::Range(1u, 1000000u));
+      ->transform(weft::cli::number_option(weft::kShardCountNumber));
   run_cmd->add_option("--checkpoint", run.checkpoint,
                       "save the search to FILE every --checkpoint-every\n"
                       "seconds and when it ends (Ctrl-C, the budget, a\n"
@@ -1245,7 +1317,9 @@ int main(int argc, char** argv) {
       "(SIGINT, Ctrl-C) or 143 (SIGTERM) interrupted: the search ended early and its\n"
       "partial result was reported (a second signal stops at once, with no result). The\n"
       "first bug's schedule is written to NAME.weft-schedule (or --schedule-out), and\n"
-      "weft run prints the weft replay command that reruns that execution.");
+      "weft run prints the weft replay command that reruns that execution. A report\n"
+      "file or a stdout that cannot be written is said in one line, and is exit status 2\n"
+      "unless a bug (1) or a signal gives the status.");
 
   CLI::App* replay_cmd = app.add_subcommand(
       "replay",
@@ -1332,7 +1406,8 @@ int main(int argc, char** argv) {
       "  1  a bug was found (weft run), or the replayed execution shows one (weft\n"
       "     replay)\n"
       "  2  usage or tool error: a bad option, a program that cannot be run or that\n"
-      "     starts child processes, a replay that diverged\n"
+      "     starts child processes, a replay that diverged, a report (a file or\n"
+      "     stdout) that could not be written when no bug was found\n"
       "  130, 143  interrupted by SIGINT (Ctrl-C) or SIGTERM (128 + the signal): the\n"
       "            search stopped early; its partial result is reported, marked\n"
       "            interrupted, and --json written. A second signal stops at once,\n"
@@ -1401,12 +1476,17 @@ int main(int argc, char** argv) {
     if (std::string e = weft::cli::take_program(*program_cmd, after_dashes, &r.command); !e.empty())
       return fail(e);
     if (std::string e = weft::cli::environment_problem(); !e.empty()) return fail(e);
+    if (r.json == "-") out.holds("the JSON result");
   }
   if (app.got_subcommand("strategies")) {
-    for (const weft::StrategyInfo& s : weft::strategy_list())
-      std::printf("%-14s %s\n", std::string(s.usage).c_str(), std::string(s.description).c_str());
+    for (const weft::StrategyInfo& s : weft::strategy_list()) {
+      const std::string usage(s.usage);
+      std::cout << usage << std::string(usage.size() < 14 ? 14 - usage.size() : 0, ' ') << " "
+                << s.description << "\n";
+    }
     return kOk;
   }
+  if (merge.json == "-") out.holds("the merged JSON result");
   if (app.got_subcommand("merge")) return merge_command(merge);
   if (app.got_subcommand("run")) return launch(run, Mode::kRun);
   if (app.got_subcommand("minimize")) return launch(minimize, Mode::kMinimize);
@@ -1414,4 +1494,14 @@ int main(int argc, char** argv) {
   if ((replay.gdb || replay.gdb_batch) && replay_cmd->count("--hang-timeout") == 0)
     replay.hang_timeout_s = 86400;
   return launch(replay, Mode::kReplay);
+}
+
+int main(int argc, char** argv) {
+  weft::cli::StdoutBuffer out;  // before anything is printed or opened
+  weft::cli::catch_broken_pipes();
+  const int code = weft_main(argc, argv, out);
+  // The report last, after every file: a lost one is said, and is an error unless a bug
+  // or an interruption gives the exit status (WriteErrors).
+  if (std::string e = out.flush(); !e.empty()) return WriteErrors{{e}}.report(code);
+  return code;
 }

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "core/coverage.hpp"
+#include "core/shard.hpp"
 #include "report/json_report.hpp"
 
 namespace weft::cli {
@@ -67,7 +68,7 @@ constexpr Field kBugFields[] = {
 constexpr Field kLocationFields[] = {
     {"function", Want::kString, true}, {"file", Want::kString, true}, {"line", Want::kUint, true}};
 
-constexpr std::uint64_t kMaxMergedShards = std::uint64_t{1} << 20;
+constexpr std::uint64_t kMaxMergedShards = Shard::kMaxCount;  // what --shard takes
 
 bool holds(const json& v, Want want) {
   switch (want) {

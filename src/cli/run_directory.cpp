@@ -64,28 +64,38 @@ std::string RunDirectory::make() {
     if (mkdtemp(name.data()) == nullptr)
       return "cannot make a temporary directory in " + root.string() + ": " + std::strerror(errno);
     path_ = name;
-    lock_ = open(name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (lock_ < 0 && errno == ENOENT) {  // another run's sweep took it while still empty
+    lock_ = lock_made(path_);
+    if (lock_ == kSwept) {
+      lock_ = -1;
       path_.clear();
       continue;
     }
-    // Blocking: another run's sweep may hold it for a moment.
-    if (lock_ < 0 || flock(lock_, LOCK_EX) != 0) {
+    if (lock_ < 0) {
       const std::string why = std::strerror(errno);
       remove();
       return "cannot lock the temporary directory " + name + ": " + why;
     }
-    struct stat st;
-    if (fstat(lock_, &st) == 0 && st.st_nlink > 0) {
-      std::ofstream(path_ / kMarker) << getpid() << "\n";
-      return "";
-    }
-    close(lock_);  // swept while still empty, before it was locked: another one
-    lock_ = -1;
-    path_.clear();
+    std::ofstream(path_ / kMarker) << getpid() << "\n";
+    return "";
   }
   return "cannot make a temporary directory in " + root.string() +
          ": each one made was removed at once";
+}
+
+int RunDirectory::lock_made(const fs::path& dir) {
+  const int fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return errno == ENOENT ? kSwept : -1;  // swept before it was opened
+  // Blocking: another run's sweep may hold it for a moment.
+  if (flock(fd, LOCK_EX) != 0) {
+    const int error = errno;
+    close(fd);
+    errno = error;
+    return -1;
+  }
+  struct stat st;
+  if (fstat(fd, &st) == 0 && st.st_nlink > 0) return fd;
+  close(fd);  // swept while still empty, before it was locked
+  return kSwept;
 }
 
 void RunDirectory::remove() {

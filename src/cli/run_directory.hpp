@@ -25,6 +25,12 @@ class RunDirectory {
   // The directories of runs whose weft is gone, in `tmp`: removed; how many.
   static std::size_t sweep(const std::filesystem::path& tmp);
 
+  // Opens and locks `dir`, just made: its descriptor; -1 with errno when that fails; or
+  // kSwept when another run's sweep removed it first (empty and unlocked, it looked
+  // abandoned): then make another.
+  static constexpr int kSwept = -2;
+  static int lock_made(const std::filesystem::path& dir);
+
  private:
   std::filesystem::path path_;
   int lock_ = -1;  // the directory, open and locked

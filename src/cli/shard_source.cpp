@@ -1,14 +1,17 @@
 #include "cli/shard_source.hpp"
 
-#include <charconv>
+#include "core/numbers.hpp"
 
 namespace weft::cli {
 namespace {
 
-bool parse_u32(std::string_view text, std::uint32_t* out) {
-  if (text.empty()) return false;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  return ec == std::errc() && end == text.data() + text.size();
+// A number of the engines' variables, read as every number weft takes (core/numbers.hpp):
+// decimal digits only, at most 2^32 - 1 (counts are checked against kShardCountNumber).
+bool parse_u32(const std::string& text, std::uint32_t* out) {
+  std::uint64_t v = 0;
+  if (!read_number(text, WholeNumber{0, 0xffffffffu, ""}, &v).empty()) return false;
+  *out = static_cast<std::uint32_t>(v);
+  return true;
 }
 
 struct Candidate {
@@ -22,6 +25,11 @@ bool parse_shard(std::string_view text, Shard* shard, std::string* error) {
   Shard s;
   if (!Shard::parse(text, &s)) {
     *error = "--shard expects I/N (shard I of N, 0 <= I < N), not '" + std::string(text) + "'";
+    return false;
+  }
+  if (s.count > Shard::kMaxCount) {
+    *error = "--shard " + std::string(text) + ": the count is not valid: give " +
+             kShardCountNumber.accepted;
     return false;
   }
   if (!s.valid()) {
@@ -47,6 +55,11 @@ bool resolve_shard(const std::string& explicit_shard, std::uint32_t shards, Shar
     if (i.empty() && n.empty()) return true;
     const std::string source = std::string(index_var) + "/" + count_var + " (" + engine + ")";
     std::uint32_t index = 0, count = 0;
+    if (std::uint64_t c = 0; !n.empty() && !read_number(n, kShardCountNumber, &c).empty()) {
+      *error = "cannot shard by " + source + ": " + count_var + "=" +
+               read_number(n, kShardCountNumber, &c);
+      return false;
+    }
     if (i.empty() || n.empty() || !parse_u32(i, &index) || !parse_u32(n, &count) ||
         index < base || count == 0 || index - base >= count) {
       *error = "cannot shard by " + source + ": " + index_var + "='" + i + "', " + count_var +
@@ -68,10 +81,18 @@ bool resolve_shard(const std::string& explicit_shard, std::uint32_t shards, Shar
     }
     if (!pair("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "Slurm", base)) return false;
   }
-  std::uint32_t k8s_count = shards;
-  if (k8s_count == 0 && !env("WEFT_SHARDS").empty() && !parse_u32(env("WEFT_SHARDS"), &k8s_count)) {
-    *error = "WEFT_SHARDS='" + env("WEFT_SHARDS") + "' is not a number of shards";
+  if (shards > Shard::kMaxCount) {  // weft run's --shards is checked as it is read
+    *error = "--shards " + std::to_string(shards) + " is not valid: give " + kShardCountNumber.accepted;
     return false;
+  }
+  std::uint32_t k8s_count = shards;
+  if (const std::string n = env("WEFT_SHARDS"); k8s_count == 0 && !n.empty()) {
+    std::uint64_t c = 0;
+    if (std::string e = read_number(n, kShardCountNumber, &c); !e.empty()) {
+      *error = "WEFT_SHARDS=" + e;
+      return false;
+    }
+    k8s_count = static_cast<std::uint32_t>(c);
   }
   if (const std::string k = env("JOB_COMPLETION_INDEX"); !k.empty()) {
     std::uint32_t index = 0;

@@ -10,6 +10,10 @@
 namespace weft {
 
 struct Shard {
+  // The most shards a search is split into (weft run's --shard and --shards, the engines'
+  // variables, --jobs' workers of one shard times its count, weft merge): a merge lists
+  // the shards it expects and those missing, and a count of 2^32 - 1 took 16 GB.
+  static constexpr std::uint32_t kMaxCount = std::uint32_t{1} << 20;
   std::uint32_t index = 0;  // 0 <= index < count
   std::uint32_t count = 1;
   bool sharded() const { return count > 1; }

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -313,8 +314,21 @@ std::string execution_output(const ServerState& s) {
   return out + read_fd(s.output_fd);
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
+// "" or why `text` could not be written to `path` (a full TMPDIR, say).
+std::string write_file(const std::string& path, const std::string& text) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return std::strerror(errno);
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = n < 0 ? errno : ENOSPC;
+      close(fd);
+      return std::strerror(error);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return close(fd) == 0 || errno == EINTR ? "" : std::strerror(errno);
 }
 
 std::vector<std::string> own_args() {
@@ -630,13 +644,25 @@ void serve(ServerState& s) {
       [[maybe_unused]] const ssize_t n =
           write(cfg.stdout_to_stderr ? STDERR_FILENO : STDOUT_FILENO, printed.data(), printed.size());
     }
-    write_file(cfg.result_dir + "/result.json", format_json(run, symbolizer, program, args));
-    write_file(cfg.result_dir + "/report.txt", format_text(run, symbolizer, text_options));
-    write_file(cfg.result_dir + "/output.txt", output);
+    // For weft run, every file checked and result.json last: its sign that the others are
+    // whole. One cut short (a full TMPDIR) is said, and leaves no result.json behind.
+    const std::string json = format_json(run, symbolizer, program, args);
+    std::vector<std::pair<const char*, std::string>> files = {
+        {"report.txt", format_text(run, symbolizer, text_options)}, {"output.txt", output}};
     if (!run.bugs.empty()) {
-      write_file(cfg.result_dir + "/schedule.txt", run.bugs[0].schedule);
-      write_file(cfg.result_dir + "/trace.json", format_trace_events(run.bugs[0], symbolizer));
-      write_file(cfg.result_dir + "/report.html", format_html(run.bugs[0], symbolizer, program));
+      files.emplace_back("schedule.txt", run.bugs[0].schedule);
+      files.emplace_back("trace.json", format_trace_events(run.bugs[0], symbolizer));
+      files.emplace_back("report.html", format_html(run.bugs[0], symbolizer, program));
+    }
+    files.emplace_back("result.json", json);
+    for (const auto& [name, text] : files) {
+      const std::string path = cfg.result_dir + "/" + name;
+      if (std::string why = write_file(path, text); !why.empty()) {
+        unlink((cfg.result_dir + "/result.json").c_str());
+        const std::string line = "weft: cannot write the run's result to " + path + ": " + why + "\n";
+        [[maybe_unused]] const ssize_t n = write(STDERR_FILENO, line.data(), line.size());
+        _exit(127);  // weft run: said already
+      }
     }
     std::fflush(nullptr);
     _exit(0);
@@ -1320,7 +1346,13 @@ void maybe_run_fork_server() {
   }
   // Read by the runtime, as set: a bad value is the run's error, not a silent default.
   if (std::string e = detail::fibers_error(); !e.empty() && bad->empty()) *bad = e;
-  if (Shard s; Shard::parse(take_env("WEFT_SHARD"), &s) && s.valid()) c.shard = s;
+  if (const std::string x = take_env("WEFT_SHARD"); !x.empty()) {
+    if (Shard s; Shard::parse(x, &s) && s.valid() && s.count <= Shard::kMaxCount)
+      c.shard = s;
+    else if (bad->empty())
+      *bad = "WEFT_SHARD='" + x + "' is not valid: give I/N, shard I of N shards (0 <= I < N, " +
+             "N " + kShardCountNumber.accepted + ")";
+  }
   c.jobs_control = take_env("WEFT_JOBS_CONTROL");
   if (std::string f = take_env("WEFT_CLASS_LOG"); !f.empty()) {
     c.class_log = open(f.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);

@@ -234,6 +234,51 @@ TEST_F(Hostile, EveryWholeSeedReachesTheSearch) {
     }
 }
 
+// WEFT_JOBS, WEFT_SHARDS and the engines' shard counts are read as the options are: digits
+// only (no space, sign or hex), within the range the error names; a shard count at most
+// what weft merge takes, and a shard's workers too (a count times --jobs once overflowed
+// 32 bits: 2^24 shards of 256 workers made 0 parts).
+TEST_F(Hostile, WeftJobsAndShardCountsAreReadAsStrictlyAsTheOptions) {
+  const std::string program = " -q -s random -n 3 -- " + kBin + "/cli_locked";
+  auto refused_with = [&](const std::string& env, const std::string& args, const std::string& says) {
+    const Output o = sh(weft::test::kNoSharding + "-u WEFT_JOBS " + env + " " + weft() + " run " +
+                        args + program);
+    EXPECT_EQ(o.status, 2) << env << " " << args << "\n" << o.out;
+    EXPECT_NE(o.out.find(says), std::string::npos) << env << " " << args << "\n" << o.out;
+    EXPECT_EQ(lines(o.out), 1u) << "one line: " << o.out;
+  };
+  const std::string workers = "' is not valid: give a whole number of workers from 1 to 256";
+  for (const std::string v : {" 5", "+5", "5 ", "0x5", "-1", "05x", "1e2", "99999999999999999999999"})
+    refused_with("WEFT_JOBS='" + v + "'", "", "weft: WEFT_JOBS='" + v + workers);
+  const std::string shards = "is not valid: give a whole number of shards from 1 to 1048576";
+  refused_with("JOB_COMPLETION_INDEX=0 WEFT_SHARDS=' 2'", "", "WEFT_SHARDS=' 2' " + shards);
+  refused_with("JOB_COMPLETION_INDEX=0 WEFT_SHARDS=+2", "", "WEFT_SHARDS='+2' " + shards);
+  refused_with("JOB_COMPLETION_INDEX=0", "--shards +2", "--shards: '+2' " + shards);
+  refused_with("JOB_COMPLETION_INDEX=0", "--shards 1048577", "--shards: '1048577' " + shards);
+  refused_with("", "--shard 0/4294967295", "--shard 0/4294967295: the count " + shards);
+  refused_with("", "--shard 0/1048577", "--shard 0/1048577: the count " + shards);
+  refused_with("", "--shard ' 0/2'", "--shard expects I/N");
+  refused_with("", "--shard +0/2", "--shard expects I/N");
+  refused_with("TEST_SHARD_INDEX=0 TEST_TOTAL_SHARDS=2000000", "",
+               "cannot shard by TEST_SHARD_INDEX/TEST_TOTAL_SHARDS (Bazel): TEST_TOTAL_SHARDS='2000000' " + shards);
+  refused_with("GTEST_SHARD_INDEX=0 GTEST_TOTAL_SHARDS=' 2'", "",
+               "GTEST_TOTAL_SHARDS=' 2' " + shards);
+  refused_with("", "--shard 0/16777216 --jobs 256", "--shard 0/16777216: the count " + shards);
+  refused_with("", "--shard 0/1048576 --jobs 2",
+               "--jobs 2 with 1048576 shards splits the search into 2097152 parts, more than "
+               "1048576: give at most --jobs 1, or fewer shards");
+  refused_with("WEFT_JOBS=256", "--shard 5/8192",
+               "WEFT_JOBS=256 with 8192 shards splits the search into 2097152 parts");
+  // The default, the cores, is cut down to fit instead.
+  const Output o = sh(weft::test::kNoSharding + "-u WEFT_JOBS " + weft() +
+                      " run --shard 3/1048576 --json -" + program);
+  EXPECT_EQ(o.status, 0) << o.out;
+  const json j = json::parse(o.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << o.out;
+  EXPECT_EQ(j["jobs"], 1) << o.out;
+  EXPECT_EQ(j["shard"]["count"], 1048576) << o.out;
+}
+
 // The variables weft run hands the program are read by the same rules: set by hand, a bad
 // one is the run's error, not a default or a rounded number.
 TEST_F(Hostile, TheForkServerReadsItsVariablesAsWeftRunReadsItsOptions) {
@@ -255,6 +300,9 @@ TEST_F(Hostile, TheForkServerReadsItsVariablesAsWeftRunReadsItsOptions) {
       {"WEFT_EXECUTIONS=-1", "WEFT_EXECUTIONS='-1' is not valid: give a whole number of executions"},
       {"WEFT_EXPECT_EXIT=300", "WEFT_EXPECT_EXIT='300' is not valid: give an exit status from 0 to 255"},
       {"WEFT_FIBERS=banana", "WEFT_FIBERS='banana' is not valid: give 0"},
+      {"WEFT_SHARD=' 0/2'", "WEFT_SHARD=' 0/2' is not valid: give I/N"},
+      {"WEFT_SHARD=0/4294967295", "WEFT_SHARD='0/4294967295' is not valid: give I/N"},
+      {"WEFT_JOBS_WORKERS=+2", "WEFT_JOBS_WORKERS='+2' is not valid: give a whole number of workers"},
   };
   for (const auto& b : bad) {
     const json j = serve(b.env);

@@ -43,6 +43,9 @@ trap 'rm -rf "$work"' EXIT
 
 failures=0
 exec 3>&2  # the failures; the shell's own notices (a job "Killed") go nowhere
+# Job control: each run a process group of its own, as an interactive shell's job is, with
+# SIGINT at its default until weft catches it.
+set -m
 fail() {
   echo "FAIL run $1: $2" >&3
   failures=$((failures + 1))
@@ -91,14 +94,17 @@ for ((i = 1; i <= RUNS; i++)); do
   marker="WEFT_SOAK_RUN=$soak_id-$i"
   json=$work/result-$i.json
   out=$work/out-$i.txt
-  # setsid: a process group of its own (as a shell's job), with weft's pid.
-  WEFT_SOAK_ID=$soak_id setsid env "$marker" "$weft" run -q -s "$strategy" -n 0 --jobs "$jobs" \
+  # A job of its own (set -m above): a process group with weft's pid, made before $! is
+  # known, and SIGINT not ignored (a script's background jobs ignore it without job
+  # control, and a SIGINT that came before weft's main installed its handler was lost:
+  # weft ran on for 60 s).
+  WEFT_SOAK_ID=$soak_id env "$marker" "$weft" run -q -s "$strategy" -n 0 --jobs "$jobs" \
     --json "$json" -- "$program" </dev/null >"$out" 2>&1 &
   pid=$!
   sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
   case $sig in
-    # Ctrl-C: the whole group (not made yet when setsid has not run: then the process)
-    INT) kill -INT -- "-$pid" 2>/dev/null || kill -INT "$pid" 2>/dev/null ;;
+    # Ctrl-C: the whole group
+    INT) kill -INT -- "-$pid" 2>/dev/null ;;
     *) kill "-$sig" "$pid" 2>/dev/null ;;
   esac
   # weft ends within 60 s, whatever the signal.
@@ -127,7 +133,7 @@ for ((i = 1; i <= RUNS; i++)); do
   if [ "$sig" != KILL ]; then
     if [ ! -e "$json" ] && [ ! -s "$out" ]; then
       # Not even weft's first line (its handler says it got the signal): the signal came
-      # before weft's main began (or before setsid and env executed it), when there is
+      # before weft's main began (or before env executed it), when there is
       # nothing to clean up yet, and no sweep of the killed runs' directories either.
       outcome[$sig-before-start]=$((${outcome[$sig-before-start]:-0} + 1))
       outcome[$sig-killed]=$((${outcome[$sig-killed]:-0} - 1))

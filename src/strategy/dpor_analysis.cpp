@@ -336,7 +336,8 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
     for (ThreadId t : tree.enabled(records[d]))
       if (t < threads_) pending[t] = static_cast<std::int64_t>(d);
   }
-  std::vector<bool> done(threads_, false);
+  std::vector<std::uint8_t>& done = done_;  // (a member: no allocation per execution)
+  done.assign(threads_, 0);
   for (ThreadId t = 0; t < threads_; ++t) {
     if (pending[t] < 0) continue;
     const ExecutionTree::Record& r = records[static_cast<std::size_t>(pending[t])];
@@ -351,7 +352,7 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
     e.thread = t;
     e.op = ops[at];
     unfinished_race(e, last_of[t]);
-    done[t] = true;
+    done[t] = 1;
   }
   for (const Event& e : trace.unfinished())
     if (e.thread < threads_ && !done[e.thread]) unfinished_race(e, last_of[e.thread]);

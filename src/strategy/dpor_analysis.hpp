@@ -95,6 +95,7 @@ class DporAnalysis {
   std::vector<std::uint32_t> candidates_;
   std::vector<std::uint32_t> soft_;
   std::vector<std::int64_t> first_in_v_;  // per thread: its first step in v, -1
+  std::vector<std::uint8_t> done_;        // per thread: its unfinished step weighed
   std::vector<Race> races_;
   std::vector<ThreadId> initials_;
 };

@@ -196,7 +196,7 @@ TEST_F(Checkpoint, ADamagedFileIsRefusedInOneLine) {
   refused(flipped, "is refused: it is damaged or truncated");
   Output o = sh(weft() + " run -n 5 -s pb --checkpoint " + dir_.string() + " -- " + kProgram);
   EXPECT_EQ(o.status, 2) << o.out;
-  EXPECT_TRUE(o.has("is not a regular file")) << o.out;
+  EXPECT_TRUE(o.has("--checkpoint " + dir_.string() + ": is a directory")) << o.out;
 }
 
 TEST_F(Checkpoint, WhatCannotBeSavedIsSaidInOneLine) {

@@ -223,6 +223,7 @@ Executor::Executor(const Program& program) : program_(program) {
   by_tid_.reserve(program.threads_.size());
   enabled_.reserve(program.threads_.size());
   next_ops_.reserve(program.threads_.size());
+  blocked_.reserve(program.threads_.size());
   events_.reserve(program.op_count());
 }
 

@@ -17,6 +17,11 @@ class StateWriter {
   explicit StateWriter(std::vector<std::uint64_t>* out) : out_(out) {}
   void put(std::uint64_t v) { out_->push_back(v); }
   void put_signed(std::int64_t v) { put(static_cast<std::uint64_t>(v)); }
+  // A sampler's count of executions, execution k drawing from its own seed: one still
+  // unfinished when the state is saved is not counted, and runs again after a resume.
+  void put_executions(std::uint64_t executions, bool unfinished) {
+    put(executions - (unfinished && executions != 0 ? 1 : 0));
+  }
   void put_string(const std::string& s) {
     put(s.size());
     for (std::size_t i = 0; i < s.size(); i += 8) {

@@ -70,6 +70,14 @@ inline bool touches_block(const Op& free_op, ThreadId t, const Op& other) {
   return false;
 }
 
+// Two sets of object accesses touch one object, and one of them writes it.
+inline bool conflict(const ObjectAccess* x, std::size_t nx, const ObjectAccess* y, std::size_t ny) {
+  for (std::size_t i = 0; i < nx; ++i)
+    for (std::size_t j = 0; j < ny; ++j)
+      if (x[i].key == y[j].key && (x[i].writes || y[j].writes)) return true;
+  return false;
+}
+
 // Operations a and b of threads ta and tb do not commute.
 inline bool dependent(ThreadId ta, const Op& a, ThreadId tb, const Op& b) {
   if (ta == tb) return true;
@@ -80,11 +88,7 @@ inline bool dependent(ThreadId ta, const Op& a, ThreadId tb, const Op& b) {
   if ((a.kind == OpKind::ThreadCancel && a.aux == tb) || (b.kind == OpKind::ThreadCancel && b.aux == ta))
     return true;
   ObjectAccess x[2], y[2];
-  const std::size_t nx = object_accesses(ta, a, x), ny = object_accesses(tb, b, y);
-  for (std::size_t i = 0; i < nx; ++i)
-    for (std::size_t j = 0; j < ny; ++j)
-      if (x[i].key == y[j].key && (x[i].writes || y[j].writes)) return true;
-  return false;
+  return conflict(x, object_accesses(ta, a, x), y, object_accesses(tb, b, y));
 }
 
 // Whether an earlier operation and a later one of another thread might both be enabled

@@ -13,11 +13,7 @@ bool steps_dependent(const Event& a, const Event& b) {
   if (((a.flags | b.flags) & kFailed) == 0) return true;
   // A failed step changed nothing: only a write of the other one conflicts with it.
   ObjectAccess x[2], y[2];
-  const std::size_t nx = object_accesses(a, x), ny = object_accesses(b, y);
-  for (std::size_t i = 0; i < nx; ++i)
-    for (std::size_t j = 0; j < ny; ++j)
-      if (x[i].key == y[j].key && (x[i].writes || y[j].writes)) return true;
-  return false;
+  return conflict(x, object_accesses(a, x), y, object_accesses(b, y));
 }
 
 // The class's lexicographic normal form: of the steps whose dependent predecessors have

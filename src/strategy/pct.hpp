@@ -42,7 +42,7 @@ class PctStrategy final : public Strategy {
   bool resumable() const override { return true; }
   void save_state(bool unfinished, std::vector<std::uint64_t>* out) const override {
     StateWriter w(out);
-    w.put(executions_ - (unfinished && executions_ != 0 ? 1 : 0));
+    w.put_executions(executions_, unfinished);
     w.put(longest_);
     w.put(max_threads_);
   }

@@ -30,7 +30,7 @@ class RandomWalkStrategy final : public Strategy {
   bool resumable() const override { return true; }
   void save_state(bool unfinished, std::vector<std::uint64_t>* out) const override {
     StateWriter w(out);
-    w.put(executions_ - (unfinished && executions_ != 0 ? 1 : 0));
+    w.put_executions(executions_, unfinished);
   }
   bool load_state(std::span<const std::uint64_t> words) override {
     StateReader r(words);

@@ -84,6 +84,14 @@ bool fail(std::string* error, const std::string& what) {
   return false;
 }
 
+// A field quoted in a refusal, its control bytes shown as '?' so the refusal stays one line.
+std::string printable(std::string_view text) {
+  std::string out(text);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return out;
+}
+
 }  // namespace
 
 std::string encode_checkpoint(const Checkpoint& c) {
@@ -109,7 +117,7 @@ bool decode_checkpoint(std::string_view bytes, Checkpoint* out, std::string* err
   std::uint64_t n = 0;
   if (!lines.next(kMagic, &v)) return fail(error, "it is not a weft checkpoint");
   if (v != std::to_string(Checkpoint::kVersion))
-    return fail(error, "it is of format version '" + std::string(v.substr(0, 20)) +
+    return fail(error, "it is of format version '" + printable(v.substr(0, 20)) +
                            "', this weft reads version " + std::to_string(Checkpoint::kVersion));
   // The checksum first: a damaged file says so, whatever part of it is damaged.
   const std::size_t check_at = bytes.rfind("check ");

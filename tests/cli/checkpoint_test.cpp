@@ -189,6 +189,8 @@ TEST_F(Checkpoint, ADamagedFileIsRefusedInOneLine) {
   refused("", "is refused: it is not a weft checkpoint");
   refused("hello\n", "is refused: it is not a weft checkpoint");
   refused("weft-checkpoint 9\n", "is refused: it is of format version '9'");
+  // A control byte in the quoted version keeps the refusal one line (found by make fuzz).
+  refused("weft-checkpoint 1\r\n", "is refused: it is of format version '1?'");
   for (std::size_t cut : {good.size() / 2, good.size() - 1, std::size_t{30}})
     refused(good.substr(0, cut), "is refused: it is damaged or truncated");
   std::string flipped = good;

@@ -62,6 +62,12 @@ struct ControllerConfig {
   // Which instrumented plain accesses are scheduling points; with kRacy, those at `racy`.
   PreemptOn preempt_on = PreemptOn::kAll;
   const RacyPoints* racy = nullptr;
+  // The accesses of the only thread left, once others ran, are steps too. Off, they are
+  // not (nothing can interleave with them, and what they do follows from the steps
+  // before), so two executions of one happens-before class may record different steps.
+  // The claims oracle, which counts classes, records them. (Before the first thread is
+  // created, main's accesses come before every other step in every execution.)
+  bool lone_accesses_are_steps = false;
   // Data race detection (null: off). A race is a bug when `races_fail`, otherwise it goes
   // to ExecutionSink::on_race and the execution goes on.
   detect::RaceDetector* races = nullptr;
@@ -313,7 +319,8 @@ class Controller {
   // Whether `t`'s next operation is in, or called from, code it must not be preempted in.
   bool in_no_preempt_code(const ThreadState& t) const;
   bool access_is_point(const Op& op) const {
-    if (alive_ <= 1) return false;  // nothing can interleave with the only thread left
+    // Nothing can interleave with the only thread left.
+    if (alive_ <= 1 && !(config_.lone_accesses_are_steps && nthreads_ > 1)) return false;
     if (op.kind != OpKind::Read && op.kind != OpKind::Write && op.kind != OpKind::Free)
       return true;  // atomics
     switch (config_.preempt_on) {

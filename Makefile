@@ -46,10 +46,12 @@ fuzz: deps
 # runs), in $(JOBS) parts side by side: every complete search must reach what dfs reaches.
 N ?= 10000
 FIRST ?= 401
+# REGIONS=1: every search also runs the programs' atomic regions without preemption.
+REGIONS ?= 0
 check-claims: build
 	@first=$(FIRST); per=$$(( ($(N) + $(JOBS) - 1) / $(JOBS) )); pids=""; \
 	for i in $$(seq 0 $$(( $(JOBS) - 1 ))); do \
-	  WEFT_ORACLE_FIRST=$$(( first + i * per )) WEFT_ORACLE_COUNT=$$per \
+	  WEFT_ORACLE_FIRST=$$(( first + i * per )) WEFT_ORACLE_COUNT=$$per WEFT_ORACLE_REGIONS=$(REGIONS) \
 	    $(BUILD)/bin/claims_oracle_test --gtest_brief=1 > $(BUILD)/check-claims-$$i.log 2>&1 & pids="$$pids $$!"; \
 	done; status=0; for p in $$pids; do wait $$p || status=1; done; \
 	grep -h "^oracle:" $(BUILD)/check-claims-*.log; \

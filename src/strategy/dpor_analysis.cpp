@@ -83,6 +83,15 @@ bool DporAnalysis::unavailable_at(std::size_t a, const Event& ej) const {
   }
 }
 
+bool DporAnalysis::held_at_anchor(const KeyState& ks, std::size_t a, const Event& ej) const {
+  if (ej.op.kind != OpKind::MutexLock || (ej.flags & (kFailed | kTimedOut | kSpurious))) return false;
+  const std::size_t x = anchor(a);
+  if (x == a) return false;
+  // The holder before the first step on the mutex from x on is the holder at x.
+  const auto s = std::lower_bound(ks.steps.begin(), ks.steps.end(), static_cast<std::uint32_t>(x));
+  return s != ks.steps.end() && holder_at_[*s] != kNoThread && holder_at_[*s] != ej.thread;
+}
+
 // Where step a's thread last ran with the others free to run: a itself, or, when a was
 // taken inside code run as if atomic (kInRegion), the step before the region's thread
 // entered it. A race with a step of the region is reversed there.
@@ -157,6 +166,8 @@ void DporAnalysis::predecessors(std::size_t j, const Event& ej, std::int64_t bef
         if (!trace[a].op.releases() && unavailable_at(a, ej)) continue;
         if (before < static_cast<std::int64_t>(a)) {
           if (!enabled_at(a, q)) continue;
+        } else if (held_at_anchor(ks, a, ej)) {
+          continue;  // to the lock that took the mutex before the region began
         } else if (waits && trace[a].op.releases()) {
           soft_.push_back(static_cast<std::uint32_t>(a));
           continue;

@@ -68,6 +68,9 @@ class DporAnalysis {
   // Step ej (of another thread, later) certainly waited for something not there when
   // step a ran: the mutex held by a third thread, or a try at a failed for want of it.
   bool unavailable_at(std::size_t a, const Event& ej) const;
+  // Step a, taken inside code run as if atomic, is reversed where its region began
+  // (anchor): ej, a lock, could not run there when another thread held the mutex then.
+  bool held_at_anchor(const KeyState& ks, std::size_t a, const Event& ej) const;
   // j: a step, or the trace's size for a step the execution did not take (ej).
   // with_exits false: the steps that ended the process are not predecessors (for a step
   // the execution left unfinished, which never ran after them).

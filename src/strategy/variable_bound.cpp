@@ -139,7 +139,8 @@ Coverage VariableBoundStrategy::coverage() const {
   if (cov.complete) {
     cov.summary = name + "all " + std::to_string(cov.executions) + " executions with at most " +
                   std::to_string(max_c_) + " preemptions at accesses to at most " +
-                  std::to_string(max_v_) + " variables explored";
+                  std::to_string(max_v_) + " variables explored" +
+                  (beyond_ == 0 ? ": every schedule, none beyond the bounds" : "");
   } else {
     cov.exploring_bound = static_cast<std::int64_t>(open / (max_c_ + 1));
     cov.exploring_executions = open < ran_.size() ? ran_[open] : 0;

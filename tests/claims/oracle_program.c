@@ -5,10 +5,11 @@
 // explores them as sequentially consistent), flags polled with a bound, a condition
 // variable with its predicate, a semaphore, a reader-writer lock, a heap block freed by one
 // thread and read by another (publish, use, free), threads created by threads and
-// detached, early exits (exit, _exit, quick_exit, a thread returning from main first) and
-// assertions. main joins what it may join and exits with a digest of the final state as
-// its status (1-250): every outcome of a schedule is then a distinct weft "bug", and a
-// complete search run with --keep-going lists every outcome the program can reach.
+// detached, early exits (exit, _exit, quick_exit, a thread returning from main first),
+// assertions, and operations in a region run as if atomic (--no-preempt-in). main joins
+// what it may join and exits with a digest of the final state as its status (1-250):
+// every outcome of a schedule is then a distinct weft "bug", and a complete search run
+// with --keep-going lists every outcome the program can reach.
 //
 // `oracle_program SEED --describe` prints the program instead of running it.
 #undef NDEBUG
@@ -39,6 +40,7 @@ static const char* const kNames[kKinds] = {
 enum { kMaxThreads = 3, kMaxOps = 4 };
 struct Op {
   int kind, a, b;
+  int atomic;  // run in oracle_atomic_region: no preemption inside (--no-preempt-in)
 };
 struct Program {
   int threads;
@@ -78,9 +80,12 @@ static void generate(uint64_t seed, struct Program* p) {
     for (int i = 0; i < p->ops[t]; ++i) {
       int k = palette[pick(colours)];
       if ((k == kSpawn && (spawned++ || t == 0)) || (k == kExit && exited++)) k = kRead;
-      p->op[t][i] = (struct Op){k, pick(4) == 3, pick(4)};
+      p->op[t][i] = (struct Op){k, pick(4) == 3, pick(4), 0};
     }
   }
+  // Drawn last, so that a seed's operations stay what they were before regions existed.
+  for (int t = 0; t < p->threads; ++t)
+    for (int i = 0; i < p->ops[t]; ++i) p->op[t][i].atomic = pick(6) == 0;
 }
 
 // Shared state.
@@ -222,13 +227,20 @@ static int perform(int t, struct Op op, int acc) {
 WEFT_NOT_INSTRUMENTED static int op_count(int list) { return program.ops[list]; }
 WEFT_NOT_INSTRUMENTED static struct Op op_at(int list, int i) { return program.op[list][i]; }
 
+// Code run as if atomic: the oracle gives every search --no-preempt-in
+// 'oracle_atomic_region*' (a clone the compiler makes is named after it). A thread inside
+// may still block (a lock, a wait), and others run then.
+__attribute__((noinline)) int oracle_atomic_region(int t, struct Op op, int acc) {
+  return perform(t, op, acc);
+}
+
 static void* run_thread(void* arg) {
   const int t = (int)(intptr_t)arg;
   const int list = t == kMaxThreads ? 0 : t;  // a spawned thread runs thread 0's ops
   int acc = 0;
   for (int i = 0, n = op_count(list); i < n; ++i) {
     const struct Op o = op_at(list, i);
-    if (!(t == kMaxThreads && o.kind == kSpawn)) acc = perform(t, o, acc);
+    if (!(t == kMaxThreads && o.kind == kSpawn)) acc = o.atomic ? oracle_atomic_region(t, o, acc) : perform(t, o, acc);
   }
   seen[t] = acc;
   return 0;
@@ -250,8 +262,9 @@ static void describe(uint64_t seed) {
          (unsigned long long)seed, program.threads);
   for (int t = 0; t < program.threads; ++t)
     for (int i = 0; i < program.ops[t]; ++i)
-      printf("  T%d op %d: %s (a=%d, b=%d)\n", t + 1, i, kNames[program.op[t][i].kind],
-             program.op[t][i].a, program.op[t][i].b);
+      printf("  T%d op %d: %s (a=%d, b=%d)%s\n", t + 1, i, kNames[program.op[t][i].kind],
+             program.op[t][i].a, program.op[t][i].b,
+             program.op[t][i].atomic ? ", in oracle_atomic_region (no preemption inside)" : "");
 }
 
 int main(int argc, char** argv) {

@@ -239,6 +239,21 @@ TEST_F(Claims, AtomicRegionsKeepTheirDependences) {
   }
 }
 
+// A region that takes a lock right after its thread released it: the other thread's lock
+// is reversed with the lock before (the claims oracle's seed 3375, with regions).
+TEST_F(Claims, ARegionRightAfterAnUnlockIsNotWhereTheLockIsReversed) {
+  const std::string program = " -- " + kBin + "/cli_region_after_lock";
+  const std::string regions = " --jobs 1 --no-preempt-in check_published";
+  for (const std::string strategy : {"dfs", "dpor", "pb", "bf:mdpor,pb"}) {
+    SCOPED_TRACE(strategy);
+    const nlohmann::json r = run("-s " + strategy + regions + program, 1);
+    EXPECT_TRUE(kinds(r).contains("assertion")) << r.dump(1);
+    const nlohmann::json twin = run("-s " + strategy + regions + program + " twin", 0);
+    EXPECT_TRUE(twin.value("complete", false)) << twin.dump(1);
+    EXPECT_TRUE(twin.value("bugs", nlohmann::json::array()).empty()) << twin.dump(1);
+  }
+}
+
 // Racy accesses found by one worker become scheduling points for every worker: the team
 // searches one space and claims it, as one worker does (they once ended on different
 // spaces, and claimed nothing, or claimed the old one).

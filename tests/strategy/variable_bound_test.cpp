@@ -1,7 +1,8 @@
 // vb:<v>,<c> (variable bounding, Bindal, Bansal and Lal, section 2) on model programs:
 // exactly the executions whose at most c preemptions touch at most v distinct variables,
 // each once, by increasing (v, c), checked against brute-force enumeration of every
-// schedule; and the coverage statement names the (v, c) pairs completed.
+// schedule; and the coverage statement names the (v, c) pairs completed, and the whole
+// space when the bounds left nothing out.
 #include "strategy/variable_bound.hpp"
 
 #include <gtest/gtest.h>
@@ -81,6 +82,9 @@ TEST(VariableBound, ExactlyTheExecutionsWithinBothBoundsEachOnce) {
         EXPECT_TRUE(cov.complete) << cov.summary;
         EXPECT_EQ(cov.kind, "variable-bound");
         EXPECT_EQ(cov.bound, static_cast<std::int64_t>(v));
+        // The whole space is claimed exactly when the bounds left nothing out.
+        EXPECT_EQ(cov.summary.find("every schedule") != std::string::npos, want.size() == all.size())
+            << "seed " << seed << ": " << cov.summary;
       }
   }
 }

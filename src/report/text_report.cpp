@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iterator>
 #include <utility>
 #include <vector>
@@ -11,6 +12,8 @@
 #include "report/object_history.hpp"
 #include "report/object_names.hpp"
 #include "report/op_text.hpp"
+#include "report/culprit_steps.hpp"
+#include "report/text_width.hpp"
 
 namespace weft {
 namespace {
@@ -22,22 +25,16 @@ std::string count(std::size_t n, const char* noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
-std::string clip(const std::string& s, std::size_t max) {
-  return s.size() <= max ? s : s.substr(0, max - 3) + "...";
-}
+using Painter = std::function<std::string(const std::string&)>;
 
-// Characters a terminal shows: colour escapes ("\x1b[...m") take no room.
-std::size_t visible_width(const std::string& s) {
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\x1b') {
-      while (i < s.size() && s[i] != 'm') ++i;
-      continue;
-    }
-    n += (static_cast<unsigned char>(s[i]) & 0xc0) != 0x80;  // UTF-8: count lead bytes
-  }
-  return n;
-}
+// How a column gives way when its rows are wider than the report may be.
+struct ColumnFit {
+  enum class Give { kClip, kName, kPath } give = Give::kClip;
+  std::size_t least = 0;   // the width it shrinks to at most
+  bool droppable = false;  // left out when shrunk it is still too wide (if it is the last)
+  int order = 0;           // which column gives way first: the lowest
+  Painter paint;           // colours its cells once they fit (they are given plain)
+};
 
 // Rows of cells printed with aligned columns; free lines (folds) start at a column.
 class Table {
@@ -46,25 +43,45 @@ class Table {
   void line(std::string text, std::size_t column = 0) {
     lines_.push_back({{}, std::move(text), column});
   }
+  void fit(std::size_t column, ColumnFit f) { fits_.emplace_back(column, std::move(f)); }
 
-  void render(std::string& out, const std::string& indent) const {
-    std::vector<std::size_t> width;
-    for (const Line& l : lines_) {
-      if (l.cells.size() > width.size()) width.resize(l.cells.size(), 0);
-      for (std::size_t i = 0; i < l.cells.size(); ++i)
-        width[i] = std::max(width[i], visible_width(l.cells[i]));
+  // The least width its rows can take: every column that gives way at its least, the
+  // droppable ones dropped.
+  std::size_t least_width(std::size_t indent) const {
+    std::vector<std::size_t> width = natural_widths();
+    std::size_t total = indent;
+    for (std::size_t c = 0; c < width.size(); ++c) {
+      const ColumnFit* f = fit_of(c);
+      if (f != nullptr && f->droppable) continue;
+      total += (f != nullptr ? std::min(width[c], f->least) : width[c]) + (c == 0 ? 0 : 2);
     }
-    for (const Line& l : lines_) {
+    return total;
+  }
+
+  // Rows of at most `width` columns where the columns can give way (0: no limit).
+  void render(std::string& out, const std::string& indent, std::size_t width = 0) const {
+    std::vector<std::size_t> target = natural_widths();
+    const std::size_t columns = shrink(target, width, indent.size());
+    std::vector<std::vector<std::string>> cells(lines_.size());
+    std::vector<std::size_t> shown(columns, 0);
+    for (std::size_t r = 0; r < lines_.size(); ++r) {
+      const std::vector<std::string>& row = lines_[r].cells;
+      for (std::size_t c = 0; c < row.size() && c < columns; ++c) {
+        cells[r].push_back(fitted(row[c], c, target[c]));
+        shown[c] = std::max(shown[c], visible_width(cells[r].back()));
+      }
+    }
+    for (std::size_t r = 0; r < lines_.size(); ++r) {
+      const Line& l = lines_[r];
       std::string text = indent;
       if (l.cells.empty()) {
-        for (std::size_t i = 0; i < l.column && i < width.size(); ++i)
-          text += std::string(width[i] + 2, ' ');
+        for (std::size_t i = 0; i < l.column && i < columns; ++i) text += std::string(shown[i] + 2, ' ');
         text += l.free;
       } else {
-        for (std::size_t i = 0; i < l.cells.size(); ++i) {
-          text += l.cells[i];
-          if (i + 1 < l.cells.size())
-            text += std::string(width[i] - visible_width(l.cells[i]) + 2, ' ');
+        for (std::size_t c = 0; c < cells[r].size(); ++c) {
+          const ColumnFit* f = fit_of(c);
+          text += f != nullptr && f->paint ? f->paint(cells[r][c]) : cells[r][c];
+          if (c + 1 < cells[r].size()) text += std::string(shown[c] - visible_width(cells[r][c]) + 2, ' ');
         }
       }
       while (!text.empty() && text.back() == ' ') text.pop_back();
@@ -79,7 +96,60 @@ class Table {
     std::string free;
     std::size_t column;
   };
+
+  std::vector<std::size_t> natural_widths() const {
+    std::vector<std::size_t> width;
+    for (const Line& l : lines_) {
+      if (l.cells.size() > width.size()) width.resize(l.cells.size(), 0);
+      for (std::size_t i = 0; i < l.cells.size(); ++i)
+        width[i] = std::max(width[i], visible_width(l.cells[i]));
+    }
+    return width;
+  }
+
+  const ColumnFit* fit_of(std::size_t column) const {
+    for (const auto& [c, f] : fits_)
+      if (c == column) return &f;
+    return nullptr;
+  }
+
+  // Narrows `width` until the rows fit: the columns that give way, in their order, each
+  // to its least, and left out if that is not enough and it may be. Returns how many
+  // columns stay (the dropped ones are the last).
+  std::size_t shrink(std::vector<std::size_t>& width, std::size_t limit, std::size_t indent) const {
+    std::size_t columns = width.size();
+    std::size_t total = indent;
+    for (std::size_t c = 0; c < columns; ++c) total += width[c] + (c == 0 ? 0 : 2);
+    if (limit == 0) return columns;
+    std::vector<std::pair<std::size_t, ColumnFit>> order = fits_;
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto& a, const auto& b) { return a.second.order < b.second.order; });
+    for (const auto& [c, f] : order) {
+      if (total <= limit || c >= columns) continue;
+      const std::size_t cut = std::min(total - limit, width[c] - std::min(width[c], f.least));
+      width[c] -= cut;
+      total -= cut;
+      if (total > limit && f.droppable && c + 1 == columns && c > 0) {
+        total -= width[c] + 2;
+        columns = c;
+      }
+    }
+    return columns;
+  }
+
+  std::string fitted(const std::string& cell, std::size_t column, std::size_t width) const {
+    const ColumnFit* f = fit_of(column);
+    if (f == nullptr || visible_width(cell) <= width) return cell;
+    switch (f->give) {
+      case ColumnFit::Give::kName: return shorten_name(cell, width);
+      case ColumnFit::Give::kPath: return shorten_path(cell, width);
+      case ColumnFit::Give::kClip: break;
+    }
+    return clip(cell, width);
+  }
+
   std::vector<Line> lines_;
+  std::vector<std::pair<std::size_t, ColumnFit>> fits_;
 };
 
 // ANSI colours when writing to a terminal; nothing otherwise.
@@ -159,7 +229,18 @@ class TextWriter {
     return text.empty() ? std::string() : "| " + clip(text, kMaxSource);
   }
 
-  std::string function(const Frame& f) const { return paint_.dim(clip(f.function, kMaxFunction)); }
+  // Plain: a table paints it once it fits (fit_location).
+  static std::string function(const Frame& f) { return shorten_name(f.function, kMaxFunction); }
+
+  // A table's place, function and source columns (from `column` on) give way when its
+  // rows are too wide: the source line and the function may go altogether.
+  void fit_location(Table& table, std::size_t column) const {
+    // The source line goes first, then the place's directories, then the function.
+    table.fit(column, {ColumnFit::Give::kPath, 24, false, 1, {}});
+    table.fit(column + 1, {ColumnFit::Give::kName, 20, true, 2,
+                           [this](const std::string& t) { return paint_.dim(t); }});
+    table.fit(column + 2, {ColumnFit::Give::kClip, 24, true, 0, {}});
+  }
 
   std::string thread(const ObjectNames& names, ThreadId t) const {
     return paint_.thread(names.thread(t), t);
@@ -177,7 +258,7 @@ class TextWriter {
     const Frame where = bug_location(b, sym_);
     std::string line = "leads to: " + paint_.error(std::string(bug_kind_name(b.kind))) + ": " + b.message;
     if (!where.file.empty()) line += " -- at " + place(where);
-    if (!where.function.empty()) line += " in " + clip(where.function, kMaxFunction);
+    if (!where.function.empty()) line += " in " + shorten_name(where.function, kMaxFunction);
     out_ += line + "\n  (execution " + std::to_string(b.execution) + ", " +
             count(b.preemptions(), "preemption") +
             ", races not failing: replay it with --races=report and its schedule: " + b.schedule + ")\n";
@@ -198,7 +279,7 @@ class TextWriter {
     std::string at;
     if (bug.thread != kNoThread) at += thread(names, bug.thread);
     if (!where.file.empty()) at += (at.empty() ? "at " : " at ") + place(where);
-    if (!where.function.empty()) at += (at.empty() ? "in " : " in ") + clip(where.function, kMaxFunction);
+    if (!where.function.empty()) at += (at.empty() ? "in " : " in ") + shorten_name(where.function, kMaxFunction);
     if (where.file.empty() && where.function.empty() && bug.pc != 0) {
       // No symbol there (a library without them, such as OpenMP's runtime a thread blocked
       // in): the library at least says whose code it was.
@@ -296,6 +377,7 @@ class TextWriter {
                                            : std::string("memory")) +
             " at " + hex_address(r.address) + ":\n";
     Table table;
+    fit_location(table, 3);
     for (const RaceAccess* a : {&r.later, &r.earlier}) {
       if (a->thread == kNoThread) continue;
       Frame where = choose_location(a->pc, sym_);
@@ -305,7 +387,7 @@ class TextWriter {
       table.row({thread(names, a->thread), what, count(a->size, "byte"), place(where),
                  function(where), source(where)});
     }
-    table.render(out_, "  ");
+    table.render(out_, "  ", options_.width);
   }
 
   // Steps that are never folded away: they show who ran, and why.
@@ -338,7 +420,7 @@ class TextWriter {
   }
 
   // One column per thread (a swimlane each) when there are few enough threads to read them
-  // side by side; otherwise a thread column.
+  // side by side within the width; otherwise a thread column.
   void write_interleaving(const BugRecord& bug, const ObjectNames& names) {
     const std::vector<Event>& events = bug.events;
     if (events.empty()) {
@@ -358,27 +440,48 @@ class TextWriter {
       if (std::find(threads.begin(), threads.end(), events[i].thread) == threads.end())
         threads.push_back(events[i].thread);
     std::sort(threads.begin(), threads.end());
-    const bool lanes = threads.size() <= options_.max_thread_columns;
-    auto column = [&](ThreadId t) {
-      return static_cast<std::size_t>(std::find(threads.begin(), threads.end(), t) - threads.begin());
-    };
 
+    // Never folded: where the thread changes, notable steps, the tail, and the culprits.
     const std::size_t n = events.size();
     const std::size_t tail = n > options_.unfolded_tail ? n - options_.unfolded_tail : 0;
+    const std::vector<bool> culprit = culprit_steps(bug);
     std::vector<bool> keep(n);
     for (std::size_t i = from; i < n; ++i) {
       keep[i] = i == from || i >= tail || (notable(events[i]) && !spin_repeat(events, i)) ||
-                events[i].thread != events[i - 1].thread;
+                events[i].thread != events[i - 1].thread || culprit[i];
     }
+    const std::string indent = "  ";
+    if (threads.size() <= options_.max_thread_columns) {
+      const Table lanes = interleaving_table(bug, names, threads, keep, true);
+      if (options_.width == 0 || lanes.least_width(indent.size()) <= options_.width) {
+        lanes.render(out_, indent, options_.width);
+        return;
+      }
+    }
+    interleaving_table(bug, names, threads, keep, false).render(out_, indent, options_.width);
+  }
+
+  // The steps from bug.shown_from, the runs of unkept ones longer than fold_longer_than
+  // folded into a line; with `lanes`, in a column per thread of `threads`.
+  Table interleaving_table(const BugRecord& bug, const ObjectNames& names,
+                           const std::vector<ThreadId>& threads, const std::vector<bool>& keep,
+                           bool lanes) {
+    const std::vector<Event>& events = bug.events;
+    const std::size_t n = events.size();
+    auto column = [&](ThreadId t) {
+      return static_cast<std::size_t>(std::find(threads.begin(), threads.end(), t) - threads.begin());
+    };
     const int digits = static_cast<int>(std::to_string(n).size());
     Table table;
+    const std::size_t location = lanes ? 1 + threads.size() : 3;
+    fit_location(table, location);
     if (lanes) {
       std::vector<std::string> header(1 + threads.size());
       for (std::size_t k = 0; k < threads.size(); ++k)
         header[1 + k] = paint_.thread(names.thread(threads[k]), threads[k], true);
       table.row(std::move(header));
     }
-    for (std::size_t i = from; i < n;) {
+    for (std::size_t i = std::min(bug.shown_from, n - 1); i < n;) {
       if (!keep[i]) {
         // A run of unremarkable steps: all by the thread of the step before it.
         std::size_t end = i;
@@ -414,7 +517,7 @@ class TextWriter {
       table.row(std::move(row));
       ++i;
     }
-    table.render(out_, "  ");
+    return table;
   }
 
   std::string fold_line(const std::vector<Event>& events, std::size_t begin, std::size_t end,
@@ -444,18 +547,20 @@ class TextWriter {
     out_ += bug.kind == BugKind::kLivelock ? "threads running at the end (their last step):\n"
                                            : "blocked threads:\n";
     Table table;
+    fit_location(table, 3);
     for (const BlockedThread& b : bug.blocked) {
       Frame where = choose_location(b.op, sym_);
       table.row({thread(names, b.thread), std::string(op_name(b.op.kind)), names.object(b.op),
                  place(where), function(where), source(where)});
     }
-    table.render(out_, "  ");
+    table.render(out_, "  ", options_.width);
   }
 
   // Each heap block the steps name: its size and where it was allocated.
   void write_heap_blocks(const ObjectNames& names) {
     out_ += "heap objects:\n";
     Table table;
+    fit_location(table, 3);
     const std::vector<Allocation>& blocks = names.heap_blocks();
     for (std::size_t i = 0; i < blocks.size(); ++i) {
       const Allocation& a = blocks[i];
@@ -465,7 +570,7 @@ class TextWriter {
                      std::to_string(a.step + 1),
                  place(where), function(where), source(where)});
     }
-    table.render(out_, "  ");
+    table.render(out_, "  ", options_.width);
   }
 
   std::string coverage_text() const {
@@ -508,7 +613,8 @@ class TextWriter {
     out_ += "run: strategy " + run_.strategy + ", seed " + std::to_string(run_.seed) + ", " +
             count(run_.executions, "execution") + " in " + elapsed() + ", " +
             (run_.complete ? "complete" : "not complete") + "\n";
-    out_ += "coverage: " + coverage_text() + "\n";
+    // Per-worker details on lines of their own.
+    for (const std::string& line : coverage_lines("coverage: " + coverage_text())) out_ += line + "\n";
     write_interrupted();
     write_sync_only();
     write_warnings();
@@ -519,7 +625,7 @@ class TextWriter {
                        run_.strategy + ", seed " + std::to_string(run_.seed) + ", " +
                        (run_.complete ? "complete" : run_.interrupted.empty() ? "budget" : "interrupted");
     if (!run_.coverage.summary.empty()) line += "; " + run_.coverage.summary;
-    out_ += line + ")\n";
+    for (const std::string& part : coverage_lines(line + ")")) out_ += part + "\n";
     write_interrupted();
     write_sync_only();
     write_warnings();
@@ -537,7 +643,7 @@ class TextWriter {
 
 std::string format_text(const RunRecord& run, Symbolizer& symbolizer,
                         const TextOptions& options) {
-  return TextWriter(run, symbolizer, options).write();
+  return fit_lines(TextWriter(run, symbolizer, options).write(), options.width);
 }
 
 }  // namespace weft

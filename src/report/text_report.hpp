@@ -6,6 +6,7 @@
 
 #include "core/run_record.hpp"
 #include "report/symbolizer.hpp"
+#include "report/text_width.hpp"
 
 namespace weft {
 
@@ -21,6 +22,10 @@ struct TextOptions {
   std::size_t max_thread_columns = 6;
   // ANSI colours (a terminal): the bug, the failing step, preemptions, one per thread.
   bool colour = false;
+  // No line longer than this many columns (the terminal's; 0: no limit): tables shrink
+  // their location columns, long names and paths are shortened from the middle, other
+  // lines wrap at spaces.
+  std::size_t width = kDefaultTextWidth;
 };
 
 // Layout (each part only when it applies):

@@ -643,7 +643,10 @@ class TextWriter {
 
 std::string format_text(const RunRecord& run, Symbolizer& symbolizer,
                         const TextOptions& options) {
-  return fit_lines(TextWriter(run, symbolizer, options).write(), options.width);
+  const std::string text = TextWriter(run, symbolizer, options).write();
+  // A tool error stays one line, whatever the width: scripts grep for it whole.
+  const std::size_t error_end = run.error.empty() ? 0 : text.find('\n') + 1;
+  return text.substr(0, error_end) + fit_lines(text.substr(error_end), options.width);
 }
 
 }  // namespace weft

@@ -24,7 +24,7 @@ struct TextOptions {
   bool colour = false;
   // No line longer than this many columns (the terminal's; 0: no limit): tables shrink
   // their location columns, long names and paths are shortened from the middle, other
-  // lines wrap at spaces.
+  // lines wrap at spaces; but a tool error ("weft: error: ...") stays one line.
   std::size_t width = kDefaultTextWidth;
 };
 

@@ -111,7 +111,7 @@ TEST_F(Width, HelpAndTheStrategiesFitAHundredColumns) {
     }
   // Every strategy still listed, a line starting with its name.
   const Output list = weft("strategies", 80);
-  for (const std::string name : {"random", "pct[:<d>]", "dfs", "dpor", "bf[:<p>[,<p>...]]", "portfolio"})
+  for (const std::string name : {"random", "pct[:<d>]", "dfs", "dpor", "bf[:<p>[,<p>...]]", "portfolio[:<s>+<s>+...]"})
     EXPECT_NE(("\n" + list.out).find("\n" + name + " "), std::string::npos) << name << "\n" << list.out;
 }
 

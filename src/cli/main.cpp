@@ -185,19 +185,20 @@ void print_stats(const std::string& json_text) {
   const auto j = nlohmann::json::parse(json_text, nullptr, false);
   if (j.is_discarded() || !j.contains("coverage")) return;
   const auto& c = j["coverage"];
+  std::ostringstream text;
   const std::uint64_t created = c.value("nodes_created", std::uint64_t{0});
   const std::uint64_t peak = c.value("peak_nodes", std::uint64_t{0});
   const std::uint64_t executions = j.value("executions", std::uint64_t{0});
   const double seconds = j.value("elapsed_s", 0.0);
-  std::cout << "stats: " << executions << " executions in " << seconds << " s ("
-            << (seconds > 0 ? static_cast<std::uint64_t>(executions / seconds) : 0)
-            << "/s)";
+  text << "stats: " << executions << " executions in " << seconds << " s ("
+       << (seconds > 0 ? static_cast<std::uint64_t>(executions / seconds) : 0) << "/s)";
   if (created != 0)
-    std::cout << "; execution tree: " << created << " nodes created, peak " << peak
-              << " alive at once (" << peak * 48 / 1024 << " KiB)";
+    text << "; execution tree: " << created << " nodes created, peak " << peak
+         << " alive at once (" << peak * 48 / 1024 << " KiB)";
   else
-    std::cout << "; no execution tree (a sampling strategy)";
-  std::cout << "\n";
+    text << "; no execution tree (a sampling strategy)";
+  text << "\n";
+  std::cout << weft::fit_lines(text.str(), weft::cli::terminal_width());
 }
 
 // Where a bug's schedule goes: --schedule-out, or NAME.weft-schedule in the current
@@ -687,7 +688,6 @@ struct Outcome {
   std::string json, report, output, found, trace, page;
 };
 
-// "schedule written to FILE; replay it with: weft replay FILE <the run's options> -- PROGRAM".
 // A shell command in lines of at most `width` columns, broken at spaces outside quotes
 // with a backslash, so that it still pastes into a shell.
 std::string command_lines(const std::string& command, std::size_t width, const std::string& indent) {
@@ -713,6 +713,16 @@ std::string command_lines(const std::string& command, std::size_t width, const s
   return out + line + "\n";
 }
 
+// "schedule written to FILE; replay it with: COMMAND", on one line when it fits the
+// terminal, else the command on lines of its own.
+std::string schedule_written(const std::string& file, const std::string& command) {
+  const std::string said = "schedule written to " + file + "; replay it with:";
+  const std::size_t width = weft::cli::terminal_width();
+  if (said.size() + 1 + command.size() <= width) return said + " " + command + "\n";
+  return weft::fit_lines(said + "\n", width) + command_lines(command, width, "  ");
+}
+
+// "schedule written to FILE; replay it with: weft replay FILE <the run's options> -- PROGRAM".
 std::string replay_hint(const Run& r, const std::string& file) {
   std::ostringstream s;
   s << "weft replay " << file
@@ -728,10 +738,7 @@ std::string replay_hint(const Run& r, const std::string& file) {
         : r.check_output == "-" ? std::string(" --check-output")
                                 : " --check-output '" + r.check_output + "'")
     << " -- " << r.command[0] << (r.command.size() > 1 ? " ..." : "");
-  const std::string said = "schedule written to " + file + "; replay it with:";
-  const std::size_t width = weft::cli::terminal_width();
-  if (said.size() + 1 + s.str().size() <= width) return said + " " + s.str() + "\n";
-  return weft::fit_lines(said + "\n", width) + command_lines(s.str(), width, "  ");
+  return schedule_written(file, s.str());
 }
 
 // Writes the run's files, each checked, and prints its report (to stdout, which
@@ -1041,27 +1048,30 @@ struct Merge {
 // weft merge's text summary: the bugs, the shards merged, the coverage.
 void print_merge_summary(const nlohmann::ordered_json& j, std::uint32_t count) {
   if (j.contains("error")) std::cout << "weft: error: " << j["error"].get<std::string>() << "\n";
+  std::ostringstream text;  // fitted to the terminal, the shards' details a line each
   const auto& bugs = j["bugs"];
   for (std::size_t i = 0; i < bugs.size(); ++i) {
     const auto& b = bugs[i];
     const auto loc = b.value("location", nlohmann::ordered_json::object());
-    std::cout << (bugs.size() > 1 ? "bug " + std::to_string(i + 1) + " of " + std::to_string(bugs.size())
-                                  : std::string("bug"))
-              << ": " << b.value("kind", "") << " at "
-              << (loc.value("file", "").empty() ? std::string("?")
-                                                : loc.value("file", "") + ":" + std::to_string(loc.value("line", std::uint64_t{0})))
-              << (loc.value("function", "").empty() ? "" : " (" + loc.value("function", "") + ")")
-              << ": " << b.value("message", "") << "\n  found by shard " << b.value("shard", 0)
-              << "/" << count << " in its execution " << b.value("execution", std::uint64_t{0}) << ", "
-              << b.value("preemptions", std::uint64_t{0}) << " preemptions; " << b.value("hits", std::uint64_t{1})
-              << (b.value("hits", std::uint64_t{1}) == 1 ? " hit" : " hits") << "\n";
+    text << (bugs.size() > 1 ? "bug " + std::to_string(i + 1) + " of " + std::to_string(bugs.size())
+                             : std::string("bug"))
+         << ": " << b.value("kind", "") << " at "
+         << (loc.value("file", "").empty() ? std::string("?")
+                                           : loc.value("file", "") + ":" + std::to_string(loc.value("line", std::uint64_t{0})))
+         << (loc.value("function", "").empty() ? "" : " (" + loc.value("function", "") + ")")
+         << ": " << b.value("message", "") << "\n  found by shard " << b.value("shard", 0)
+         << "/" << count << " in its execution " << b.value("execution", std::uint64_t{0}) << ", "
+         << b.value("preemptions", std::uint64_t{0}) << " preemptions; " << b.value("hits", std::uint64_t{1})
+         << (b.value("hits", std::uint64_t{1}) == 1 ? " hit" : " hits") << "\n";
   }
-  std::cout << "merged " << j["shards"]["merged"].size() << " of " << count << " shards: "
-            << j.value("executions", std::uint64_t{0}) << " executions\n"
-            << "coverage: " << j["coverage"].value("summary", "") << "\n";
+  text << "merged " << j["shards"]["merged"].size() << " of " << count << " shards: "
+       << j.value("executions", std::uint64_t{0}) << " executions\n";
+  for (const std::string& line : weft::coverage_lines("coverage: " + j["coverage"].value("summary", "")))
+    text << line << "\n";
   const std::uint64_t cut = j.value("cut_executions", std::uint64_t{0});
   const std::uint64_t max_steps = j.value("max_steps", std::uint64_t{0});
-  if (cut != 0) std::cout << "warning: " << weft::cut_executions_warning(cut, max_steps) << "\n";
+  if (cut != 0) text << "warning: " << weft::cut_executions_warning(cut, max_steps) << "\n";
+  std::cout << weft::fit_lines(text.str(), weft::cli::terminal_width());
 }
 
 // weft merge: the shards' results as one, the first bug's schedule written out.
@@ -1111,8 +1121,7 @@ int merge_command(const Merge& a) {
                                                   bugs[0].value("schedule", "") + "\n");
     errors.add(e);
     if (e.empty() && a.json != "-")
-      std::cout << "schedule written to " << schedule_file << "; replay it with: weft replay "
-                << schedule_file << " -- " << program << "\n";
+      std::cout << schedule_written(schedule_file, "weft replay " + schedule_file + " -- " + program);
   }
   return errors.report(has_error ? kError : bugs.empty() ? kOk : kBug);
 }

@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <functional>
 #include <iterator>
 #include <utility>
 #include <vector>
 
+#include "report/culprit_steps.hpp"
 #include "report/location.hpp"
 #include "report/object_history.hpp"
 #include "report/object_names.hpp"
 #include "report/op_text.hpp"
-#include "report/culprit_steps.hpp"
+#include "report/text_table.hpp"
 #include "report/text_width.hpp"
 
 namespace weft {
@@ -24,133 +24,6 @@ constexpr std::size_t kMaxSource = 72;
 std::string count(std::size_t n, const char* noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
-
-using Painter = std::function<std::string(const std::string&)>;
-
-// How a column gives way when its rows are wider than the report may be.
-struct ColumnFit {
-  enum class Give { kClip, kName, kPath } give = Give::kClip;
-  std::size_t least = 0;   // the width it shrinks to at most
-  bool droppable = false;  // left out when shrunk it is still too wide (if it is the last)
-  int order = 0;           // which column gives way first: the lowest
-  Painter paint;           // colours its cells once they fit (they are given plain)
-};
-
-// Rows of cells printed with aligned columns; free lines (folds) start at a column.
-class Table {
- public:
-  void row(std::vector<std::string> cells) { lines_.push_back({std::move(cells), {}, 0}); }
-  void line(std::string text, std::size_t column = 0) {
-    lines_.push_back({{}, std::move(text), column});
-  }
-  void fit(std::size_t column, ColumnFit f) { fits_.emplace_back(column, std::move(f)); }
-
-  // The least width its rows can take: every column that gives way at its least, the
-  // droppable ones dropped.
-  std::size_t least_width(std::size_t indent) const {
-    std::vector<std::size_t> width = natural_widths();
-    std::size_t total = indent;
-    for (std::size_t c = 0; c < width.size(); ++c) {
-      const ColumnFit* f = fit_of(c);
-      if (f != nullptr && f->droppable) continue;
-      total += (f != nullptr ? std::min(width[c], f->least) : width[c]) + (c == 0 ? 0 : 2);
-    }
-    return total;
-  }
-
-  // Rows of at most `width` columns where the columns can give way (0: no limit).
-  void render(std::string& out, const std::string& indent, std::size_t width = 0) const {
-    std::vector<std::size_t> target = natural_widths();
-    const std::size_t columns = shrink(target, width, indent.size());
-    std::vector<std::vector<std::string>> cells(lines_.size());
-    std::vector<std::size_t> shown(columns, 0);
-    for (std::size_t r = 0; r < lines_.size(); ++r) {
-      const std::vector<std::string>& row = lines_[r].cells;
-      for (std::size_t c = 0; c < row.size() && c < columns; ++c) {
-        cells[r].push_back(fitted(row[c], c, target[c]));
-        shown[c] = std::max(shown[c], visible_width(cells[r].back()));
-      }
-    }
-    for (std::size_t r = 0; r < lines_.size(); ++r) {
-      const Line& l = lines_[r];
-      std::string text = indent;
-      if (l.cells.empty()) {
-        for (std::size_t i = 0; i < l.column && i < columns; ++i) text += std::string(shown[i] + 2, ' ');
-        text += l.free;
-      } else {
-        for (std::size_t c = 0; c < cells[r].size(); ++c) {
-          const ColumnFit* f = fit_of(c);
-          text += f != nullptr && f->paint ? f->paint(cells[r][c]) : cells[r][c];
-          if (c + 1 < cells[r].size()) text += std::string(shown[c] - visible_width(cells[r][c]) + 2, ' ');
-        }
-      }
-      while (!text.empty() && text.back() == ' ') text.pop_back();
-      out += text;
-      out += '\n';
-    }
-  }
-
- private:
-  struct Line {
-    std::vector<std::string> cells;
-    std::string free;
-    std::size_t column;
-  };
-
-  std::vector<std::size_t> natural_widths() const {
-    std::vector<std::size_t> width;
-    for (const Line& l : lines_) {
-      if (l.cells.size() > width.size()) width.resize(l.cells.size(), 0);
-      for (std::size_t i = 0; i < l.cells.size(); ++i)
-        width[i] = std::max(width[i], visible_width(l.cells[i]));
-    }
-    return width;
-  }
-
-  const ColumnFit* fit_of(std::size_t column) const {
-    for (const auto& [c, f] : fits_)
-      if (c == column) return &f;
-    return nullptr;
-  }
-
-  // Narrows `width` until the rows fit: the columns that give way, in their order, each
-  // to its least, and left out if that is not enough and it may be. Returns how many
-  // columns stay (the dropped ones are the last).
-  std::size_t shrink(std::vector<std::size_t>& width, std::size_t limit, std::size_t indent) const {
-    std::size_t columns = width.size();
-    std::size_t total = indent;
-    for (std::size_t c = 0; c < columns; ++c) total += width[c] + (c == 0 ? 0 : 2);
-    if (limit == 0) return columns;
-    std::vector<std::pair<std::size_t, ColumnFit>> order = fits_;
-    std::stable_sort(order.begin(), order.end(),
-                     [](const auto& a, const auto& b) { return a.second.order < b.second.order; });
-    for (const auto& [c, f] : order) {
-      if (total <= limit || c >= columns) continue;
-      const std::size_t cut = std::min(total - limit, width[c] - std::min(width[c], f.least));
-      width[c] -= cut;
-      total -= cut;
-      if (total > limit && f.droppable && c + 1 == columns && c > 0) {
-        total -= width[c] + 2;
-        columns = c;
-      }
-    }
-    return columns;
-  }
-
-  std::string fitted(const std::string& cell, std::size_t column, std::size_t width) const {
-    const ColumnFit* f = fit_of(column);
-    if (f == nullptr || visible_width(cell) <= width) return cell;
-    switch (f->give) {
-      case ColumnFit::Give::kName: return shorten_name(cell, width);
-      case ColumnFit::Give::kPath: return shorten_path(cell, width);
-      case ColumnFit::Give::kClip: break;
-    }
-    return clip(cell, width);
-  }
-
-  std::vector<Line> lines_;
-  std::vector<std::pair<std::size_t, ColumnFit>> fits_;
-};
 
 // ANSI colours when writing to a terminal; nothing otherwise.
 class Paint {
@@ -234,7 +107,7 @@ class TextWriter {
 
   // A table's place, function and source columns (from `column` on) give way when its
   // rows are too wide: the source line and the function may go altogether.
-  void fit_location(Table& table, std::size_t column) const {
+  void fit_location(TextTable& table, std::size_t column) const {
     // The source line goes first, then the place's directories, then the function.
     table.fit(column, {ColumnFit::Give::kPath, 24, false, 1, {}});
     table.fit(column + 1, {ColumnFit::Give::kName, 20, true, 2,
@@ -376,7 +249,7 @@ class TextWriter {
              : object.starts_with("heap#") ? object
                                            : std::string("memory")) +
             " at " + hex_address(r.address) + ":\n";
-    Table table;
+    TextTable table;
     fit_location(table, 3);
     for (const RaceAccess* a : {&r.later, &r.earlier}) {
       if (a->thread == kNoThread) continue;
@@ -452,7 +325,7 @@ class TextWriter {
     }
     const std::string indent = "  ";
     if (threads.size() <= options_.max_thread_columns) {
-      const Table lanes = interleaving_table(bug, names, threads, keep, true);
+      const TextTable lanes = interleaving_table(bug, names, threads, keep, true);
       if (options_.width == 0 || lanes.least_width(indent.size()) <= options_.width) {
         lanes.render(out_, indent, options_.width);
         return;
@@ -463,7 +336,7 @@ class TextWriter {
 
   // The steps from bug.shown_from, the runs of unkept ones longer than fold_longer_than
   // folded into a line; with `lanes`, in a column per thread of `threads`.
-  Table interleaving_table(const BugRecord& bug, const ObjectNames& names,
+  TextTable interleaving_table(const BugRecord& bug, const ObjectNames& names,
                            const std::vector<ThreadId>& threads, const std::vector<bool>& keep,
                            bool lanes) {
     const std::vector<Event>& events = bug.events;
@@ -472,7 +345,7 @@ class TextWriter {
       return static_cast<std::size_t>(std::find(threads.begin(), threads.end(), t) - threads.begin());
     };
     const int digits = static_cast<int>(std::to_string(n).size());
-    Table table;
+    TextTable table;
     const std::size_t location = lanes ? 1 + threads.size() : 3;
     fit_location(table, location);
     if (lanes) {
@@ -546,7 +419,7 @@ class TextWriter {
   void write_blocked(const BugRecord& bug, const ObjectNames& names) {
     out_ += bug.kind == BugKind::kLivelock ? "threads running at the end (their last step):\n"
                                            : "blocked threads:\n";
-    Table table;
+    TextTable table;
     fit_location(table, 3);
     for (const BlockedThread& b : bug.blocked) {
       Frame where = choose_location(b.op, sym_);
@@ -559,7 +432,7 @@ class TextWriter {
   // Each heap block the steps name: its size and where it was allocated.
   void write_heap_blocks(const ObjectNames& names) {
     out_ += "heap objects:\n";
-    Table table;
+    TextTable table;
     fit_location(table, 3);
     const std::vector<Allocation>& blocks = names.heap_blocks();
     for (std::size_t i = 0; i < blocks.size(); ++i) {

@@ -37,6 +37,8 @@ struct TextOptions {
 //     <step> [*] <op> <object>                  <file>:<line> <function> | <source>
 //     <step>                  [*] <op> <object> <file>:<line> <function> | <source>
 //                             ... <k> steps folded (<from>-<to>: <counts by op>)
+//   (never folded: thread switches, thread operations, preemptions, the tail, and the
+//   culprits of culprit_steps.hpp; lanes only when they fit the width)
 //   (more than max_thread_columns threads: "<step> T<n> [*] <op> <object> ..." rows)
 //   blocked threads: (deadlocks) T<n> <op> <object> <file>:<line> <function>
 //   heap objects: heap#<i> <size> allocated by T<n> before step <s> <file>:<line> ...

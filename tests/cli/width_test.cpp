@@ -76,6 +76,19 @@ TEST_F(Width, TheReportsOfTheCliProgramsFit) {
   expect_reports_fit("run --jobs 2 -s dfs -- " + kBin + "/cli_lost_stop");
 }
 
+// weft merge's summary of shards, each shard's coverage on a line of its own.
+TEST_F(Width, TheMergedSummaryFits) {
+  for (const std::string shard : {"0", "1"})
+    weft("run --jobs 1 -s dfs --shard " + shard + "/2 --json s" + shard + ".json -- " + kBin +
+             "/cli_lost_wakeup",
+         80);
+  for (std::size_t columns : {80u, 120u}) {
+    const Output o = weft("merge s0.json s1.json", columns);
+    EXPECT_NE(o.out.find("\n  shard 1: "), std::string::npos) << o.out;
+    EXPECT_EQ(too_long(o.out, columns), "") << o.out;
+  }
+}
+
 // Each failing suite program as its weft.json runs it; its schedule replayed at each width.
 TEST_F(Width, TheReportsOfTheSuiteProgramsFit) {
   for (const weft::suite::Case& c : weft::suite::load_cases(kSources, "fail")) {

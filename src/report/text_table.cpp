@@ -67,7 +67,9 @@ const ColumnFit* TextTable::fit_of(std::size_t column) const {
 
 // Narrows `width` until the rows fit: the columns that give way, in their order, each to
 // its least, and left out if that is not enough and it may be. Returns how many columns
-// stay (the dropped ones are the last).
+// stay (the dropped ones are the last). What fits in a column may be narrower than its
+// width (a path loses whole directories) or wider (it keeps its file name): the total
+// counts what the cells take.
 std::size_t TextTable::shrink(std::vector<std::size_t>& width, std::size_t limit, std::size_t indent) const {
   std::size_t columns = width.size();
   std::size_t total = indent;
@@ -78,15 +80,24 @@ std::size_t TextTable::shrink(std::vector<std::size_t>& width, std::size_t limit
                    [](const auto& a, const auto& b) { return a.second.order < b.second.order; });
   for (const auto& [c, f] : order) {
     if (total <= limit || c >= columns) continue;
-    const std::size_t cut = std::min(total - limit, width[c] - std::min(width[c], f.least));
-    width[c] -= cut;
-    total -= cut;
+    const std::size_t before = width[c];
+    width[c] -= std::min(total - limit, width[c] - std::min(width[c], f.least));
+    const std::size_t taken = taken_width(c, width[c]);
+    total = total - before + taken;
     if (total > limit && f.droppable && c + 1 == columns && c > 0) {
-      total -= width[c] + 2;
+      total -= taken + 2;
       columns = c;
     }
   }
   return columns;
+}
+
+// The width column `c`'s cells take once fitted to `width`.
+std::size_t TextTable::taken_width(std::size_t c, std::size_t width) const {
+  std::size_t most = 0;
+  for (const Line& l : lines_)
+    if (c < l.cells.size()) most = std::max(most, visible_width(fitted(l.cells[c], c, width)));
+  return most;
 }
 
 std::string TextTable::fitted(const std::string& cell, std::size_t column, std::size_t width) const {

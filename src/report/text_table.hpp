@@ -47,6 +47,7 @@ class TextTable {
   std::vector<std::size_t> natural_widths() const;
   const ColumnFit* fit_of(std::size_t column) const;
   std::size_t shrink(std::vector<std::size_t>& width, std::size_t limit, std::size_t indent) const;
+  std::size_t taken_width(std::size_t c, std::size_t width) const;
   std::string fitted(const std::string& cell, std::size_t column, std::size_t width) const;
 
   std::vector<Line> lines_;

@@ -44,10 +44,12 @@
 #include "cli/shard_source.hpp"
 #include "core/checkpoint.hpp"
 #include "cli/stdout_buffer.hpp"
+#include "cli/terminal_width.hpp"
 #include "core/expected_exit.hpp"
 #include "core/jobs_layout.hpp"
 #include "core/run_record.hpp"
 #include "core/schedule.hpp"
+#include "report/text_width.hpp"
 #include "strategy/registry.hpp"
 #include "weft/environment.hpp"
 
@@ -183,19 +185,20 @@ void print_stats(const std::string& json_text) {
   const auto j = nlohmann::json::parse(json_text, nullptr, false);
   if (j.is_discarded() || !j.contains("coverage")) return;
   const auto& c = j["coverage"];
+  std::ostringstream text;
   const std::uint64_t created = c.value("nodes_created", std::uint64_t{0});
   const std::uint64_t peak = c.value("peak_nodes", std::uint64_t{0});
   const std::uint64_t executions = j.value("executions", std::uint64_t{0});
   const double seconds = j.value("elapsed_s", 0.0);
-  std::cout << "stats: " << executions << " executions in " << seconds << " s ("
-            << (seconds > 0 ? static_cast<std::uint64_t>(executions / seconds) : 0)
-            << "/s)";
+  text << "stats: " << executions << " executions in " << seconds << " s ("
+       << (seconds > 0 ? static_cast<std::uint64_t>(executions / seconds) : 0) << "/s)";
   if (created != 0)
-    std::cout << "; execution tree: " << created << " nodes created, peak " << peak
-              << " alive at once (" << peak * 48 / 1024 << " KiB)";
+    text << "; execution tree: " << created << " nodes created, peak " << peak
+         << " alive at once (" << peak * 48 / 1024 << " KiB)";
   else
-    std::cout << "; no execution tree (a sampling strategy)";
-  std::cout << "\n";
+    text << "; no execution tree (a sampling strategy)";
+  text << "\n";
+  std::cout << weft::fit_lines(text.str(), weft::cli::terminal_width());
 }
 
 // Where a bug's schedule goes: --schedule-out, or NAME.weft-schedule in the current
@@ -511,7 +514,8 @@ bool jobs_wanted(std::uint32_t option, std::uint32_t shards, std::uint32_t* jobs
   return true;
 }
 
-// The report of one worker, its run and coverage lines replaced by the merged search's.
+// The report of one worker, its run and coverage lines replaced by the merged search's
+// (the lines a worker wrapped go with them), fitted to the terminal's width.
 std::string merged_report(const std::string& report, const nlohmann::ordered_json& m,
                           std::uint32_t jobs) {
   const std::string strategy = m.value("strategy", "");
@@ -527,7 +531,10 @@ std::string merged_report(const std::string& report, const nlohmann::ordered_jso
   std::istringstream in(report);
   std::string out;
   bool said = false;  // the interrupted line (a worker stopped before the signal has none)
+  bool replaced = false;  // the last line was replaced: its indented continuations go too
   for (std::string line; std::getline(in, line);) {
+    if (replaced && line.starts_with("  ")) continue;
+    replaced = true;
     if (line.starts_with("run: strategy "))
       line = "run: strategy " + strategy + ", seed " + seed + ", " +
              executions + " on " + std::to_string(jobs) + " workers in " +
@@ -541,18 +548,23 @@ std::string merged_report(const std::string& report, const nlohmann::ordered_jso
              " workers (" + strategy + ", seed " + seed + ", " +
              (complete ? "complete" : interrupted.empty() ? "budget" : "interrupted") + "; " +
              summary + ")";
-    if (line.starts_with("interrupted after ") && !interrupted.empty()) {
+    else if (line.starts_with("interrupted after ") && !interrupted.empty())
       line = weft::interrupted_line(n, interrupted);
-      said = true;
-    }
-    out += line + "\n";
+    else
+      replaced = false;
+    said |= line.starts_with("interrupted after ") && !interrupted.empty();
+    // Per-worker details on lines of their own.
+    if (line.starts_with("coverage: ") || line.starts_with("no bug found in "))
+      for (const std::string& part : weft::coverage_lines(line)) out += part + "\n";
+    else
+      out += line + "\n";
     const std::uint64_t cut = m.value("cut_executions", std::uint64_t{0});
     if (cut != 0 && (line.starts_with("coverage: ") || line.starts_with("no bug found in ")))
       out += "warning: " +
              weft::cut_executions_warning(cut, m.value("max_steps", std::uint64_t{0})) + "\n";
   }
   if (!interrupted.empty() && !said) out += weft::interrupted_line(n, interrupted) + "\n";
-  return out;
+  return weft::fit_lines(out, weft::cli::terminal_width());
 }
 
 // --gdb: gdb's commands, written to `script`. weft's runtime is preloaded into the
@@ -676,10 +688,44 @@ struct Outcome {
   std::string json, report, output, found, trace, page;
 };
 
+// A shell command in lines of at most `width` columns, broken at spaces outside quotes
+// with a backslash, so that it still pastes into a shell.
+std::string command_lines(const std::string& command, std::size_t width, const std::string& indent) {
+  std::vector<std::string> words;
+  bool quoted = false;
+  for (std::size_t i = 0, from = 0; i <= command.size(); ++i) {
+    if (i < command.size() && command[i] == '\'') quoted = !quoted;
+    if (i == command.size() || (command[i] == ' ' && !quoted)) {
+      words.push_back(command.substr(from, i - from));
+      from = i + 1;
+    }
+  }
+  std::string out, line = indent;
+  for (const std::string& w : words) {
+    if (line.size() > indent.size() && line.size() + 1 + w.size() + 2 > width) {
+      out += line + " \\\n";
+      line = indent + "  ";
+    } else if (line.size() > indent.size()) {
+      line += ' ';
+    }
+    line += w;
+  }
+  return out + line + "\n";
+}
+
+// "schedule written to FILE; replay it with: COMMAND", on one line when it fits the
+// terminal, else the command on lines of its own.
+std::string schedule_written(const std::string& file, const std::string& command) {
+  const std::string said = "schedule written to " + file + "; replay it with:";
+  const std::size_t width = weft::cli::terminal_width();
+  if (said.size() + 1 + command.size() <= width) return said + " " + command + "\n";
+  return weft::fit_lines(said + "\n", width) + command_lines(command, width, "  ");
+}
+
 // "schedule written to FILE; replay it with: weft replay FILE <the run's options> -- PROGRAM".
 std::string replay_hint(const Run& r, const std::string& file) {
   std::ostringstream s;
-  s << "schedule written to " << file << "; replay it with: weft replay " << file
+  s << "weft replay " << file
     << (r.no_fair ? " --no-fair" : "") << (r.real_time ? " --real-time" : "")
     << (r.no_preempt_in.empty() ? "" : " --no-preempt-in '" + r.no_preempt_in + "'")
     << (r.races.empty() ? "" : " --races=" + r.races)
@@ -691,8 +737,8 @@ std::string replay_hint(const Run& r, const std::string& file) {
     << (r.check_output.empty() ? ""
         : r.check_output == "-" ? std::string(" --check-output")
                                 : " --check-output '" + r.check_output + "'")
-    << " -- " << r.command[0] << (r.command.size() > 1 ? " ..." : "") << "\n";
-  return s.str();
+    << " -- " << r.command[0] << (r.command.size() > 1 ? " ..." : "");
+  return schedule_written(file, s.str());
 }
 
 // Writes the run's files, each checked, and prints its report (to stdout, which
@@ -843,6 +889,12 @@ int launch(const Run& r, Mode mode) {
       "WEFT_RACES=" + r.races,
       "WEFT_PREEMPT_ON=" + r.preempt_on,
       std::string("WEFT_COLOR=") + (colour_report(r) ? "1" : "0"),
+      // Five digits always: the environment's length, and so the stack's place, stays the
+      // same whatever the terminal (see spawn()'s fixed_layout).
+      "WEFT_COLUMNS=" + [] {
+        const std::string n = std::to_string(weft::cli::terminal_width());
+        return std::string(5 - std::min<std::size_t>(n.size(), 5), '0') + n;
+      }(),
       // A replay's program writes to the terminal, but stdout must stay pure JSON.
       std::string("WEFT_STDOUT_TO_STDERR=") + (replay && r.json == "-" ? "1" : "0"),
       "WEFT_CHECKPOINT=" + (replay || r.checkpoint.empty() ? std::string() : fs::absolute(r.checkpoint).string()),
@@ -996,27 +1048,30 @@ struct Merge {
 // weft merge's text summary: the bugs, the shards merged, the coverage.
 void print_merge_summary(const nlohmann::ordered_json& j, std::uint32_t count) {
   if (j.contains("error")) std::cout << "weft: error: " << j["error"].get<std::string>() << "\n";
+  std::ostringstream text;  // fitted to the terminal, the shards' details a line each
   const auto& bugs = j["bugs"];
   for (std::size_t i = 0; i < bugs.size(); ++i) {
     const auto& b = bugs[i];
     const auto loc = b.value("location", nlohmann::ordered_json::object());
-    std::cout << (bugs.size() > 1 ? "bug " + std::to_string(i + 1) + " of " + std::to_string(bugs.size())
-                                  : std::string("bug"))
-              << ": " << b.value("kind", "") << " at "
-              << (loc.value("file", "").empty() ? std::string("?")
-                                                : loc.value("file", "") + ":" + std::to_string(loc.value("line", std::uint64_t{0})))
-              << (loc.value("function", "").empty() ? "" : " (" + loc.value("function", "") + ")")
-              << ": " << b.value("message", "") << "\n  found by shard " << b.value("shard", 0)
-              << "/" << count << " in its execution " << b.value("execution", std::uint64_t{0}) << ", "
-              << b.value("preemptions", std::uint64_t{0}) << " preemptions; " << b.value("hits", std::uint64_t{1})
-              << (b.value("hits", std::uint64_t{1}) == 1 ? " hit" : " hits") << "\n";
+    text << (bugs.size() > 1 ? "bug " + std::to_string(i + 1) + " of " + std::to_string(bugs.size())
+                             : std::string("bug"))
+         << ": " << b.value("kind", "") << " at "
+         << (loc.value("file", "").empty() ? std::string("?")
+                                           : loc.value("file", "") + ":" + std::to_string(loc.value("line", std::uint64_t{0})))
+         << (loc.value("function", "").empty() ? "" : " (" + loc.value("function", "") + ")")
+         << ": " << b.value("message", "") << "\n  found by shard " << b.value("shard", 0)
+         << "/" << count << " in its execution " << b.value("execution", std::uint64_t{0}) << ", "
+         << b.value("preemptions", std::uint64_t{0}) << " preemptions; " << b.value("hits", std::uint64_t{1})
+         << (b.value("hits", std::uint64_t{1}) == 1 ? " hit" : " hits") << "\n";
   }
-  std::cout << "merged " << j["shards"]["merged"].size() << " of " << count << " shards: "
-            << j.value("executions", std::uint64_t{0}) << " executions\n"
-            << "coverage: " << j["coverage"].value("summary", "") << "\n";
+  text << "merged " << j["shards"]["merged"].size() << " of " << count << " shards: "
+       << j.value("executions", std::uint64_t{0}) << " executions\n";
+  for (const std::string& line : weft::coverage_lines("coverage: " + j["coverage"].value("summary", "")))
+    text << line << "\n";
   const std::uint64_t cut = j.value("cut_executions", std::uint64_t{0});
   const std::uint64_t max_steps = j.value("max_steps", std::uint64_t{0});
-  if (cut != 0) std::cout << "warning: " << weft::cut_executions_warning(cut, max_steps) << "\n";
+  if (cut != 0) text << "warning: " << weft::cut_executions_warning(cut, max_steps) << "\n";
+  std::cout << weft::fit_lines(text.str(), weft::cli::terminal_width());
 }
 
 // weft merge: the shards' results as one, the first bug's schedule written out.
@@ -1066,8 +1121,7 @@ int merge_command(const Merge& a) {
                                                   bugs[0].value("schedule", "") + "\n");
     errors.add(e);
     if (e.empty() && a.json != "-")
-      std::cout << "schedule written to " << schedule_file << "; replay it with: weft replay "
-                << schedule_file << " -- " << program << "\n";
+      std::cout << schedule_written(schedule_file, "weft replay " + schedule_file + " -- " + program);
   }
   return errors.report(has_error ? kError : bugs.empty() ? kOk : kBug);
 }
@@ -1479,10 +1533,13 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
     if (r.json == "-") out.holds("the JSON result");
   }
   if (app.got_subcommand("strategies")) {
+    // Each description wrapped within the help's width, hanging under the first.
+    const std::size_t width = std::min(weft::cli::terminal_width(), weft::cli::kHelpWidth);
     for (const weft::StrategyInfo& s : weft::strategy_list()) {
       const std::string usage(s.usage);
-      std::cout << usage << std::string(usage.size() < 14 ? 14 - usage.size() : 0, ' ') << " "
-                << s.description << "\n";
+      const std::string line =
+          usage + std::string(usage.size() < 14 ? 14 - usage.size() : 0, ' ') + " " + std::string(s.description);
+      std::cout << weft::wrap_line(line, width, 15) << "\n";
     }
     return kOk;
   }

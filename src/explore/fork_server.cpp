@@ -80,6 +80,7 @@ struct Config {
   bool fair = true;
   bool stdout_to_stderr = false;  // a replay whose JSON result goes to stdout
   bool colour = false;            // the text report goes to a terminal
+  std::size_t width = kDefaultTextWidth;  // the text report's most columns (the terminal's)
   bool keep_going = false;        // go on after a bug, counting each distinct one's hits
   bool full_trace = false;        // reports show every step, not a long trace's last ones
   std::vector<std::string> no_preempt_in;  // patterns of code run without preemption
@@ -633,6 +634,7 @@ void serve(ServerState& s) {
 
   TextOptions text_options;
   text_options.colour = cfg.colour;
+  text_options.width = cfg.width;
   auto finish = [&](const std::string& note) {
     Symbolizer symbolizer;
     if (!note.empty() && run.error.empty() && run.bugs.empty())
@@ -1326,6 +1328,9 @@ void maybe_run_fork_server() {
   c.fair = take_env("WEFT_FAIR") != "0";
   c.stdout_to_stderr = take_env("WEFT_STDOUT_TO_STDERR") == "1";
   c.colour = take_env("WEFT_COLOR") == "1";
+  if (const std::string x = take_env("WEFT_COLUMNS");
+      !x.empty() && x.size() <= 5 && x.find_first_not_of("0123456789") == std::string::npos)
+    c.width = std::stoul(x);  // weft run checked it; 0: no limit
   c.keep_going = take_env("WEFT_KEEP_GOING") == "1";
   c.full_trace = take_env("WEFT_FULL_TRACE") == "1";
   c.check_output = take_env("WEFT_CHECK_OUTPUT");

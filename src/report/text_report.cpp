@@ -7,10 +7,13 @@
 #include <utility>
 #include <vector>
 
+#include "report/culprit_steps.hpp"
 #include "report/location.hpp"
 #include "report/object_history.hpp"
 #include "report/object_names.hpp"
 #include "report/op_text.hpp"
+#include "report/text_table.hpp"
+#include "report/text_width.hpp"
 
 namespace weft {
 namespace {
@@ -21,66 +24,6 @@ constexpr std::size_t kMaxSource = 72;
 std::string count(std::size_t n, const char* noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
-
-std::string clip(const std::string& s, std::size_t max) {
-  return s.size() <= max ? s : s.substr(0, max - 3) + "...";
-}
-
-// Characters a terminal shows: colour escapes ("\x1b[...m") take no room.
-std::size_t visible_width(const std::string& s) {
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\x1b') {
-      while (i < s.size() && s[i] != 'm') ++i;
-      continue;
-    }
-    n += (static_cast<unsigned char>(s[i]) & 0xc0) != 0x80;  // UTF-8: count lead bytes
-  }
-  return n;
-}
-
-// Rows of cells printed with aligned columns; free lines (folds) start at a column.
-class Table {
- public:
-  void row(std::vector<std::string> cells) { lines_.push_back({std::move(cells), {}, 0}); }
-  void line(std::string text, std::size_t column = 0) {
-    lines_.push_back({{}, std::move(text), column});
-  }
-
-  void render(std::string& out, const std::string& indent) const {
-    std::vector<std::size_t> width;
-    for (const Line& l : lines_) {
-      if (l.cells.size() > width.size()) width.resize(l.cells.size(), 0);
-      for (std::size_t i = 0; i < l.cells.size(); ++i)
-        width[i] = std::max(width[i], visible_width(l.cells[i]));
-    }
-    for (const Line& l : lines_) {
-      std::string text = indent;
-      if (l.cells.empty()) {
-        for (std::size_t i = 0; i < l.column && i < width.size(); ++i)
-          text += std::string(width[i] + 2, ' ');
-        text += l.free;
-      } else {
-        for (std::size_t i = 0; i < l.cells.size(); ++i) {
-          text += l.cells[i];
-          if (i + 1 < l.cells.size())
-            text += std::string(width[i] - visible_width(l.cells[i]) + 2, ' ');
-        }
-      }
-      while (!text.empty() && text.back() == ' ') text.pop_back();
-      out += text;
-      out += '\n';
-    }
-  }
-
- private:
-  struct Line {
-    std::vector<std::string> cells;
-    std::string free;
-    std::size_t column;
-  };
-  std::vector<Line> lines_;
-};
 
 // ANSI colours when writing to a terminal; nothing otherwise.
 class Paint {
@@ -159,7 +102,18 @@ class TextWriter {
     return text.empty() ? std::string() : "| " + clip(text, kMaxSource);
   }
 
-  std::string function(const Frame& f) const { return paint_.dim(clip(f.function, kMaxFunction)); }
+  // Plain: a table paints it once it fits (fit_location).
+  static std::string function(const Frame& f) { return shorten_name(f.function, kMaxFunction); }
+
+  // A table's place, function and source columns (from `column` on) give way when its
+  // rows are too wide: the source line and the function may go altogether.
+  void fit_location(TextTable& table, std::size_t column) const {
+    // The source line goes first, then the place's directories, then the function.
+    table.fit(column, {ColumnFit::Give::kPath, 24, false, 1, {}});
+    table.fit(column + 1, {ColumnFit::Give::kName, 20, true, 2,
+                           [this](const std::string& t) { return paint_.dim(t); }});
+    table.fit(column + 2, {ColumnFit::Give::kClip, 24, true, 0, {}});
+  }
 
   std::string thread(const ObjectNames& names, ThreadId t) const {
     return paint_.thread(names.thread(t), t);
@@ -177,7 +131,7 @@ class TextWriter {
     const Frame where = bug_location(b, sym_);
     std::string line = "leads to: " + paint_.error(std::string(bug_kind_name(b.kind))) + ": " + b.message;
     if (!where.file.empty()) line += " -- at " + place(where);
-    if (!where.function.empty()) line += " in " + clip(where.function, kMaxFunction);
+    if (!where.function.empty()) line += " in " + shorten_name(where.function, kMaxFunction);
     out_ += line + "\n  (execution " + std::to_string(b.execution) + ", " +
             count(b.preemptions(), "preemption") +
             ", races not failing: replay it with --races=report and its schedule: " + b.schedule + ")\n";
@@ -198,7 +152,7 @@ class TextWriter {
     std::string at;
     if (bug.thread != kNoThread) at += thread(names, bug.thread);
     if (!where.file.empty()) at += (at.empty() ? "at " : " at ") + place(where);
-    if (!where.function.empty()) at += (at.empty() ? "in " : " in ") + clip(where.function, kMaxFunction);
+    if (!where.function.empty()) at += (at.empty() ? "in " : " in ") + shorten_name(where.function, kMaxFunction);
     if (where.file.empty() && where.function.empty() && bug.pc != 0) {
       // No symbol there (a library without them, such as OpenMP's runtime a thread blocked
       // in): the library at least says whose code it was.
@@ -295,7 +249,8 @@ class TextWriter {
              : object.starts_with("heap#") ? object
                                            : std::string("memory")) +
             " at " + hex_address(r.address) + ":\n";
-    Table table;
+    TextTable table;
+    fit_location(table, 3);
     for (const RaceAccess* a : {&r.later, &r.earlier}) {
       if (a->thread == kNoThread) continue;
       Frame where = choose_location(a->pc, sym_);
@@ -305,7 +260,7 @@ class TextWriter {
       table.row({thread(names, a->thread), what, count(a->size, "byte"), place(where),
                  function(where), source(where)});
     }
-    table.render(out_, "  ");
+    table.render(out_, "  ", options_.width);
   }
 
   // Steps that are never folded away: they show who ran, and why.
@@ -338,7 +293,7 @@ class TextWriter {
   }
 
   // One column per thread (a swimlane each) when there are few enough threads to read them
-  // side by side; otherwise a thread column.
+  // side by side within the width; otherwise a thread column.
   void write_interleaving(const BugRecord& bug, const ObjectNames& names) {
     const std::vector<Event>& events = bug.events;
     if (events.empty()) {
@@ -358,27 +313,48 @@ class TextWriter {
       if (std::find(threads.begin(), threads.end(), events[i].thread) == threads.end())
         threads.push_back(events[i].thread);
     std::sort(threads.begin(), threads.end());
-    const bool lanes = threads.size() <= options_.max_thread_columns;
-    auto column = [&](ThreadId t) {
-      return static_cast<std::size_t>(std::find(threads.begin(), threads.end(), t) - threads.begin());
-    };
 
+    // Never folded: where the thread changes, notable steps, the tail, and the culprits.
     const std::size_t n = events.size();
     const std::size_t tail = n > options_.unfolded_tail ? n - options_.unfolded_tail : 0;
+    const std::vector<bool> culprit = culprit_steps(bug);
     std::vector<bool> keep(n);
     for (std::size_t i = from; i < n; ++i) {
       keep[i] = i == from || i >= tail || (notable(events[i]) && !spin_repeat(events, i)) ||
-                events[i].thread != events[i - 1].thread;
+                events[i].thread != events[i - 1].thread || culprit[i];
     }
+    const std::string indent = "  ";
+    if (threads.size() <= options_.max_thread_columns) {
+      const TextTable lanes = interleaving_table(bug, names, threads, keep, true);
+      if (options_.width == 0 || lanes.least_width(indent.size()) <= options_.width) {
+        lanes.render(out_, indent, options_.width);
+        return;
+      }
+    }
+    interleaving_table(bug, names, threads, keep, false).render(out_, indent, options_.width);
+  }
+
+  // The steps from bug.shown_from, the runs of unkept ones longer than fold_longer_than
+  // folded into a line; with `lanes`, in a column per thread of `threads`.
+  TextTable interleaving_table(const BugRecord& bug, const ObjectNames& names,
+                           const std::vector<ThreadId>& threads, const std::vector<bool>& keep,
+                           bool lanes) {
+    const std::vector<Event>& events = bug.events;
+    const std::size_t n = events.size();
+    auto column = [&](ThreadId t) {
+      return static_cast<std::size_t>(std::find(threads.begin(), threads.end(), t) - threads.begin());
+    };
     const int digits = static_cast<int>(std::to_string(n).size());
-    Table table;
+    TextTable table;
+    const std::size_t location = lanes ? 1 + threads.size() : 3;
+    fit_location(table, location);
     if (lanes) {
       std::vector<std::string> header(1 + threads.size());
       for (std::size_t k = 0; k < threads.size(); ++k)
         header[1 + k] = paint_.thread(names.thread(threads[k]), threads[k], true);
       table.row(std::move(header));
     }
-    for (std::size_t i = from; i < n;) {
+    for (std::size_t i = std::min(bug.shown_from, n - 1); i < n;) {
       if (!keep[i]) {
         // A run of unremarkable steps: all by the thread of the step before it.
         std::size_t end = i;
@@ -414,7 +390,7 @@ class TextWriter {
       table.row(std::move(row));
       ++i;
     }
-    table.render(out_, "  ");
+    return table;
   }
 
   std::string fold_line(const std::vector<Event>& events, std::size_t begin, std::size_t end,
@@ -443,19 +419,21 @@ class TextWriter {
   void write_blocked(const BugRecord& bug, const ObjectNames& names) {
     out_ += bug.kind == BugKind::kLivelock ? "threads running at the end (their last step):\n"
                                            : "blocked threads:\n";
-    Table table;
+    TextTable table;
+    fit_location(table, 3);
     for (const BlockedThread& b : bug.blocked) {
       Frame where = choose_location(b.op, sym_);
       table.row({thread(names, b.thread), std::string(op_name(b.op.kind)), names.object(b.op),
                  place(where), function(where), source(where)});
     }
-    table.render(out_, "  ");
+    table.render(out_, "  ", options_.width);
   }
 
   // Each heap block the steps name: its size and where it was allocated.
   void write_heap_blocks(const ObjectNames& names) {
     out_ += "heap objects:\n";
-    Table table;
+    TextTable table;
+    fit_location(table, 3);
     const std::vector<Allocation>& blocks = names.heap_blocks();
     for (std::size_t i = 0; i < blocks.size(); ++i) {
       const Allocation& a = blocks[i];
@@ -465,7 +443,7 @@ class TextWriter {
                      std::to_string(a.step + 1),
                  place(where), function(where), source(where)});
     }
-    table.render(out_, "  ");
+    table.render(out_, "  ", options_.width);
   }
 
   std::string coverage_text() const {
@@ -508,7 +486,8 @@ class TextWriter {
     out_ += "run: strategy " + run_.strategy + ", seed " + std::to_string(run_.seed) + ", " +
             count(run_.executions, "execution") + " in " + elapsed() + ", " +
             (run_.complete ? "complete" : "not complete") + "\n";
-    out_ += "coverage: " + coverage_text() + "\n";
+    // Per-worker details on lines of their own.
+    for (const std::string& line : coverage_lines("coverage: " + coverage_text())) out_ += line + "\n";
     write_interrupted();
     write_sync_only();
     write_warnings();
@@ -519,7 +498,7 @@ class TextWriter {
                        run_.strategy + ", seed " + std::to_string(run_.seed) + ", " +
                        (run_.complete ? "complete" : run_.interrupted.empty() ? "budget" : "interrupted");
     if (!run_.coverage.summary.empty()) line += "; " + run_.coverage.summary;
-    out_ += line + ")\n";
+    for (const std::string& part : coverage_lines(line + ")")) out_ += part + "\n";
     write_interrupted();
     write_sync_only();
     write_warnings();
@@ -537,7 +516,10 @@ class TextWriter {
 
 std::string format_text(const RunRecord& run, Symbolizer& symbolizer,
                         const TextOptions& options) {
-  return TextWriter(run, symbolizer, options).write();
+  const std::string text = TextWriter(run, symbolizer, options).write();
+  // A tool error stays one line, whatever the width: scripts grep for it whole.
+  const std::size_t error_end = run.error.empty() ? 0 : text.find('\n') + 1;
+  return text.substr(0, error_end) + fit_lines(text.substr(error_end), options.width);
 }
 
 }  // namespace weft

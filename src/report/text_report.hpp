@@ -6,6 +6,7 @@
 
 #include "core/run_record.hpp"
 #include "report/symbolizer.hpp"
+#include "report/text_width.hpp"
 
 namespace weft {
 
@@ -21,6 +22,10 @@ struct TextOptions {
   std::size_t max_thread_columns = 6;
   // ANSI colours (a terminal): the bug, the failing step, preemptions, one per thread.
   bool colour = false;
+  // No line longer than this many columns (the terminal's; 0: no limit): tables shrink
+  // their location columns, long names and paths are shortened from the middle, other
+  // lines wrap at spaces; but a tool error ("weft: error: ...") stays one line.
+  std::size_t width = kDefaultTextWidth;
 };
 
 // Layout (each part only when it applies):
@@ -32,6 +37,8 @@ struct TextOptions {
 //     <step> [*] <op> <object>                  <file>:<line> <function> | <source>
 //     <step>                  [*] <op> <object> <file>:<line> <function> | <source>
 //                             ... <k> steps folded (<from>-<to>: <counts by op>)
+//   (never folded: thread switches, thread operations, preemptions, the tail, and the
+//   culprits of culprit_steps.hpp; lanes only when they fit the width)
 //   (more than max_thread_columns threads: "<step> T<n> [*] <op> <object> ..." rows)
 //   blocked threads: (deadlocks) T<n> <op> <object> <file>:<line> <function>
 //   heap objects: heap#<i> <size> allocated by T<n> before step <s> <file>:<line> ...

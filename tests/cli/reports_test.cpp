@@ -5,8 +5,11 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <cctype>
 #include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "support/shell.hpp"
 #include "support/temp_dir.hpp"
@@ -258,6 +261,41 @@ TEST_F(Reports, ARaceIsReportedWithWhatItLeadsTo) {
   Output text = weft("run -s random --jobs 1 -- " + program + " bug");
   EXPECT_TRUE(text.has("leads to: assertion: assert(balance == 20) failed")) << text.out;
   EXPECT_TRUE(text.has("replay it with --races=report")) << text.out;
+}
+
+// The step lines of a text report's interleaving that show `op` (not a fold's count of it).
+std::vector<std::string> step_lines(const std::string& text, const std::string& op) {
+  std::vector<std::string> found;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t at = line.find_first_not_of(" >");
+    if (at != std::string::npos && at > 0 && std::isdigit(static_cast<unsigned char>(line[at])) &&
+        line.find(op) != std::string::npos)
+      found.push_back(line);
+  }
+  return found;
+}
+
+// Issue #26: the culprit is never folded. A destructor sets `stop` and broadcasts between
+// its worker's check of `stop` and its wait, amid runs of other steps: the report shows
+// the store and the broadcast as steps, not inside "... steps folded".
+TEST_F(Reports, ALostWakeupShowsTheFlagAndTheBroadcastItMissed) {
+  const Output o = weft("run -s dfs --jobs 1 -- " + kBin + "/cli_lost_stop");
+  ASSERT_EQ(o.status, 1) << o.out;
+  ASSERT_TRUE(o.has("bug: deadlock")) << o.out;
+  EXPECT_EQ(step_lines(o.out, "atomic-store").size(), 1u) << o.out;
+  EXPECT_EQ(step_lines(o.out, "cond-broadcast").size(), 1u) << o.out;
+  EXPECT_TRUE(o.has("steps folded")) << "the rest still folds\n" << o.out;
+}
+
+// Both accesses of a race, the earlier followed by a long run of its thread's steps.
+TEST_F(Reports, ARaceShowsBothAccesses) {
+  const Output o = weft("run -s dfs --jobs 1 --preempt-on all -- " + kBin + "/cli_race_folded");
+  ASSERT_EQ(o.status, 1) << o.out;
+  ASSERT_TRUE(o.has("bug: data-race")) << o.out;
+  EXPECT_EQ(step_lines(o.out, "read shared").size(), 1u) << o.out;
+  EXPECT_EQ(step_lines(o.out, "write shared").size(), 1u) << o.out;
+  EXPECT_TRUE(o.has("steps folded")) << o.out;
 }
 
 }  // namespace

@@ -22,6 +22,8 @@ ln -s "$build/bin" "$work/root/build/bin"
 unset WEFT_STRATEGY WEFT_EXECUTIONS WEFT_TIME WEFT_SEED WEFT_REPLAY WEFT_CC WEFT_CXX
 # The tutorial shows one worker's output (it says so): the same on every machine.
 export WEFT_JOBS=1
+# And reports unwrapped, as a terminal wide enough shows them: the same on every terminal.
+export COLUMNS=1000
 
 # What may differ from run to run or machine to machine, blurred in both texts.
 blur() {

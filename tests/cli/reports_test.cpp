@@ -225,8 +225,9 @@ TEST_F(Reports, WrongOutputIsABugWithADiff) {
 
   Output found = weft("run --check-output -s random --jobs 1 -- " + program + " bug");
   EXPECT_EQ(found.status, 1);
-  EXPECT_TRUE(found.has("--check-output -- ")) << found.out;  // in the replay command
-  Output replayed = weft("replay cli_missing_barrier.weft-schedule --check-output -- " + program + " bug");
+  // The schedule records --check-output: the replay command repeats it not.
+  EXPECT_TRUE(found.has("replay it with: weft replay cli_missing_barrier.weft-schedule -- ")) << found.out;
+  Output replayed = weft("replay cli_missing_barrier.weft-schedule -- " + program + " bug");
   EXPECT_EQ(replayed.status, 1) << replayed.out;
   EXPECT_TRUE(replayed.has("bug: wrong-output")) << replayed.out;
 }

@@ -618,9 +618,9 @@ bool resume_search(ServerState& s, SearchCheckpoint& checkpoint, std::uint64_t* 
 // Every schedule of the run, made to name the options its execution ran under: those weft
 // run gave, but races reported for what a race leads to (the search went on past races).
 void record_options(RunRecord& run, const Config& cfg) {
-  auto reporting = cfg.schedule_options;
+  auto reporting = cfg.schedule_options;  // races first, as weft run lists them
   std::erase_if(reporting, [](const auto& o) { return o.first == "races"; });
-  reporting.emplace_back("races", "report");
+  reporting.insert(reporting.begin(), {"races", "report"});
   for (auto* bugs : {&run.bugs, &run.races})
     for (BugRecord& b : *bugs) {
       b.schedule = with_options(b.schedule, cfg.schedule_options, cfg.steps);

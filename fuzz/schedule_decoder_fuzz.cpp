@@ -6,7 +6,8 @@
 //    short text must not fill memory: issue 27, defect 1);
 //  - a decoded schedule encodes to a text that decodes to the same schedule, and encodes
 //    to that same text again (the canonical form is stable);
-//  - a refusal is one line.
+//  - a refusal is one line;
+//  - weft3 (recorded options) as weft1 and weft2: its options decode back as they were.
 // The check is FNV-1a, which mutations break: each input is decoded as given and again
 // with its last field replaced by the right check, so that mutated bodies get decoded.
 #include <sys/mman.h>
@@ -83,6 +84,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::optional<std::string> line = first_line(input);
   // The decoder sees the file's first line whatever the reader thinks of the rest.
   const std::string_view raw = input.substr(0, input.find('\n'));
+  const std::uint64_t bound = weft::recorded_step_bound(raw, 1);
+  FUZZ_CHECK(bound >= 1 && bound <= 50'000'000, "a recorded step bound is one --steps takes");
   // The caps of the default step bound (what weft replay uses) and of a small one.
   for (std::uint64_t cap : {weft::max_decisions_for(weft::kDefaultMaxSteps), weft::max_decisions_for(10)}) {
     for (std::string_view text : {raw, line ? std::string_view(*line) : raw}) {

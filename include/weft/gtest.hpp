@@ -17,10 +17,11 @@
 // threads, crash, deadlock, ... fails the test with weft's text report and the command
 // that replays that very execution:
 //
-//   WEFT_REPLAY='weft1.<...>' /path/to/test_binary --gtest_filter=Counter.TwoIncrements
+//   WEFT_REPLAY='weft3.<...>' /path/to/test_binary --gtest_filter=Counter.TwoIncrements
 //
 // WEFT_REPLAY holds a schedule, or names a file whose first line is one; a WEFT_TEST whose
-// name the schedule was not recorded on is skipped. After a change to the code the
+// name the schedule was not recorded on is skipped. The schedule records the Options that
+// shaped its execution (races, preempt_on, max_steps, ...), and the replay runs with them. After a change to the code the
 // execution may no longer follow the schedule (a fix usually makes it go on past the
 // bug's step): the test then fails saying where, and a run without WEFT_REPLAY explores
 // the new code.
@@ -116,7 +117,8 @@ inline bool recorded_on(const std::string& schedule, const std::string& name) {
 
 // WEFT_REPLAY's schedule: the value itself, or the first line of the file it names.
 inline std::string replay_schedule(const std::string& value, std::string* error) {
-  if (value.rfind("weft1.", 0) == 0 || value.rfind("weft2.", 0) == 0) return value;
+  for (const char* version : {"weft1.", "weft2.", "weft3."})
+    if (value.rfind(version, 0) == 0) return value;
   std::string line, why;
   const bool read = ::weft::detail::read_schedule_line(value, &line, &why);
   if (!why.empty()) {
@@ -125,7 +127,7 @@ inline std::string replay_schedule(const std::string& value, std::string* error)
   }
   if (!read || line.empty()) {
     *error = "WEFT_REPLAY='" + value +
-             "' is neither a schedule (weft1.... or weft2....) nor a readable file holding one";
+             "' is neither a schedule (weft3...., or weft1 or weft2) nor a readable file holding one";
     return "";
   }
   return line;
@@ -201,11 +203,18 @@ inline const Sharding& sharding() {
   return s;
 }
 
-// The report, its replay line made the command that replays the bug in this binary.
+// A longer schedule is named by its file in the replay command: a shell cannot hand a
+// program an environment string of more than 128 KiB (E2BIG), and nobody copies one.
+inline constexpr std::size_t kInlineScheduleBytes = 4096;
+
+// The report, its replay line made the command that replays the bug in this binary;
+// `file`: one holding the schedule ("" none).
 inline std::string with_replay_command(std::string report, const std::string& test,
-                                       const std::string& schedule) {
+                                       const std::string& schedule, const std::string& file = "") {
+  const std::string value =
+      schedule.size() > kInlineScheduleBytes && !file.empty() ? file : "'" + schedule + "'";
   const std::string command =
-      "replay: WEFT_REPLAY='" + schedule + "' " + self_path() + " --gtest_filter=" + test;
+      "replay: WEFT_REPLAY=" + value + " " + self_path() + " --gtest_filter=" + test;
   const std::size_t at = report.find("\nreplay: ");
   if (at == std::string::npos) return report + command + "\n";
   const std::size_t end = report.find('\n', at + 1);
@@ -216,15 +225,21 @@ inline std::string with_replay_command(std::string report, const std::string& te
 // A failing test's schedule, in a file of its own: <test>.weft-schedule in
 // $WEFT_FAILURE_DIR, else in weft-failures/ beside the test binary (CI keeps it as an
 // artifact; WEFT_REPLAY=<the file> replays it). The line the failure message ends with.
-inline std::string failure_file(const std::string& test, const std::string& schedule) {
+inline std::filesystem::path failure_path(const std::string& test) {
   namespace fs = std::filesystem;
   const char* chosen = std::getenv("WEFT_FAILURE_DIR");
   const fs::path dir = chosen != nullptr && *chosen != '\0'
                            ? fs::path(chosen)
                            : fs::path(self_path()).parent_path() / "weft-failures";
+  return dir / (test + ".weft-schedule");
+}
+
+inline std::string failure_file(const std::string& test, const std::string& schedule) {
+  namespace fs = std::filesystem;
+  const char* chosen = std::getenv("WEFT_FAILURE_DIR");
+  const fs::path file = failure_path(test);
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  const fs::path file = dir / (test + ".weft-schedule");
+  fs::create_directories(file.parent_path(), ec);
   std::ofstream out(file, std::ios::trunc);
   out << schedule << "\n";
   out.close();
@@ -276,10 +291,15 @@ inline void run_test(void (*body)(), const char* test, Options options, const ch
   } else if (!result.error().empty()) {
     ADD_FAILURE_AT(file, line) << "weft: " << result.error();
   } else if (result.failed()) {
+    const std::string& found = result.bugs()[0].schedule();
+    // Written first: a long schedule's replay command names the file.
+    const std::string saved = schedule.empty() ? detail::failure_file(test, found) + "\n" : "";
+    const char* given = std::getenv("WEFT_REPLAY");
+    const std::string replay_file = schedule.empty() ? detail::failure_path(test).string()
+                                    : schedule != given ? std::string(given) : std::string();
     ADD_FAILURE_AT(file, line)
         << (schedule.empty() ? "weft found a bug:\n" : "weft: WEFT_REPLAY reproduces the bug:\n")
-        << detail::with_replay_command(result.report(), test, result.bugs()[0].schedule())
-        << (schedule.empty() ? detail::failure_file(test, result.bugs()[0].schedule()) + "\n" : "");
+        << detail::with_replay_command(result.report(), test, found, replay_file) << saved;
   } else if (!schedule.empty()) {
     std::cout << "[   weft   ] " << test
               << ": WEFT_REPLAY's schedule ran to its end without a bug\n";

@@ -43,10 +43,10 @@ struct Options {
   std::string name;                  // names the test in schedules (default: the body's type)
   bool real_time = false;            // clocks read real time (default: virtual, see README)
   bool fair = true;                  // fair scheduling: a yielding or spinning thread waits
-                                     // for the others (CHESS 4.3); replay with the same
+                                     // for the others (CHESS 4.3)
   // The API's defaults keep every instrumented access a scheduling point and races
   // unchecked, so that a test body may race on purpose (a lost update it asserts on);
-  // `weft run` defaults to kFail and kRacy. Replay with the same.
+  // `weft run` defaults to kFail and kRacy. A schedule records them (see replay()).
   Races races = Races::kOff;
   PreemptOn preempt_on = PreemptOn::kAll;
   // A timed wait times out when nothing else can run; with this, also as a choice while
@@ -160,7 +160,10 @@ Result explore(F&& body, const Options& options = {}) {
                          options);
 }
 
-// Runs exactly the execution `schedule` describes (from Bug::schedule()).
+// Runs exactly the execution `schedule` describes (from Bug::schedule()). A schedule
+// records the options that shaped its execution (races, preempt_on, max_steps, real_time,
+// fair, explore_timeouts, spurious_wakeups) and is replayed under them, whatever `options`
+// says of them; `options.name` must be the one it was found with.
 template <typename F>
 Result replay(F&& body, const std::string& schedule, const Options& options = {}) {
   return detail::replay(std::function<void()>(std::forward<F>(body)),

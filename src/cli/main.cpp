@@ -163,7 +163,8 @@ struct Run {
   std::string no_preempt_in;
   std::string races;       // "" = the default (fail when instrumented)
   std::string preempt_on;  // "" = the default (racy)
-  std::string schedule_file;
+  std::string schedule_file;  // replay, minimize: the schedule's file, or the schedule itself
+  std::vector<std::string> given;  // replay, minimize: kExecutionOptions on the command line
   std::vector<std::string> command;
   std::string shard;        // --shard I/N ("" none)
   std::uint32_t shards = 0; // --shards N: a Kubernetes Indexed Job's count
@@ -171,6 +172,126 @@ struct Run {
   std::string checkpoint;   // --checkpoint FILE ("" none)
   double checkpoint_every_s = 60;
 };
+
+// The options that shape an execution, which a schedule records (weft3, core/schedule.hpp)
+// so that weft replay needs none; named without "--".
+constexpr const char* kExecutionOptions[] = {"races", "preempt-on", "no-preempt-in",
+                                             "explore-timeouts", "spurious-wakeups", "steps",
+                                             "real-time", "no-fair", "expect-exit", "check-output"};
+using OptionList = std::vector<std::pair<std::string, std::string>>;
+
+bool is_flag(const std::string& name) {
+  return name == "explore-timeouts" || name == "spurious-wakeups" || name == "real-time" ||
+         name == "no-fair";
+}
+
+// The run's execution options not at their default: what its schedules record.
+OptionList execution_options(const Run& r) {
+  OptionList o;
+  auto add = [&](const char* name, const std::string& value, bool is_default) {
+    if (!is_default) o.emplace_back(name, value);
+  };
+  add("races", r.races, r.races.empty());
+  add("preempt-on", r.preempt_on, r.preempt_on.empty());
+  add("no-preempt-in", r.no_preempt_in, r.no_preempt_in.empty());
+  add("explore-timeouts", "yes", !r.explore_timeouts);
+  add("spurious-wakeups", "yes", !r.spurious_wakeups);
+  add("steps", std::to_string(r.steps), r.steps == Run{}.steps);
+  add("real-time", "yes", !r.real_time);
+  add("no-fair", "yes", !r.no_fair);
+  add("expect-exit", r.expect_exit, r.expect_exit.empty() || r.expect_exit == "0");
+  add("check-output", r.check_output, r.check_output.empty());
+  return o;
+}
+
+// Sets option `name` of *r as a schedule recorded it; false: an option or value this weft
+// does not take.
+bool set_execution_option(const std::string& name, const std::string& value, Run* r) {
+  auto one_of = [&](std::initializer_list<const char*> ok) {
+    return std::any_of(ok.begin(), ok.end(), [&](const char* v) { return value == v; });
+  };
+  if (is_flag(name)) {
+    bool* flag = name == "explore-timeouts"   ? &r->explore_timeouts
+                 : name == "spurious-wakeups" ? &r->spurious_wakeups
+                 : name == "real-time"        ? &r->real_time
+                                              : &r->no_fair;
+    *flag = true;
+    return value == "yes";
+  }
+  if (name == "races") r->races = value;
+  else if (name == "preempt-on") r->preempt_on = value;
+  else if (name == "no-preempt-in") r->no_preempt_in = value;
+  else if (name == "expect-exit") r->expect_exit = value;
+  else if (name == "check-output") r->check_output = value;
+  if (name == "races") return one_of({"off", "report", "fail"});
+  if (name == "preempt-on") return one_of({"sync", "racy", "all"});
+  if (name == "no-preempt-in" || name == "check-output") return !value.empty();
+  if (name == "expect-exit") {
+    weft::ExpectedExit e;
+    return weft::ExpectedExit::parse(value, &e).empty();
+  }
+  std::uint64_t steps = 0;
+  if (name != "steps" || !weft::read_number(value, weft::kStepsNumber, &steps).empty()) return false;
+  r->steps = steps;
+  return true;
+}
+
+// How an option reads on the command line ("--races report", "--real-time"), or that it
+// is not there.
+std::string option_words(const std::string& name, const std::string* value) {
+  if (value == nullptr) return "no --" + name + " (the default)";
+  return "--" + name + (is_flag(name) ? "" : " " + *value);
+}
+
+// weft replay and minimize: the options a weft3 schedule records, set in *r. One given on
+// the command line too must have the recorded value: "" or one line naming the first
+// that does not, rather than replaying another execution.
+std::string apply_recorded_options(const weft::Schedule& s, const std::vector<std::string>& given,
+                                   Run* r) {
+  for (const auto& [name, value] : s.options)
+    if (Run probe; !set_execution_option(name, value, &probe))
+      return "the schedule records option " + name + "=" + value +
+             ", which this weft does not take (was it written by a newer weft?)";
+  auto find = [](const OptionList& list, const std::string& name) -> const std::string* {
+    for (const auto& [n, v] : list)
+      if (n == name) return &v;
+    return nullptr;
+  };
+  const OptionList asked = execution_options(*r);
+  for (const std::string& name : given) {
+    const std::string* was = find(s.options, name);
+    const std::string* now = find(asked, name);
+    if ((was == nullptr) != (now == nullptr) || (was != nullptr && *was != *now))
+      return "the schedule was recorded with " + option_words(name, was) + ", this command gives " +
+             option_words(name, now) + ": leave --" + name +
+             " out to replay the recorded execution";
+  }
+  for (const auto& [name, value] : s.options) set_execution_option(name, value, r);
+  return "";
+}
+
+// weft replay's and minimize's SCHEDULE: a file weft wrote, or the schedule itself (a
+// string that names no file and starts like one). false: *error, one line.
+bool read_schedule_argument(const std::string& arg, std::string* schedule, std::string* error) {
+  std::error_code ec;
+  std::string why;
+  if (fs::exists(arg, ec)) {
+    if (weft::detail::read_schedule_line(arg, schedule, &why)) return true;
+    *error = "schedule file '" + arg + "' " + (why.empty() ? "cannot be read" : why);
+    return false;
+  }
+  if (arg.rfind("weft", 0) == 0 && arg.find('.') != std::string::npos) {
+    *schedule = arg;
+    while (!schedule->empty() && (schedule->back() == ' ' || schedule->back() == '\n'))
+      schedule->pop_back();
+    if (weft::detail::schedule_line_is_text(*schedule, &why)) return true;
+    *error = "the schedule given " + why;
+    return false;
+  }
+  *error = "schedule file '" + arg + "' not found (give the file weft run wrote, or the "
+           "schedule itself: weft3....)";
+  return false;
+}
 
 // Whether the text report is coloured: a terminal reads it (https://no-color.org).
 bool colour_report(const Run& r) {
@@ -722,23 +843,11 @@ std::string schedule_written(const std::string& file, const std::string& command
   return weft::fit_lines(said + "\n", width) + command_lines(command, width, "  ");
 }
 
-// "schedule written to FILE; replay it with: weft replay FILE <the run's options> -- PROGRAM".
+// "schedule written to FILE; replay it with: weft replay FILE -- PROGRAM": the schedule
+// records the run's options (weft3), so the command repeats none.
 std::string replay_hint(const Run& r, const std::string& file) {
-  std::ostringstream s;
-  s << "weft replay " << file
-    << (r.no_fair ? " --no-fair" : "") << (r.real_time ? " --real-time" : "")
-    << (r.no_preempt_in.empty() ? "" : " --no-preempt-in '" + r.no_preempt_in + "'")
-    << (r.races.empty() ? "" : " --races=" + r.races)
-    << (r.preempt_on.empty() ? "" : " --preempt-on=" + r.preempt_on)
-    << (r.explore_timeouts ? " --explore-timeouts" : "")
-    << (r.spurious_wakeups ? " --spurious-wakeups" : "")
-    << (r.steps != Run{}.steps ? " --steps " + std::to_string(r.steps) : "")
-    << (r.expect_exit.empty() ? "" : " --expect-exit " + r.expect_exit)
-    << (r.check_output.empty() ? ""
-        : r.check_output == "-" ? std::string(" --check-output")
-                                : " --check-output '" + r.check_output + "'")
-    << " -- " << r.command[0] << (r.command.size() > 1 ? " ..." : "");
-  return schedule_written(file, s.str());
+  return schedule_written(file, "weft replay " + file + " -- " + r.command[0] +
+                                    (r.command.size() > 1 ? " ..." : ""));
 }
 
 // Writes the run's files, each checked, and prints its report (to stdout, which
@@ -802,7 +911,7 @@ std::string output_problem(const Run& r, Mode mode, const std::string& program,
                  r.schedule_file}});
 }
 
-int launch(const Run& r, Mode mode) {
+int launch(Run r, Mode mode) {
   const bool replay = mode == Mode::kReplay;
   if (r.command.empty()) return fail("no program given (usage: weft run [options] -- PROGRAM [ARGS...])");
   std::string why;
@@ -819,11 +928,14 @@ int launch(const Run& r, Mode mode) {
   weft::cli::ShardChoice sharding;
   std::uint32_t jobs = 1;
   if (mode != Mode::kRun) {
-    std::error_code ec;
-    if (!fs::exists(r.schedule_file, ec)) return fail("schedule file '" + r.schedule_file + "' not found");
     std::string why;
-    if (!weft::detail::read_schedule_line(r.schedule_file, &schedule, &why))
-      return fail("schedule file '" + r.schedule_file + "' " + (why.empty() ? "cannot be read" : why));
+    if (!read_schedule_argument(r.schedule_file, &schedule, &why)) return fail(why);
+    weft::Schedule recorded;
+    if (!weft::decode_schedule(schedule, &recorded, &why,
+                               weft::max_decisions_for(weft::recorded_step_bound(schedule, r.steps))))
+      return fail(why);
+    if (recorded.records_options)
+      if (std::string e = apply_recorded_options(recorded, r.given, &r); !e.empty()) return fail(e);
   } else {
     std::string error;
     weft::StrategyOptions options{.syntax_only = true};
@@ -900,6 +1012,7 @@ int launch(const Run& r, Mode mode) {
       "WEFT_CHECKPOINT=" + (replay || r.checkpoint.empty() ? std::string() : fs::absolute(r.checkpoint).string()),
       "WEFT_CHECKPOINT_EVERY=" + weft::seconds_text(r.checkpoint_every_s),
       "WEFT_CHECKPOINT_OPTIONS=" + weft::encode_checkpoint_options(search_options(r, sharding.shard)),
+      "WEFT_SCHEDULE_OPTIONS=" + weft::encode_schedule_options(execution_options(r)),
   };
   const char* preload = std::getenv("LD_PRELOAD");
   std::vector<std::string> preload_env = {"LD_PRELOAD=" + runtime +
@@ -1381,7 +1494,8 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
       "records, in the foreground, and report it");
   replay_cmd->add_option("schedule", replay.schedule_file,
                          "the schedule file that weft run wrote\n"
-                         "(NAME.weft-schedule, or its --schedule-out)")->option_text("FILE")->required();
+                         "(NAME.weft-schedule, or its --schedule-out), or\n"
+                         "the schedule itself (the line it holds)")->option_text("FILE|SCHEDULE")->required();
   replay_cmd->add_flag("--gdb", replay.gdb,
                        "run the replay under gdb, at its prompt: type\n"
                        "'run'. gdb follows the execution's process and\n"
@@ -1397,10 +1511,12 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
                        "continues and quits; then weft's report");
   add_run_options(replay_cmd, replay);
   replay_cmd->footer(
-      "Give replay the same --real-time, --no-fair, --no-preempt-in, --races,\n"
-      "--preempt-on, --explore-timeouts, --spurious-wakeups, --steps and\n"
-      "--expect-exit as the run:\n"
-      "the command weft run prints names those it used.\n"
+      "A schedule weft run wrote (weft3) records the options that shaped its\n"
+      "execution (--races, --preempt-on, --no-preempt-in, --explore-timeouts,\n"
+      "--spurious-wakeups, --steps, --real-time, --no-fair, --expect-exit,\n"
+      "--check-output), and the replay uses them: give none. One given that differs\n"
+      "from the recorded value is refused (exit 2), naming both. An older schedule\n"
+      "(weft1, weft2) records none: give the run's.\n"
       "Exit status: 0 the execution ends without a bug, 1 it shows a bug, 2 usage\n"
       "or tool error, including a program that no longer follows the schedule\n"
       "(\"replay diverged\", after a change to the program, say).");
@@ -1410,7 +1526,8 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
       "look for the same bug as a schedule file shows\n"
       "(same kind and place) with fewer preemptions");
   minimize_cmd->add_option("schedule", minimize.schedule_file,
-                           "the schedule file that weft run wrote")->option_text("FILE")->required();
+                           "the schedule file that weft run wrote, or the\n"
+                           "schedule itself")->option_text("FILE|SCHEDULE")->required();
   minimize_cmd->add_option("--schedule-out", minimize.schedule_out,
                            "where to write the minimised schedule\n"
                            "(default NAME.weft-schedule)")->option_text("FILE");
@@ -1527,6 +1644,8 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
   }
   if (program_cmd != nullptr) {
     Run& r = program_cmd == run_cmd ? run : program_cmd == replay_cmd ? replay : minimize;
+    for (const char* name : kExecutionOptions)
+      if (program_cmd->count(std::string("--") + name) > 0) r.given.push_back(name);
     if (std::string e = weft::cli::take_program(*program_cmd, after_dashes, &r.command); !e.empty())
       return fail(e);
     if (std::string e = weft::cli::environment_problem(); !e.empty()) return fail(e);

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstdio>
 
+#include "core/numbers.hpp"
+
 namespace weft {
 
 std::uint64_t fnv1a64(std::string_view data, std::uint64_t h) {
@@ -17,18 +19,19 @@ namespace {
 
 constexpr std::string_view kMagic = "weft1";
 constexpr std::string_view kMagicPoints = "weft2";
+constexpr std::string_view kMagicOptions = "weft3";
 
 bool needs_escape(char c) {
   return c == '.' || c == '%' || static_cast<unsigned char>(c) <= ' ' ||
          static_cast<unsigned char>(c) >= 0x7f;
 }
 
-// commas: escape ',' too, in a field of comma-separated items (the points: a module's
-// path may hold one).
-std::string escape(std::string_view s, bool commas = false) {
+// extra: more characters to escape, in a field of items (the points: a module's path may
+// hold a comma; the options' "name=value").
+std::string escape(std::string_view s, std::string_view extra = "") {
   std::string out;
   for (char c : s) {
-    if (needs_escape(c) || (commas && c == ',')) {
+    if (needs_escape(c) || extra.find(c) != std::string_view::npos) {
       char buf[4];
       std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
       out += buf;
@@ -86,8 +89,20 @@ bool parse_number(std::string_view s, T* out, int base = 10) {
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
+// A comma-separated field's items, "" giving none.
+std::vector<std::string_view> items_of(std::string_view field) {
+  std::vector<std::string_view> items;
+  for (std::size_t start = 0; !field.empty();) {
+    const std::size_t comma = field.find(',', start);
+    items.push_back(field.substr(start, comma == std::string_view::npos ? comma : comma - start));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return items;
+}
+
 std::string body_of(const Schedule& s) {
-  std::string out(s.points.empty() ? kMagic : kMagicPoints);
+  std::string out(s.records_options ? kMagicOptions : s.points.empty() ? kMagic : kMagicPoints);
   out += '.';
   out += hex64(s.fingerprint, 16);
   out += '.';
@@ -95,10 +110,11 @@ std::string body_of(const Schedule& s) {
   out += '.';
   out += std::to_string(s.seed);
   out += '.';
-  if (!s.points.empty()) {
+  if (s.records_options) out += encode_schedule_options(s.options) + '.';
+  if (!s.points.empty() || s.records_options) {
     for (std::size_t i = 0; i < s.points.size(); ++i) {
       if (i > 0) out += ',';
-      out += escape(s.points[i], true);
+      out += escape(s.points[i], ",");
     }
     out += '.';
   }
@@ -123,6 +139,47 @@ std::string body_of(const Schedule& s) {
 
 }  // namespace
 
+std::string encode_schedule_options(const std::vector<std::pair<std::string, std::string>>& options) {
+  std::string out;
+  for (const auto& [name, value] : options)
+    out += (out.empty() ? "" : ",") + escape(name, ",=") + '=' + escape(value, ",=");
+  return out;
+}
+
+bool decode_schedule_options(std::string_view field,
+                             std::vector<std::pair<std::string, std::string>>* out) {
+  out->clear();
+  for (std::string_view item : items_of(field)) {
+    const std::size_t eq = item.find('=');
+    std::string name, value;
+    if (eq == std::string_view::npos || !unescape(item.substr(0, eq), &name) || name.empty() ||
+        !unescape(item.substr(eq + 1), &value))
+      return false;
+    out->emplace_back(std::move(name), std::move(value));
+  }
+  return true;
+}
+
+std::uint64_t recorded_step_bound(std::string_view text, std::uint64_t otherwise) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  if (text.substr(0, kMagicOptions.size() + 1) != std::string(kMagicOptions) + ".") return otherwise;
+  std::string_view rest = text;
+  for (int field = 0; field < 4; ++field) {
+    const std::size_t dot = rest.find('.');
+    if (dot == std::string_view::npos) return otherwise;
+    rest.remove_prefix(dot + 1);
+  }
+  std::vector<std::pair<std::string, std::string>> options;
+  if (!decode_schedule_options(rest.substr(0, rest.find('.')), &options)) return otherwise;
+  for (const auto& [name, value] : options) {
+    std::uint64_t steps = 0;
+    if (name == "steps" && parse_number(std::string_view(value), &steps) && steps >= kStepsNumber.lo &&
+        steps <= kStepsNumber.hi)
+      return steps;
+  }
+  return otherwise;
+}
+
 std::string encode_schedule(const Schedule& s) {
   std::string body = body_of(s);
   const auto check = static_cast<std::uint32_t>(fnv1a64(body));
@@ -133,8 +190,8 @@ bool decode_schedule(std::string_view text, Schedule* out, std::string* error,
                      std::uint64_t max_decisions) {
   auto fail = [&](const std::string& what) {
     *error = "invalid schedule: " + printable(what) +
-             " (expected weft1.<fingerprint>.<strategy>.<seed>.<decisions>.<check>, as printed "
-             "by weft)";
+             " (expected weft3.<fingerprint>.<strategy>.<seed>.<options>.<points>.<decisions>."
+             "<check>, or weft1 or weft2, as printed by weft)";
     return false;
   };
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))
@@ -147,28 +204,38 @@ bool decode_schedule(std::string_view text, Schedule* out, std::string* error,
     if (dot == std::string_view::npos) break;
     start = dot + 1;
   }
-  if (fields.empty() || (fields[0] != kMagic && fields[0] != kMagicPoints)) {
+  if (fields.empty() ||
+      (fields[0] != kMagic && fields[0] != kMagicPoints && fields[0] != kMagicOptions)) {
     if (text.rfind("weft", 0) == 0)
       return fail("unsupported version '" + std::string(fields[0]) + "', this weft reads " +
-                  std::string(kMagic) + " and " + std::string(kMagicPoints));
-    return fail("it does not start with " + std::string(kMagic));
+                  std::string(kMagicOptions) + ", " + std::string(kMagicPoints) + " and " +
+                  std::string(kMagic));
+    return fail("it does not start with " + std::string(kMagicOptions) + " (or " +
+                std::string(kMagic) + ", " + std::string(kMagicPoints) + ")");
   }
   Schedule s;
-  if (fields[0] == kMagicPoints) {
+  if (fields[0] == kMagicOptions) {
+    if (fields.size() != 8)
+      return fail("it has " + std::to_string(fields.size()) + " dot-separated fields, not 8 "
+                  "(truncated?)");
+    s.records_options = true;
+    if (!decode_schedule_options(fields[4], &s.options))
+      return fail("the options field '" + std::string(fields[4]) +
+                  "' is malformed (expected name=value items, separated by commas)");
+    fields.erase(fields.begin() + 4);
+  }
+  if (fields[0] != kMagic) {
     if (fields.size() != 7)
       return fail("it has " + std::to_string(fields.size()) + " dot-separated fields, not 7 "
                   "(truncated?)");
     std::string_view ps = fields[4];
-    for (std::size_t start = 0; start <= ps.size();) {
-      std::size_t comma = ps.find(',', start);
+    // weft2 names at least one point; weft3 may name none.
+    if (ps.empty() && !s.records_options) return fail("the points field is empty");
+    for (std::string_view item : items_of(ps)) {
       std::string point;
-      if (!unescape(ps.substr(start, comma == std::string_view::npos ? comma : comma - start),
-                    &point) ||
-          point.empty())
+      if (!unescape(item, &point) || point.empty())
         return fail("the points field '" + std::string(ps) + "' is malformed");
       s.points.push_back(point);
-      if (comma == std::string_view::npos) break;
-      start = comma + 1;
     }
     fields.erase(fields.begin() + 4);
   } else if (fields.size() != 6) {

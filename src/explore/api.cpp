@@ -5,6 +5,7 @@
 
 #include "core/schedule.hpp"
 #include "explore/explorer.hpp"
+#include "explore/recorded_options.hpp"
 #include "report/json_report.hpp"
 #include "report/symbolized_steps.hpp"
 #include "report/symbolizer.hpp"
@@ -64,12 +65,16 @@ Result replay(std::function<void()> body, std::uint64_t fp, const std::string& s
               const Options& options) {
   Schedule s;
   std::string error;
-  if (!decode_schedule(schedule, &s, &error, max_decisions_for(options.max_steps))) {
+  // A weft3 schedule replays under the options it records, whatever `options` says of them.
+  Options used = options;
+  if (!decode_schedule(schedule, &s, &error,
+                       max_decisions_for(recorded_step_bound(schedule, options.max_steps))) ||
+      (s.records_options && !(error = explorer::apply_recorded_options(s.options, &used)).empty())) {
     RunRecord r;
     r.error = error;
     return make_result(std::move(r));
   }
-  return make_result(explorer::run_in_process(body, fp, options, &s));
+  return make_result(explorer::run_in_process(body, fp, used, &s));
 }
 
 void assert_failed(const char* expr, const char* file, int line, const char* func) {

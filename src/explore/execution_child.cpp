@@ -207,6 +207,17 @@ std::string region_schedule(SharedRegion& region, std::uint64_t fingerprint,
   return encode_schedule(s);
 }
 
+std::string with_options(const std::string& text,
+                         const std::vector<std::pair<std::string, std::string>>& options,
+                         std::uint64_t steps) {
+  Schedule s;
+  std::string error;
+  if (text.empty() || !decode_schedule(text, &s, &error, max_decisions_for(steps))) return text;
+  s.records_options = true;
+  s.options = options;
+  return encode_schedule(s);
+}
+
 BugRecord race_record(const RaceSlot& slot, std::string message) {
   BugRecord r;
   r.kind = BugKind::kDataRace;

@@ -3,6 +3,7 @@
 // executions, and how the supervising process reads what it left in shared memory.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/run_record.hpp"
@@ -58,6 +59,12 @@ BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerpr
 std::string region_schedule(SharedRegion& region, std::uint64_t fingerprint,
                             const std::string& strategy, std::uint64_t seed,
                             const std::vector<std::string>& points);
+
+// `text` as a weft3 schedule that names `options`, those its execution ran under;
+// unchanged when it does not decode within `steps`.
+std::string with_options(const std::string& text,
+                         const std::vector<std::pair<std::string, std::string>>& options,
+                         std::uint64_t steps);
 
 // A race the execution process listed (--races=report), as a record; `message` says so.
 BugRecord race_record(const RaceSlot& slot, std::string message);

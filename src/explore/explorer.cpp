@@ -13,6 +13,7 @@
 #include "core/numbers.hpp"
 #include "core/shard.hpp"
 #include "explore/execution_child.hpp"
+#include "explore/recorded_options.hpp"
 #include "explore/replay_strategy.hpp"
 #include "explore/search_checkpoint.hpp"
 #include "explore/shared_region.hpp"
@@ -388,8 +389,10 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
     run.bugs.push_back(read_bug(region, status, fingerprint, run.strategy, run.seed, points));
   for (std::uint32_t i = 0; i < h.nraces.load() && i < SharedHeader::kMaxRaces; ++i)
     run.races.push_back(race_record(h.races[i], "data race (reported, not failing: Races::kReport)"));
-  for (BugRecord& b : run.bugs)
+  for (BugRecord& b : run.bugs) {
     b.found_by = run.coverage.origin.empty() ? run.strategy : run.coverage.origin;
+    b.schedule = with_options(b.schedule, recorded_options(options), options.max_steps);
+  }
   return run;
 }
 

@@ -97,6 +97,10 @@ struct Config {
   ExpectedExit expect_exit;  // --expect-exit: the status the program returns by design
   std::string check_output;  // --check-output: "" off, "-" stdout, else the file it writes
   std::string schedule;
+  // WEFT_SCHEDULE_OPTIONS: the options weft run records in every schedule written (weft3);
+  // unset: none recorded (weft1, weft2).
+  bool record_options = false;
+  std::vector<std::pair<std::string, std::string>> schedule_options;
   Shard shard;               // WEFT_SHARD=<i>/<n>: this server runs shard i of n
   std::string jobs_control;  // WEFT_JOBS_CONTROL: weft run --jobs's shared words
   std::uint32_t jobs_worker = 0;  // WEFT_JOBS_WORKER: this worker's number
@@ -612,6 +616,19 @@ bool resume_search(ServerState& s, SearchCheckpoint& checkpoint, std::uint64_t* 
   return true;
 }
 
+// Every schedule of the run, made to name the options its execution ran under: those weft
+// run gave, but races reported for what a race leads to (the search went on past races).
+void record_options(RunRecord& run, const Config& cfg) {
+  auto reporting = cfg.schedule_options;  // races first, as weft run lists them
+  std::erase_if(reporting, [](const auto& o) { return o.first == "races"; });
+  reporting.insert(reporting.begin(), {"races", "report"});
+  for (auto* bugs : {&run.bugs, &run.races})
+    for (BugRecord& b : *bugs) {
+      b.schedule = with_options(b.schedule, cfg.schedule_options, cfg.steps);
+      for (BugRecord& l : b.leads_to) l.schedule = with_options(l.schedule, reporting, cfg.steps);
+    }
+}
+
 std::string joined_points(const std::vector<std::string>& points) {
   std::string joined;
   for (const std::string& p : points) joined += (joined.empty() ? "" : ",") + p;
@@ -637,6 +654,7 @@ void serve(ServerState& s) {
   text_options.width = cfg.width;
   auto finish = [&](const std::string& note) {
     Symbolizer symbolizer;
+    if (cfg.record_options) record_options(run, cfg);
     if (!note.empty() && run.error.empty() && run.bugs.empty())
       run.coverage.summary = run.note = note;
     for (auto* bugs : {&run.bugs, &run.races})
@@ -1345,6 +1363,12 @@ void maybe_run_fork_server() {
       if (!p.empty()) c.no_preempt_in.push_back(p);
   }
   c.schedule = take_env("WEFT_SCHEDULE");
+  if (std::getenv("WEFT_SCHEDULE_OPTIONS") != nullptr) {
+    c.record_options = true;
+    if (!decode_schedule_options(take_env("WEFT_SCHEDULE_OPTIONS"), &c.schedule_options) &&
+        bad->empty())
+      *bad = "WEFT_SCHEDULE_OPTIONS is malformed";
+  }
   if (std::string file = take_env("WEFT_SCHEDULE_FILE"); !file.empty()) {
     std::string why;
     if ((!detail::read_schedule_line(file, &c.schedule, &why) || c.schedule.empty()) && bad->empty())

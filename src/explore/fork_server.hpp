@@ -15,7 +15,8 @@
 // program the tested program executes does not become a server too):
 //   WEFT_MODE=run|replay  WEFT_RESULT_DIR=<dir>  WEFT_STRATEGY  WEFT_SEED  WEFT_EXECUTIONS
 //   WEFT_TIME  WEFT_STEPS  WEFT_HANG_TIMEOUT  WEFT_SCHEDULE or WEFT_SCHEDULE_FILE (replay)
-//   WEFT_EXPECT_EXIT  WEFT_CHECK_OUTPUT  WEFT_FULL_TRACE  and the others serve() reads
+//   WEFT_EXPECT_EXIT  WEFT_CHECK_OUTPUT  WEFT_FULL_TRACE  WEFT_SCHEDULE_OPTIONS (the options
+//   every schedule written records, weft3)  and the others serve() reads
 // and the files it writes into WEFT_RESULT_DIR: result.json, report.txt, output.txt
 // (what the failing execution printed), schedule.txt (the first bug's schedule).
 

@@ -82,12 +82,20 @@ TEST_F(Reports, VoidMainWithAnyStatus) {
     EXPECT_TRUE(kinds(run("--expect-exit any -s " + strategy + " -- " + kBin + "/cli_void_main", 0)).empty());
 }
 
-// The replay command weft prints carries the declaration (or the replay would report the
-// declared status as a bug of its own).
-TEST_F(Reports, TheReplayCommandCarriesTheDeclaration) {
-  Output o = weft("run -s dfs --jobs 1 --expect-exit 6 -- " + kBin + "/cli_designed_exit assert");
+// The schedule carries the declaration (or the replay would report the declared status as
+// a bug of its own): the replay command needs no option.
+TEST_F(Reports, TheScheduleCarriesTheDeclaration) {
+  const std::string program = kBin + "/cli_designed_exit";
+  Output o = weft("run -s dfs --jobs 1 --expect-exit 6 -- " + program + " assert");
   EXPECT_EQ(o.status, 1) << o.out;
-  EXPECT_TRUE(o.has("--expect-exit 6 -- ")) << o.out;
+  EXPECT_TRUE(o.has("replay it with: weft replay cli_designed_exit.weft-schedule -- " + program)) << o.out;
+  std::ifstream in(dir_ / "cli_designed_exit.weft-schedule");
+  std::string schedule;
+  std::getline(in, schedule);
+  EXPECT_NE(schedule.find(".expect-exit=6."), std::string::npos) << schedule;
+  Output replayed = weft("replay cli_designed_exit.weft-schedule -- " + program + " assert");
+  EXPECT_EQ(replayed.status, 1) << replayed.out;
+  EXPECT_TRUE(replayed.has("bug: assertion")) << replayed.out;
 }
 
 // A bad declaration is one line naming the value and what is accepted, exit status 2
@@ -228,8 +236,9 @@ TEST_F(Reports, WrongOutputIsABugWithADiff) {
 
   Output found = weft("run --check-output -s random --jobs 1 -- " + program + " bug");
   EXPECT_EQ(found.status, 1);
-  EXPECT_TRUE(found.has("--check-output -- ")) << found.out;  // in the replay command
-  Output replayed = weft("replay cli_missing_barrier.weft-schedule --check-output -- " + program + " bug");
+  // The schedule records --check-output: the replay command repeats it not.
+  EXPECT_TRUE(found.has("replay it with: weft replay cli_missing_barrier.weft-schedule -- ")) << found.out;
+  Output replayed = weft("replay cli_missing_barrier.weft-schedule -- " + program + " bug");
   EXPECT_EQ(replayed.status, 1) << replayed.out;
   EXPECT_TRUE(replayed.has("bug: wrong-output")) << replayed.out;
 }

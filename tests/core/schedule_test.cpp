@@ -67,6 +67,39 @@ TEST(Schedule, ExtraSchedulingPointsMakeAWeft2Schedule) {
   EXPECT_NE(error.find("not 7"), std::string::npos) << error;
 }
 
+// weft3 names the options that shaped the execution (issue #26, 5): a replay needs none.
+TEST(Schedule, Weft3RecordsTheOptionsOfItsExecution) {
+  Schedule s = sample();
+  s.records_options = true;
+  s.options = {{"races", "report"}, {"no-preempt-in", "a,b=c.d e%"}, {"steps", "500"}};
+  const std::string text = encode_schedule(s);
+  EXPECT_EQ(text.rfind("weft3.0123456789abcdef.pct:3.42.races=report,"
+                       "no-preempt-in=a%2Cb%3Dc%2Ed%20e%25,steps=500..0x12,", 0), 0u)
+      << text;
+  Schedule back;
+  std::string error;
+  ASSERT_TRUE(decode_schedule(text, &back, &error)) << error;
+  EXPECT_EQ(back, s);
+  EXPECT_EQ(recorded_step_bound(text, 7), 500u);
+  EXPECT_EQ(recorded_step_bound(encode_schedule(sample()), 7), 7u) << "weft1 records none";
+  // No option (all at their defaults) and points: both fields there, empty or not.
+  s.options.clear();
+  s.points = {"+1a2f"};
+  const std::string none = encode_schedule(s);
+  EXPECT_EQ(none.rfind("weft3.0123456789abcdef.pct:3.42..+1a2f.0x12,", 0), 0u) << none;
+  ASSERT_TRUE(decode_schedule(none, &back, &error)) << error;
+  EXPECT_EQ(back, s);
+  // An item without '=' or with an empty name is refused, in one line.
+  for (const std::string& bad : {std::string("races"), std::string("=x"), std::string("a=1,,b=2")}) {
+    const std::string body = "weft3.0123456789abcdef.pct:3.42." + bad + "..0";
+    char check[9];
+    std::snprintf(check, sizeof check, "%08x", static_cast<std::uint32_t>(fnv1a64(body)));
+    EXPECT_FALSE(decode_schedule(body + "." + check, &back, &error)) << bad;
+    EXPECT_NE(error.find("the options field"), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
+}
+
 TEST(Schedule, RejectsMalformedInputWithOneLineErrors) {
   const std::string good = encode_schedule(sample());
   std::string error;
@@ -80,7 +113,7 @@ TEST(Schedule, RejectsMalformedInputWithOneLineErrors) {
     EXPECT_NE(error.find("invalid schedule"), std::string::npos) << error;
     EXPECT_EQ(error.find('\n'), std::string::npos) << error;
   }
-  EXPECT_FALSE(decode_schedule("weft3.0.x.1..0", &out, &error));
+  EXPECT_FALSE(decode_schedule("weft9.0.x.1..0", &out, &error));
   EXPECT_NE(error.find("unsupported version"), std::string::npos) << error;
 }
 

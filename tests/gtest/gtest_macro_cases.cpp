@@ -153,3 +153,18 @@ TEST(ShardOption, InAPlainTest) {
   EXPECT_EQ(bad.error(), "shard must be I/N, shard I of N with 0 <= I < N (such as 0/4), not '2/2'");
   EXPECT_EQ(bad.executions(), 0u);
 }
+
+// Its step bound from CASES_STEPS (default 100000): a schedule found under one bound
+// replays under it with WEFT_REPLAY, whatever the test's options are then (issue #26, 5).
+std::uint64_t cases_steps() {
+  const char* v = std::getenv("CASES_STEPS");
+  return v != nullptr ? std::strtoull(v, nullptr, 10) : 100000;
+}
+
+WEFT_TEST_OPTIONS(Recorded, Steps, {.strategy = "dfs", .executions = 1, .max_steps = cases_steps()}) {
+  std::atomic<bool> stop{false};
+  std::thread spinner([&] {
+    while (!stop.load()) std::this_thread::yield();
+  });
+  spinner.join();  // never: a livelock
+}

@@ -48,6 +48,28 @@ std::string line_after(const std::string& out, const std::string& prefix) {
   return out.substr(start, out.find('\n', start) - start);
 }
 
+// The schedule records the Options it was found with: a livelock found within 300 steps
+// replays within 300 steps, though the test's options now say 100000 (its replay would
+// otherwise run past the schedule's end).
+TEST(WeftTest, WeftReplayUsesTheRecordedOptions) {
+  const fs::path dir = fs::temp_directory_path() / ("weft-recorded-" + std::to_string(getpid()));
+  Output o = cases("CASES_STEPS=300 WEFT_FAILURE_DIR=" + dir.string(), "Recorded.Steps");
+  EXPECT_EQ(o.status, 1) << o.out;
+  ASSERT_TRUE(o.has("bug: livelock")) << o.out;
+  const fs::path file = dir / "Recorded.Steps.weft-schedule";
+  std::ifstream in(file);
+  std::string schedule;
+  std::getline(in, schedule);
+  EXPECT_NE(schedule.find(".steps=300."), std::string::npos) << schedule;
+  for (const std::string& given : {file.string(), "'" + schedule + "'"}) {
+    o = cases("WEFT_REPLAY=" + given, "Recorded.Steps");
+    EXPECT_EQ(o.status, 1) << o.out;
+    EXPECT_TRUE(o.has("weft: WEFT_REPLAY reproduces the bug:")) << o.out;
+    EXPECT_TRUE(o.has("bug: livelock")) << o.out;
+  }
+  fs::remove_all(dir);
+}
+
 TEST(WeftTest, ABugFailsTheTestWithTheReportAndTheReplayCommand) {
   Output o = cases("", "LostUpdate.Found");
   EXPECT_EQ(o.status, 1) << o.out;

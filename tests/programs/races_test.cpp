@@ -4,6 +4,8 @@
 #include <weft/weft.hpp>
 
 #include <atomic>
+#include <cstdint>
+#include <cstdio>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -51,11 +53,37 @@ TEST(Races, RacyPointsFindTheLostUpdateThatSyncPointsMiss) {
   weft::Result racy = weft::explore(lost_update, with(weft::Races::kReport, weft::PreemptOn::kRacy));
   ASSERT_EQ(racy.bugs().size(), 1u) << racy.report();
   EXPECT_EQ(racy.bugs()[0].kind(), weft::BugKind::kAssertion);
-  EXPECT_EQ(racy.bugs()[0].schedule().rfind("weft2.", 0), 0u) << racy.bugs()[0].schedule();
+  // weft3, with its options and its racy points.
+  EXPECT_EQ(racy.bugs()[0].schedule().rfind("weft3.", 0), 0u) << racy.bugs()[0].schedule();
+  EXPECT_NE(racy.bugs()[0].schedule().find(".races=report,preempt-on=racy.+"), std::string::npos)
+      << racy.bugs()[0].schedule();
   weft::Result again = weft::replay(lost_update, racy.bugs()[0].schedule(),
                                     with(weft::Races::kReport, weft::PreemptOn::kRacy));
   ASSERT_TRUE(again.failed()) << again.report();
   EXPECT_EQ(again.bugs()[0].kind(), weft::BugKind::kAssertion);
+}
+
+// The schedule records the options it was found with (issue #26, 5): replayed with the
+// default Options (races off, every access a point), or others, it is the same execution.
+TEST(Races, AReplayUsesTheRecordedOptions) {
+  weft::Result racy = weft::explore(lost_update, with(weft::Races::kReport, weft::PreemptOn::kRacy));
+  ASSERT_EQ(racy.bugs().size(), 1u) << racy.report();
+  for (const weft::Options& given : {weft::Options{}, with(weft::Races::kFail, weft::PreemptOn::kSync)}) {
+    weft::Result again = weft::replay(lost_update, racy.bugs()[0].schedule(), given);
+    ASSERT_TRUE(again.failed()) << again.error() << again.report();
+    EXPECT_EQ(again.bugs()[0].kind(), weft::BugKind::kAssertion);
+    EXPECT_EQ(again.bugs()[0].schedule(), racy.bugs()[0].schedule());
+  }
+  // An option weft::replay does not take (weft run's): one line, no execution.
+  const std::string body = "weft3." + racy.bugs()[0].schedule().substr(6, 16) + ".dfs.0.no-preempt-in=f..0";
+  char check[9];  // FNV-1a of the body, its low 32 bits (core/schedule.cpp)
+  std::uint64_t f = 0xcbf29ce484222325ull;
+  for (unsigned char c : body) f = (f ^ c) * 0x100000001b3ull;
+  std::snprintf(check, sizeof check, "%08x", static_cast<std::uint32_t>(f));
+  weft::Result bad = weft::replay(lost_update, body + "." + check);
+  EXPECT_NE(bad.error().find("records option no-preempt-in=f, which weft::replay does not take"),
+            std::string::npos) << bad.error();
+  EXPECT_EQ(bad.executions(), 0u);
 }
 
 // Correct C++: locks, atomics with release/acquire, containers that allocate and free on

@@ -14,6 +14,10 @@ struct SchedulingPoint {
   std::span<const ThreadId> enabled;    // enabled threads, ascending, never empty
   std::span<const Op> next_ops;         // next_ops[i] is what enabled[i] will do
   std::size_t thread_count = 0;         // threads created so far, finished ones included
+  // --no-preempt-in: code run as if atomic may exist (`regions`), and this point is inside
+  // it (`in_region`: `current` goes on alone, its step part of the move it began).
+  bool regions = false;
+  bool in_region = false;
 
   bool is_enabled(ThreadId t) const {
     for (ThreadId e : enabled)

@@ -20,8 +20,9 @@ struct Record {
   std::uint64_t step;
   std::uint64_t thread_count;
   std::uint32_t current;
-  std::uint32_t current_enabled;
+  std::uint32_t flags;  // kPointCurrentEnabled, kPointRegions, kPointInRegion
 };
+constexpr std::uint32_t kPointCurrentEnabled = 1, kPointRegions = 2, kPointInRegion = 4;
 
 constexpr std::size_t align8(std::size_t n) { return (n + 7) & ~std::size_t{7}; }
 
@@ -61,7 +62,9 @@ void PointLog::clear() { header()->used = align8(sizeof(Header)); }
 
 bool PointLog::append(const SchedulingPoint& p) {
   Record r{Decision::kThread, static_cast<std::uint32_t>(p.enabled.size()), p.step,
-           p.thread_count, p.current, p.current_enabled ? 1u : 0u};
+           p.thread_count, p.current,
+           (p.current_enabled ? kPointCurrentEnabled : 0u) | (p.regions ? kPointRegions : 0u) |
+               (p.in_region ? kPointInRegion : 0u)};
   const std::size_t size = record_size(r);
   Header* h = header();
   if (h->used + size > capacity_) return false;
@@ -102,7 +105,9 @@ std::string PointLog::feed(Strategy& strategy, const Decision* decisions,
       SchedulingPoint p;
       p.step = r.step;
       p.current = r.current;
-      p.current_enabled = r.current_enabled != 0;
+      p.current_enabled = (r.flags & kPointCurrentEnabled) != 0;
+      p.regions = (r.flags & kPointRegions) != 0;
+      p.in_region = (r.flags & kPointInRegion) != 0;
       p.enabled = enabled;
       p.next_ops = ops;
       p.thread_count = r.thread_count;

@@ -507,6 +507,8 @@ ThreadState* Controller::pick() {
   p.enabled = enabled_;
   p.next_ops = next_ops_;
   p.thread_count = nthreads_;
+  p.regions = config_.no_preempt != nullptr;
+  p.in_region = in_region;
   const ThreadId chosen = strategy_->choose(p);
   if (!p.is_enabled(chosen)) {
     std::string msg = "strategy chose thread " + std::to_string(chosen) + " at step " +

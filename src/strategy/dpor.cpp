@@ -35,8 +35,16 @@ bool DporStrategy::next_execution() {
 
 ThreadId DporStrategy::choose(const SchedulingPoint& p) {
   if (!use_sleep_) return tree_.choose_thread(p);
-  const ThreadId pick = tree_.choose_thread(p, sleep_.fallback(p));
-  sleep_.after_thread_decision(p, tree_.delta_siblings(), pick);
+  if (p.regions && !regions_) {
+    // Moves may span atomic regions: sleepers carry them. Which siblings' moves are known
+    // then depends on what ran before (and is lost with a checkpoint), not on the tree
+    // alone, so the default must not depend on who sleeps: every replay of a prefix must
+    // take the same path (a sleeper run where another was awake: see expand()).
+    regions_ = true;
+    tree_.set_track_moves(true);
+  }
+  const ThreadId pick = tree_.choose_thread(p, regions_ ? kNoThread : sleep_.fallback(p));
+  sleep_.after_thread_decision(p, tree_.delta_siblings(), pick, tree_.delta_sibling_moves());
   return pick;
 }
 
@@ -68,6 +76,11 @@ void DporStrategy::expand(const Trace& trace) {
   // new from the step it blocked at.
   analysis_.analyze(trace, tree_, first > 0 ? first - 1 : 0, sleep_.blocked_step());
   for (const DporAnalysis::Race& race : analysis_.races()) reverse(race);
+  // Blocked by running a sleeper where a thread was awake (only when the default does not
+  // avoid sleepers): what the awake thread would run from there is still to explore.
+  if (const ThreadId awake = sleep_.blocked_alternative(); awake != kNoThread)
+    tree_.branch(sleep_.blocked_decision(), awake,
+                 priority_of(sleep_.blocked_decision(), awake, false, false, false));
   // Every value of a data choice in the new part (a sleep-set blocked execution adds
   // nothing after the step it blocked at: what follows was explored elsewhere).
   for (std::size_t d = first; d < records.size(); ++d) {

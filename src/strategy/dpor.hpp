@@ -60,6 +60,7 @@ class DporStrategy : public TreeStrategy {
   bool load_extra(StateReader& r) override;
 
   bool use_sleep_;
+  bool regions_ = false;  // --no-preempt-in: sleep sets over moves (ExecutionTree::SiblingMove)
   SleepSets sleep_;
   DporAnalysis analysis_;
   std::uint64_t unmodelled_ = 0;

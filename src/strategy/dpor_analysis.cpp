@@ -217,15 +217,30 @@ std::span<const ObjectAccess> DporAnalysis::accesses_of(const Event& e) {
   return accesses_;
 }
 
+// The last step of the move step a is part of: a, or the end of the region a's thread went
+// on into alone (kInRegion steps follow their thread's step at once).
+std::size_t DporAnalysis::move_end(std::size_t a) const {
+  const Trace& trace = *trace_;
+  while (a + 1 < trace.size() && trace[a + 1].thread == trace[a].thread &&
+         (trace[a + 1].flags & kInRegion) != 0)
+    ++a;
+  return a;
+}
+
 void DporAnalysis::add_race(std::size_t i, std::size_t j, ThreadId q) {
   const Trace& trace = *trace_;
-  // v: the steps after i that do not happen after it, then j.
+  // v: the steps after i's move that do not happen after it, then j. A move runs whole:
+  // a thread whose move would run steps that happen after i's is not in v.
+  const std::size_t ie = std::min(move_end(i), j);
   std::fill(first_in_v_.begin(), first_in_v_.end(), -1);
-  for (std::size_t k = i + 1; k < j; ++k) {
+  for (std::size_t k = ie + 1; k < j; ++k) {
     const ThreadId t = trace[k].thread;
-    if (first_in_v_[t] >= 0 || happens_before(i, k)) continue;
-    first_in_v_[t] = static_cast<std::int64_t>(k);
+    if (first_in_v_[t] != -1 || happens_before(ie, k)) continue;
+    const std::size_t ke = move_end(k);
+    first_in_v_[t] = ke < j && happens_before(ie, ke) ? -2 : static_cast<std::int64_t>(k);
   }
+  for (std::int64_t& f : first_in_v_)
+    if (f == -2) f = -1;
   if (first_in_v_[q] < 0) first_in_v_[q] = static_cast<std::int64_t>(j);
   Race r;
   r.decision = decision_[anchor(i)];

@@ -76,6 +76,7 @@ class DporAnalysis {
   // the execution left unfinished, which never ran after them).
   void predecessors(std::size_t j, const Event& ej, std::int64_t before,
                     std::vector<std::uint32_t>* out, bool with_exits = true);
+  std::size_t move_end(std::size_t a) const;
   void add_race(std::size_t i, std::size_t j, ThreadId q);
   void unfinished_race(const Event& e, std::int64_t last);
   void collect_trace_keys();

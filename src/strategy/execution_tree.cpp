@@ -1,6 +1,7 @@
 #include "strategy/execution_tree.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <cassert>
 #include <unordered_set>
 
@@ -44,6 +45,25 @@ std::string list_threads(std::span<const ThreadId> threads) {
 
 }  // namespace
 
+// What sleep sets over atomic regions need of a node (ExecutionTree::SiblingMove): the
+// move its parent made at its decision, when it ran, and the moves its children made at
+// theirs once they ran (in the order they ran).
+struct ExecutionTree::Moves {
+  struct Branch {
+    std::uint32_t decision = 0;
+    std::uint32_t choice = 0;
+    std::uint64_t ran = 0;  // the child's run_seq_
+    std::vector<Op> rest;
+  };
+  bool replaced_known = false;
+  std::vector<Op> replaced_rest;
+  std::uint64_t ran = 0;  // run_seq_ when it began (0: not here)
+  std::vector<Branch> branches;
+  // Taken from another worker: its siblings' moves as its owner knew them.
+  bool frozen = false;
+  std::vector<Branch> siblings;
+};
+
 struct ExecutionTree::Node {
   Node* parent = nullptr;  // also the free list's link
   std::unique_ptr<std::vector<Delta>> branches;  // track_branches only
@@ -54,6 +74,7 @@ struct ExecutionTree::Node {
   std::uint32_t refs = 0;      // children alive + 1 while in the frontier or executing
   Decision::Kind kind = Decision::kThread;
   bool stub = false;           // another worker's node (stubs_ says which)
+  std::unique_ptr<Moves> moves;  // track_moves_ only
 };
 
 // Nodes come from fixed chunks and return to a free list: no allocation per node once
@@ -100,6 +121,7 @@ void ExecutionTree::release(Node* node) {
   while (node != nullptr && --node->refs == 0) {
     Node* parent = node->parent;
     node->branches.reset();
+    node->moves.reset();
     if (node->stub) stubs_.erase(node);
     node->parent = pool_->free_list;
     pool_->free_list = node;
@@ -138,6 +160,7 @@ bool ExecutionTree::start_execution() {
   last_step_ = 0;
   diverged_ = false;
   ++(mine(current_) ? stats_.executions : stats_.probes);
+  if (track_moves_) moves_of(current_).ran = ++run_seq_;
   return true;
 }
 
@@ -198,6 +221,7 @@ ThreadId ExecutionTree::choose_thread(const SchedulingPoint& p, ThreadId fallbac
   const std::size_t index = records_.size();
   ThreadId pick = fallback != kNoThread ? fallback : default_choice(p);
   siblings_.clear();
+  sibling_moves_.clear();
   if (cursor_ < replay_.size() && replay_[cursor_].delta.decision == index) {
     const Replay& r = replay_[cursor_++];
     note_siblings(r.node);
@@ -222,6 +246,7 @@ ThreadId ExecutionTree::choose_thread(const SchedulingPoint& p, ThreadId fallbac
   rec.options = static_cast<std::uint32_t>(p.enabled.size());
   rec.first = static_cast<std::uint32_t>(enabled_pool_.size());
   rec.step = last_step_ = p.step;
+  rec.in_region = p.in_region;
   records_.push_back(rec);
   enabled_pool_.insert(enabled_pool_.end(), p.enabled.begin(), p.enabled.end());
   if (options_.record_next_ops)
@@ -230,6 +255,7 @@ ThreadId ExecutionTree::choose_thread(const SchedulingPoint& p, ThreadId fallbac
 }
 
 void ExecutionTree::note_siblings(const Node* node) {
+  if (track_moves_) return note_sibling_moves(node);
   siblings_.push_back(node->replaced);
   if (!node->parent->branches) return;
   for (const Delta& d : *node->parent->branches) {
@@ -239,10 +265,158 @@ void ExecutionTree::note_siblings(const Node* node) {
   }
 }
 
+// The branches at node's decision that ran before run `before`, as this worker knows them,
+// or as the worker the node came from did.
+template <typename F>
+void ExecutionTree::for_sibling_moves(const Node* node, std::uint64_t before, F&& f) const {
+  const Moves* own = node->moves.get();
+  if (own != nullptr && own->frozen) {
+    for (const Moves::Branch& b : own->siblings) f(b);
+    return;
+  }
+  const Moves* at = node->parent->moves.get();
+  if (at == nullptr) return;
+  for (const Moves::Branch& b : at->branches)
+    if (b.decision == node->decision && b.ran < before && b.choice != node->choice) f(b);
+}
+
+// Sleep sets over moves (track_moves_): the parent's choice, and the branches at the same
+// decision that ran before the node began, whose moves are known. A function of the tree,
+// so that every replay of the node's prefix puts the same threads to sleep.
+void ExecutionTree::note_sibling_moves(const Node* node) {
+  sibling_moves_.clear();
+  const Moves* own = node->moves.get();
+  siblings_.push_back(node->replaced);
+  sibling_moves_.push_back(own != nullptr && own->replaced_known
+                               ? SiblingMove{true, own->replaced_rest}
+                               : SiblingMove{});
+  for_sibling_moves(node, own != nullptr ? own->ran : 0, [&](const Moves::Branch& b) {
+    siblings_.push_back(b.choice);
+    sibling_moves_.push_back(SiblingMove{true, b.rest});
+  });
+}
+
+namespace {
+constexpr std::size_t kOpWords = (sizeof(Op) + 7) / 8;
+
+void put_ops(std::span<const Op> ops, std::vector<std::uint64_t>* out) {
+  out->push_back(ops.size());
+  for (const Op& op : ops) {
+    std::uint64_t w[kOpWords] = {};
+    std::memcpy(w, &op, sizeof op);
+    out->insert(out->end(), w, w + kOpWords);
+  }
+}
+
+// false: the words end too soon.
+bool take_ops(std::span<const std::uint64_t> words, std::size_t* at, std::vector<Op>* ops) {
+  if (*at >= words.size()) return false;
+  const std::uint64_t n = words[(*at)++];
+  if (n > (words.size() - *at) / kOpWords) return false;
+  ops->resize(n);
+  for (Op& op : *ops) {
+    std::memcpy(&op, &words[*at], sizeof op);
+    *at += kOpWords;
+  }
+  return true;
+}
+}  // namespace
+
+// [replaced known, its rest, siblings, per sibling: choice, its rest]: what the node's
+// replays here put to sleep at its decision (for a frontier node, all that ran so far).
+void ExecutionTree::put_moves(const Node* node, std::vector<std::uint64_t>* out) const {
+  const Moves* own = node->moves.get();
+  const bool known = own != nullptr && own->replaced_known;
+  out->push_back(known ? 1 : 0);
+  put_ops(known ? std::span<const Op>(own->replaced_rest) : std::span<const Op>(), out);
+  const std::size_t count = out->size();
+  out->push_back(0);
+  // Not begun here (the frontier node given): every branch that ran is explored.
+  const std::uint64_t before = own != nullptr && own->ran != 0 ? own->ran : run_seq_ + 1;
+  for_sibling_moves(node, before, [&](const Moves::Branch& b) {
+    ++(*out)[count];
+    out->push_back(b.choice);
+    put_ops(b.rest, out);
+  });
+}
+
+void ExecutionTree::take_moves(Node* node, std::span<const std::uint64_t> words) {
+  Moves& m = moves_of(node);
+  m.frozen = true;
+  std::size_t at = 0;
+  if (words.empty()) return;
+  m.replaced_known = words[at++] != 0;
+  if (!take_ops(words, &at, &m.replaced_rest)) m.replaced_known = false;
+  if (at >= words.size()) return;
+  const std::uint64_t n = words[at++];
+  for (std::uint64_t i = 0; i < n && at < words.size(); ++i) {
+    Moves::Branch b;
+    b.decision = node->decision;
+    b.choice = static_cast<std::uint32_t>(words[at++]);
+    if (!take_ops(words, &at, &b.rest)) return;
+    m.siblings.push_back(std::move(b));
+  }
+}
+
+ExecutionTree::Moves& ExecutionTree::moves_of(Node* node) {
+  if (!node->moves) node->moves = std::make_unique<Moves>();
+  return *node->moves;
+}
+
+std::vector<Op> ExecutionTree::move_rest(std::size_t decision) const {
+  std::vector<Op> rest;
+  const std::uint32_t t = records_[decision].choice;
+  for (std::size_t k = decision + 1; k < records_.size(); ++k) {
+    const Record& r = records_[k];
+    if (r.kind != Decision::kThread) continue;  // a value chosen inside the region
+    if (!r.in_region || r.choice != t) break;
+    const auto en = enabled(r);
+    const auto ops = next_ops(r);
+    for (std::size_t i = 0; i < en.size() && i < ops.size(); ++i)
+      if (en[i] == t) rest.push_back(ops[i]);
+  }
+  return rest;
+}
+
+// A new branch at `decision` replacing `own`: the move made there, as words [known, its
+// rest (put_ops)], if this execution made it (or this node's parent did, the branch being
+// its sibling).
+std::vector<std::uint64_t> ExecutionTree::replaced_move(std::size_t decision,
+                                                        std::uint32_t own) const {
+  std::vector<std::uint64_t> words{1};
+  if (records_[decision].choice == own) {
+    put_ops(move_rest(decision), &words);
+  } else if (decision == current_->decision && current_->moves &&
+             current_->moves->replaced_known) {
+    put_ops(current_->moves->replaced_rest, &words);
+  } else {
+    words = {0, 0};
+  }
+  return words;
+}
+
+// The node's replaced move from words replaced_move() wrote.
+void ExecutionTree::take_replaced_move(Node* n, std::span<const std::uint64_t> words) {
+  Moves& m = moves_of(n);
+  std::size_t at = 1;
+  m.replaced_known = !words.empty() && words[0] != 0 && take_ops(words, &at, &m.replaced_rest);
+}
+
+// The move this execution made at its node's own decision, for the siblings that run next.
+void ExecutionTree::note_own_move() {
+  Node* n = current_;
+  if (n->parent == nullptr || n->kind != Decision::kThread || n->decision >= records_.size() ||
+      records_[n->decision].kind != Decision::kThread || records_[n->decision].choice != n->choice)
+    return;
+  moves_of(n->parent).branches.push_back(
+      Moves::Branch{n->decision, n->choice, moves_of(n).ran, move_rest(n->decision)});
+}
+
 std::size_t ExecutionTree::choose_value(std::size_t n) {
   const std::size_t index = records_.size();
   std::size_t pick = 0;
   siblings_.clear();
+  sibling_moves_.clear();
   if (cursor_ < replay_.size() && replay_[cursor_].delta.decision == index) {
     const Replay& r = replay_[cursor_++];
     if (r.delta.kind != Decision::kValue) {
@@ -322,18 +496,22 @@ bool ExecutionTree::branch(std::size_t decision, std::uint32_t choice, std::int6
 
   std::uint32_t own = 0;
   Node* at = owner(decision, &own);
+  const auto move = track_moves_ && r.kind == Decision::kThread ? replaced_move(decision, own)
+                                                                 : std::vector<std::uint64_t>{};
   return add_branch(at, static_cast<std::uint32_t>(decision), choice, r.kind, own,
-                    options_hash(r), priority);
+                    options_hash(r), priority, move) != nullptr;
 }
 
-bool ExecutionTree::add_branch(Node* at, std::uint32_t decision, std::uint32_t choice,
-                               Decision::Kind kind, std::uint32_t own, std::uint32_t check,
-                               std::int64_t priority) {
-  if (choice == own) return false;
+ExecutionTree::Node* ExecutionTree::add_branch(Node* at, std::uint32_t decision,
+                                              std::uint32_t choice, Decision::Kind kind,
+                                              std::uint32_t own, std::uint32_t check,
+                                              std::int64_t priority,
+                                              std::span<const std::uint64_t> move) {
+  if (choice == own) return nullptr;
   if (options_.track_branches) {
     if (!at->branches) at->branches = std::make_unique<std::vector<Delta>>();
     for (const Delta& d : *at->branches)
-      if (d.decision == decision && d.choice == choice) return false;
+      if (d.decision == decision && d.choice == choice) return nullptr;
     at->branches->push_back(Delta{decision, choice, kind});
   }
 
@@ -342,12 +520,12 @@ bool ExecutionTree::add_branch(Node* at, std::uint32_t decision, std::uint32_t c
   if (const std::uint32_t depth = depth_to_split(at);
       depth + 1 >= split_depth_ && depth < split_depth_ &&
       split_key(path_key(at), decision, choice, kind) % shard_.count != shard_.index)
-    return false;
+    return nullptr;
 
   // A stub's branch is its owner's to add (and to tell from one it has).
   if (at->stub) {
-    forward(at, decision, choice, kind, own, check, priority);
-    return false;
+    forward(at, decision, choice, kind, own, check, priority, move);
+    return nullptr;
   }
 
   Node* n = allocate();
@@ -359,9 +537,10 @@ bool ExecutionTree::add_branch(Node* at, std::uint32_t decision, std::uint32_t c
   n->check = check;
   n->kind = kind;
   n->refs = 1;
+  if (!move.empty()) take_replaced_move(n, move);
   frontier_.push_back(Entry{priority, n->decision, choice, seq_++, n});
   std::push_heap(frontier_.begin(), frontier_.end(), worse);
-  return true;
+  return n;
 }
 
 void ExecutionTree::finish_execution() {
@@ -378,6 +557,7 @@ void ExecutionTree::finish_execution() {
     replay_.reserve(records_.capacity());
     path_.reserve(records_.capacity());
   }
+  if (track_moves_) note_own_move();
   Node* done = current_;
   current_ = nullptr;
   release(done);
@@ -533,10 +713,10 @@ ExecutionTree::Remote ExecutionTree::remote(const Node* node) const {
 
 void ExecutionTree::forward(const Node* at, std::size_t decision, std::uint32_t choice,
                             Decision::Kind kind, std::uint32_t own, std::uint32_t check,
-                            std::int64_t priority) {
+                            std::int64_t priority, std::span<const std::uint64_t> move) {
   const Remote to = remote(at);
   const std::uint64_t record[kForwardWords] = {
-      kForwardWords,
+      kForwardWords + move.size(),
       to.worker,
       space_,
       to.node,
@@ -545,6 +725,7 @@ void ExecutionTree::forward(const Node* at, std::size_t decision, std::uint32_t 
       check,
       static_cast<std::uint64_t>(priority)};
   forwards_.insert(forwards_.end(), record, record + kForwardWords);
+  forwards_.insert(forwards_.end(), move.begin(), move.end());
 }
 
 std::uint64_t ExecutionTree::give(std::uint64_t max_nodes, std::size_t max_words,
@@ -580,8 +761,12 @@ std::uint64_t ExecutionTree::give(std::uint64_t max_nodes, std::size_t max_words
       out->push_back(r.node);
       out->push_back(n->decision | (std::uint64_t{n->choice} << 32));
       out->push_back(n->replaced | (std::uint64_t{n->check} << 32));
-      out->push_back(static_cast<std::uint64_t>(n->kind) | (std::uint64_t{siblings.size()} << 8));
+      std::vector<std::uint64_t> moves;
+      if (track_moves_ && n->parent != nullptr) put_moves(n, &moves);
+      out->push_back(static_cast<std::uint64_t>(n->kind) | (std::uint64_t{siblings.size()} << 8) |
+                     (std::uint64_t{moves.size()} << 32));
       out->insert(out->end(), siblings.begin(), siblings.end());
+      out->insert(out->end(), moves.begin(), moves.end());
     }
     if (out->size() - start > max_words) {
       out->resize(at);
@@ -625,7 +810,8 @@ void ExecutionTree::take(std::span<const std::uint64_t> words, std::vector<std::
       n->replaced = static_cast<std::uint32_t>(rec[at + 3]);
       n->check = static_cast<std::uint32_t>(rec[at + 3] >> 32);
       n->kind = static_cast<Decision::Kind>(rec[at + 4] & 0xff);
-      const std::uint64_t siblings = rec[at + 4] >> 8;
+      const std::uint64_t siblings = (rec[at + 4] >> 8) & 0xffffff;
+      const std::uint64_t moves = rec[at + 4] >> 32;
       if (parent != nullptr && options_.track_branches) {
         // The choices this node's parent branched at its decision before it: the sleep
         // sets need them as its owner knows them.
@@ -644,8 +830,11 @@ void ExecutionTree::take(std::span<const std::uint64_t> words, std::vector<std::
         n->stub = true;
         stubs_[n] = Remote{rec[at], rec[at + 1]};
       }
+      const std::size_t moves_at = at + kPathHead + siblings;
+      if (moves != 0 && parent != nullptr && moves_at + moves <= rec.size())
+        take_moves(n, rec.subspan(moves_at, moves));
       parent = n;
-      at += kPathHead + siblings;
+      at += kPathHead + siblings + moves;
     }
   }
 }
@@ -659,7 +848,7 @@ bool ExecutionTree::adopt(std::span<const std::uint64_t> record, std::int64_t* p
   const auto own = static_cast<std::uint32_t>(record[5] >> 32);
   *priority = static_cast<std::int64_t>(record[7]);
   return add_branch(at, decision, choice, kind, own, static_cast<std::uint32_t>(record[6]),
-                    *priority);
+                    *priority, record.subspan(kForwardWords)) != nullptr;
 }
 
 }  // namespace weft

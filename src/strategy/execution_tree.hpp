@@ -58,6 +58,16 @@ class ExecutionTree {
     std::uint32_t options = 0;     // enabled threads, or n for a value decision
     std::uint32_t first = 0;       // thread decisions: offset in the enabled/op pools
     std::uint64_t step = 0;        // SchedulingPoint::step of this (or the last) thread decision
+    bool in_region = false;        // thread decisions: SchedulingPoint::in_region
+  };
+
+  // With atomic regions (--no-preempt-in) a thread's move is its step and the steps it
+  // then takes inside a region, alone: a sleeper must be woken by a step dependent on any
+  // of them. `rest`: the ops after the first; unknown (another worker's or a checkpoint's
+  // node) when !known.
+  struct SiblingMove {
+    bool known = false;
+    std::span<const Op> rest;
   };
 
   // One edge of the tree: where an execution leaves its parent's.
@@ -138,8 +148,9 @@ class ExecutionTree {
   // Adds the nodes give() wrote (another worker's) to the frontier; their priorities to
   // *taken. Work of another schedule space is ignored.
   void take(std::span<const std::uint64_t> words, std::vector<std::int64_t>* taken);
-  // The branches found for stubs since the last call: records of kForwardWords words,
-  // each [kForwardWords, worker it is for, ...].
+  // The branches found for stubs since the last call: records of kForwardWords words or
+  // more, each [its length, worker it is for, ...] (with atomic regions, the move the
+  // branch's parent made at its decision after them).
   void take_forwards(std::vector<std::uint64_t>* out) {
     out->insert(out->end(), forwards_.begin(), forwards_.end());
     forwards_.clear();
@@ -173,6 +184,12 @@ class ExecutionTree {
   // first, then its earlier branches in the order they were added (those only with
   // track_branches). Sleep sets put these threads to sleep.
   std::span<const std::uint32_t> delta_siblings() const { return siblings_; }
+  // Before the first execution (or at its first decision): sleep sets over moves that may
+  // span atomic regions (SiblingMove). delta_siblings() are then the choices at that
+  // decision of the parent and of the branches executed before the node began (their
+  // moves known), and delta_sibling_moves() their moves, in the same order.
+  void set_track_moves(bool on) { track_moves_ = on; }
+  std::span<const SiblingMove> delta_sibling_moves() const { return sibling_moves_; }
 
   // --- after an execution, before finish_execution() ----------------------------------
   std::span<const Record> decisions() const { return records_; }
@@ -210,6 +227,7 @@ class ExecutionTree {
 
  private:
   struct Node;
+  struct Moves;
   struct Pool;
   struct Entry {
     std::int64_t priority;
@@ -228,6 +246,18 @@ class ExecutionTree {
   void release(Node* node);
   void note_nondeterminism(std::size_t decision, const std::string& what);
   void note_siblings(const Node* node);
+  void note_sibling_moves(const Node* node);
+  template <typename F>
+  void for_sibling_moves(const Node* node, std::uint64_t before, F&& f) const;
+  // Teams: a path node's moves (note_sibling_moves) to words, and back (frozen).
+  void put_moves(const Node* node, std::vector<std::uint64_t>* out) const;
+  void take_moves(Node* node, std::span<const std::uint64_t> words);
+  Moves& moves_of(Node* node);
+  // The ops the thread chosen at `decision` took after its step there, alone in a region.
+  std::vector<Op> move_rest(std::size_t decision) const;
+  std::vector<std::uint64_t> replaced_move(std::size_t decision, std::uint32_t own) const;
+  void take_replaced_move(Node* n, std::span<const std::uint64_t> words);
+  void note_own_move();
   Node* owner(std::size_t decision, std::uint32_t* own) const;
   // Sharding: a node's depth, counted up to the split depth; whether every shard runs it;
   // the hash of its path; whether this shard owns it.
@@ -244,11 +274,13 @@ class ExecutionTree {
   Remote remote(const Node* node) const;
   // branch() and adopt(): the branch (decision, choice) from `at`, whose own choice there
   // is `own`, unless `at` has it, or another shard owns it; a stub's goes to its owner.
-  // true: added to the frontier.
-  bool add_branch(Node* at, std::uint32_t decision, std::uint32_t choice, Decision::Kind kind,
-                  std::uint32_t own, std::uint32_t check, std::int64_t priority);
+  // The node added to the frontier, else nullptr.
+  Node* add_branch(Node* at, std::uint32_t decision, std::uint32_t choice, Decision::Kind kind,
+                  std::uint32_t own, std::uint32_t check, std::int64_t priority,
+                  std::span<const std::uint64_t> move = {});
   void forward(const Node* at, std::size_t decision, std::uint32_t choice, Decision::Kind kind,
-               std::uint32_t own, std::uint32_t check, std::int64_t priority);
+               std::uint32_t own, std::uint32_t check, std::int64_t priority,
+               std::span<const std::uint64_t> move);
 
   Options options_;
   std::unique_ptr<Pool> pool_;
@@ -262,6 +294,9 @@ class ExecutionTree {
   std::size_t first_new_ = 0;
   std::vector<Record> records_;
   std::vector<std::uint32_t> siblings_;
+  std::vector<SiblingMove> sibling_moves_;
+  bool track_moves_ = false;
+  std::uint64_t run_seq_ = 0;  // start_execution()s so far (track_moves_: who ran before whom)
   std::vector<ThreadId> enabled_pool_;
   std::vector<Op> op_pool_;
   std::uint64_t last_step_ = 0;

@@ -10,7 +10,10 @@ void SleepSets::start_execution() {
   now_.clear();
   first_.clear();
   pool_.clear();
+  rest_.clear();
   blocked_step_ = npos;
+  blocked_decision_ = npos;
+  blocked_alternative_ = kNoThread;
 }
 
 bool SleepSets::sleeping(ThreadId t) const {
@@ -34,21 +37,42 @@ ThreadId SleepSets::fallback(const SchedulingPoint& p) const {
 }
 
 void SleepSets::after_thread_decision(const SchedulingPoint& p,
-                                      std::span<const std::uint32_t> siblings, ThreadId pick) {
-  for (std::uint32_t s : siblings)
-    if (s != pick && !sleeping(s))
-      if (const Op* op = p.next_op(s)) now_.push_back({s, *op});
+                                      std::span<const std::uint32_t> siblings, ThreadId pick,
+                                      std::span<const ExecutionTree::SiblingMove> moves) {
+  for (std::size_t i = 0; i < siblings.size(); ++i) {
+    const std::uint32_t s = siblings[i];
+    if (s == pick || sleeping(s)) continue;
+    const Op* op = p.next_op(s);
+    if (op == nullptr || (!moves.empty() && !moves[i].known)) continue;
+    Sleeper sleeper{s, *op};
+    if (!moves.empty()) {
+      sleeper.rest_first = static_cast<std::uint32_t>(rest_.size());
+      sleeper.rest_count = static_cast<std::uint32_t>(moves[i].rest.size());
+      rest_.insert(rest_.end(), moves[i].rest.begin(), moves[i].rest.end());
+    }
+    now_.push_back(sleeper);
+  }
   first_.push_back(static_cast<std::uint32_t>(pool_.size()));
   for (const Sleeper& s : now_) pool_.push_back(s.thread);
-  if (sleeping(pick) && blocked_step_ == npos) blocked_step_ = p.step;
+  if (sleeping(pick) && blocked_step_ == npos) {
+    blocked_step_ = p.step;
+    blocked_decision_ = first_.size() - 1;
+    if (const ThreadId awake = fallback(p); !sleeping(awake)) blocked_alternative_ = awake;
+  }
   if (blocked_step_ == p.step) ++blocked_executions_;
 
   const Op* op = p.next_op(pick);
   next_.clear();
   for (const Sleeper& s : now_)
-    if (s.thread != pick && op != nullptr && !dependent(s.thread, s.op, pick, *op))
-      next_.push_back(s);
+    if (s.thread != pick && op != nullptr && !woken_by(s, pick, *op)) next_.push_back(s);
   now_.swap(next_);
+}
+
+bool SleepSets::woken_by(const Sleeper& s, ThreadId pick, const Op& op) const {
+  if (dependent(s.thread, s.op, pick, op)) return true;
+  for (std::uint32_t i = 0; i < s.rest_count; ++i)
+    if (dependent(s.thread, rest_[s.rest_first + i], pick, op)) return true;
+  return false;
 }
 
 void SleepSets::after_value_decision() {

@@ -66,6 +66,10 @@ inline constexpr const char* kExecutionsAccepted = "a whole number of executions
 inline constexpr const char* kTimeAccepted =
     "seconds, a number from 0 to 1000000000 such as 600 or 2.5 (0: no limit)";
 inline constexpr const char* kSeedAccepted = "a whole number from 0 to 18446744073709551615";
+// The most shards a search is split into, however the count is given (weft merge's limit:
+// a merge lists the shards it expects).
+inline constexpr std::uint64_t kMaxShards = 1048576;
+inline constexpr const char* kShardsAccepted = "a whole number of shards from 1 to 1048576";
 
 // The most bytes of a schedule read from a file (WEFT_REPLAY, weft replay): a schedule is
 // one line, and /dev/zero or a huge file named by mistake must not fill memory.

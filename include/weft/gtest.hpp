@@ -145,8 +145,9 @@ inline std::string shard_numbers(const char* index_name, const std::string& inde
                                  const char* count_name, const std::string& count,
                                  std::uint64_t* i, std::uint64_t* n) {
   using ::weft::detail::env_error;
-  if (!::weft::detail::parse_whole(count, n) || *n == 0 || *n > 0xffffffffu)
-    return env_error(count_name, count, "give the number of shards, a whole number >= 1");
+  // At most what weft run and weft merge take, in their words.
+  if (!::weft::detail::parse_whole(count, n) || *n == 0 || *n > ::weft::detail::kMaxShards)
+    return env_error(count_name, count, std::string("give ") + ::weft::detail::kShardsAccepted);
   if (!::weft::detail::parse_whole(index, i) || *i >= *n)
     return env_error(index_name, index, "give this shard's number, a whole number from 0 to " +
                                             std::to_string(*n - 1) + " (" + count_name + "=" +

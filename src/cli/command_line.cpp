@@ -127,6 +127,29 @@ std::string unexpected_argument(const CLI::App& app) {
          cmd->get_name() + " --help'";
 }
 
+std::string parse_problem(const CLI::App& app, const std::string& what) {
+  const CLI::App* cmd = &app;
+  for (const CLI::App* sub : app.get_subcommands()) cmd = sub;
+  const std::string name = cmd->get_name(), help = "; see 'weft " + name + " --help'";
+  const std::string required = " is required";
+  if (what.size() > required.size() && what.ends_with(required)) {
+    const std::string missing = what.substr(0, what.size() - required.size());
+    if (missing == "schedule")
+      return "no schedule given; usage: weft " + name + " FILE|SCHEDULE [OPTIONS] [--] PROGRAM [ARGS...]";
+    if (missing == "results") return "no result files given; usage: weft merge [OPTIONS] RESULT...";
+    return "no " + missing + " given" + help;
+  }
+  // An option given last, without its value.
+  if (const std::size_t colon = what.find(": "); colon != std::string::npos &&
+                                                  what.ends_with(" missing") && what[0] == '-') {
+    const std::string option = what.substr(0, colon);
+    const CLI::Option* o = cmd->get_option_no_throw(option);
+    const std::string text = o != nullptr ? o->get_option_text() : "";
+    return option + " needs a value" + (text.empty() ? "" : " (" + text + ")") + help;
+  }
+  return what + " (see 'weft --help')";
+}
+
 std::string environment_problem() { return detail::fibers_error(); }
 
 }  // namespace weft::cli

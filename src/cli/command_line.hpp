@@ -26,6 +26,11 @@ std::string take_program(const CLI::App& cmd, const std::vector<std::string>& af
 // --jsn (did you mean --json?)", "unexpected argument 'x' for weft strategies").
 std::string unexpected_argument(const CLI::App& app);
 
+// After any other CLI11 ParseError: what was missing, named with what is accepted
+// ("no schedule given; usage: ...", "--json needs a value (FILE)"), where CLI11 said
+// "schedule is required" or "--json: 1 required TEXT missing"; else CLI11's text.
+std::string parse_problem(const CLI::App& app, const std::string& what);
+
 // The WEFT_* variables with a fixed set of values that weft reads from the user (the
 // numbers are read where they are used): "" or the error naming the first bad one.
 std::string environment_problem();

@@ -610,7 +610,8 @@ bool jobs_wanted(std::uint32_t option, std::uint32_t shards, std::uint32_t* jobs
                  std::string* error) {
   std::string asked = option != 0 ? "--jobs " + std::to_string(option) : "";
   *jobs = option;
-  if (const char* v = std::getenv("WEFT_JOBS"); option == 0 && v != nullptr && *v != '\0') {
+  // Set but empty is refused as --jobs '' is, not taken for unset.
+  if (const char* v = std::getenv("WEFT_JOBS"); option == 0 && v != nullptr) {
     std::uint64_t n = 0;
     if (std::string e = weft::read_number(v, weft::kJobsNumber, &n); !e.empty()) {
       *error = "WEFT_JOBS=" + e;
@@ -1633,8 +1634,7 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
   } catch (const CLI::ExtrasError&) {
     return fail(weft::cli::unexpected_argument(app));
   } catch (const CLI::ParseError& e) {
-    std::string what = e.what();
-    return fail(what + " (see 'weft --help')");
+    return fail(weft::cli::parse_problem(app, e.what()));
   }
   if (!app.got_subcommand("run") && !app.got_subcommand("replay") &&
       !app.got_subcommand("minimize")) {  // nothing to end in order: a signal ends it

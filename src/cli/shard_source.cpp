@@ -86,7 +86,8 @@ bool resolve_shard(const std::string& explicit_shard, std::uint32_t shards, Shar
     return false;
   }
   std::uint32_t k8s_count = shards;
-  if (const std::string n = env("WEFT_SHARDS"); k8s_count == 0 && !n.empty()) {
+  // Set but empty is refused as --shards '' is.
+  if (const char* n = getenv("WEFT_SHARDS"); k8s_count == 0 && n != nullptr) {
     std::uint64_t c = 0;
     if (std::string e = read_number(n, kShardCountNumber, &c); !e.empty()) {
       *error = "WEFT_SHARDS=" + e;

@@ -27,9 +27,8 @@ inline constexpr WholeNumber kSeedNumber{0, ~std::uint64_t{0}, detail::kSeedAcce
 inline constexpr WholeNumber kExecutionsNumber{0, ~std::uint64_t{0}, detail::kExecutionsAccepted};
 inline constexpr WholeNumber kStepsNumber{1, 50'000'000, "a whole number from 1 to 50000000"};
 inline constexpr WholeNumber kJobsNumber{1, 256, "a whole number of workers from 1 to 256"};
-inline constexpr WholeNumber kShardCountNumber{1, Shard::kMaxCount,
-                                               "a whole number of shards from 1 to 1048576"};
-static_assert(Shard::kMaxCount == 1048576, "kShardCountNumber's text names the limit");
+inline constexpr WholeNumber kShardCountNumber{1, Shard::kMaxCount, detail::kShardsAccepted};
+static_assert(Shard::kMaxCount == detail::kMaxShards, "kShardsAccepted names the limit");
 inline constexpr Seconds kTimeSeconds{0, detail::kMaxSeconds, detail::kTimeAccepted};
 inline constexpr Seconds kHangTimeoutSeconds{0.01, 86400, "seconds, a number from 0.01 to 86400"};
 // --checkpoint-every: how often a search is saved.

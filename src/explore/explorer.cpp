@@ -278,8 +278,10 @@ std::string validate(const Options& o) {
   if (!(o.checkpoint_every_s >= 0.001 && o.checkpoint_every_s <= 86400))
     return "checkpoint_every_s must be from 0.001 to 86400 seconds, not " +
            std::to_string(o.checkpoint_every_s);
-  if (Shard s; !o.shard.empty() && (!Shard::parse(o.shard, &s) || !s.valid()))
-    return "shard must be I/N, shard I of N with 0 <= I < N (such as 0/4), not '" + o.shard + "'";
+  if (Shard s; !o.shard.empty() &&
+                (!Shard::parse(o.shard, &s) || !s.valid() || s.count > Shard::kMaxCount))
+    return "shard must be I/N, shard I of N with 0 <= I < N (such as 0/4) and N at most " +
+           std::to_string(Shard::kMaxCount) + ", not '" + o.shard + "'";
   return "";
 }
 

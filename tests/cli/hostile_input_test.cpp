@@ -248,11 +248,14 @@ TEST_F(Hostile, WeftJobsAndShardCountsAreReadAsStrictlyAsTheOptions) {
     EXPECT_EQ(lines(o.out), 1u) << "one line: " << o.out;
   };
   const std::string workers = "' is not valid: give a whole number of workers from 1 to 256";
-  for (const std::string v : {" 5", "+5", "5 ", "0x5", "-1", "05x", "1e2", "99999999999999999999999"})
+  // Set but empty is refused too, as --jobs '' is (it was taken for unset).
+  for (const std::string v : {"", " 5", "+5", "5 ", "0x5", "-1", "05x", "1e2", "99999999999999999999999"})
     refused_with("WEFT_JOBS='" + v + "'", "", "weft: WEFT_JOBS='" + v + workers);
   const std::string shards = "is not valid: give a whole number of shards from 1 to 1048576";
   refused_with("JOB_COMPLETION_INDEX=0 WEFT_SHARDS=' 2'", "", "WEFT_SHARDS=' 2' " + shards);
   refused_with("JOB_COMPLETION_INDEX=0 WEFT_SHARDS=+2", "", "WEFT_SHARDS='+2' " + shards);
+  refused_with("WEFT_SHARDS=", "", "WEFT_SHARDS='' " + shards);
+  refused_with("", "--jobs ''", "--jobs: '' is not valid: give a whole number of workers");
   refused_with("JOB_COMPLETION_INDEX=0", "--shards +2", "--shards: '+2' " + shards);
   refused_with("JOB_COMPLETION_INDEX=0", "--shards 1048577", "--shards: '1048577' " + shards);
   refused_with("", "--shard 0/4294967295", "--shard 0/4294967295: the count " + shards);
@@ -436,6 +439,14 @@ TEST_F(Hostile, UnknownOptionsAndCommandsAreNamed) {
                         "merge, strategies");
   refused("", "weft: no command given; commands: run, replay, minimize, merge, strategies");
   refused("strategies extra", "weft: unexpected argument 'extra'");
+  // What is missing, in weft's words ("schedule is required", "--json: 1 required TEXT
+  // missing" were CLI11's).
+  refused("replay", "weft: no schedule given; usage: weft replay FILE|SCHEDULE [OPTIONS] [--] "
+                    "PROGRAM [ARGS...]");
+  refused("minimize", "weft: no schedule given; usage: weft minimize FILE|SCHEDULE");
+  refused("merge", "weft: no result files given; usage: weft merge [OPTIONS] RESULT...");
+  refused("merge a.json --json", "weft: --json needs a value (FILE); see 'weft merge --help'");
+  refused("run -s", "weft: --strategy needs a value");
 }
 
 // A schedule file is one line: a line break that travelled through Windows (CRLF) and

@@ -150,8 +150,14 @@ TEST(ShardOption, InAPlainTest) {
   EXPECT_TRUE(half.ok()) << half.report();
   EXPECT_EQ(half.executions(), 20u);
   const weft::Result bad = weft::explore([] {}, {.shard = "2/2"});
-  EXPECT_EQ(bad.error(), "shard must be I/N, shard I of N with 0 <= I < N (such as 0/4), not '2/2'");
+  EXPECT_EQ(bad.error(), "shard must be I/N, shard I of N with 0 <= I < N (such as 0/4) and N "
+                         "at most 1048576, not '2/2'");
   EXPECT_EQ(bad.executions(), 0u);
+  // weft merge's limit: more shards were taken (2^32 - 1).
+  const weft::Result many = weft::explore([] {}, {.shard = "0/1048577"});
+  EXPECT_EQ(many.error(), "shard must be I/N, shard I of N with 0 <= I < N (such as 0/4) and N "
+                          "at most 1048576, not '0/1048577'");
+  EXPECT_EQ(many.executions(), 0u);
 }
 
 // Its step bound from CASES_STEPS (default 100000): a schedule found under one bound

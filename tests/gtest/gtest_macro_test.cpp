@@ -316,8 +316,13 @@ TEST_F(Sharding, BadValuesFailTheWeftTestsNamingTheVariable) {
                 "number from 0 to 2 (GTEST_TOTAL_SHARDS=3)"},
            Case{"GTEST_SHARD_INDEX=one GTEST_TOTAL_SHARDS=3", "weft: GTEST_SHARD_INDEX='one' is not valid"},
            Case{"GTEST_SHARD_INDEX=0 GTEST_TOTAL_SHARDS=0",
-                "weft: GTEST_TOTAL_SHARDS='0' is not valid: give the number of shards, a whole "
-                "number >= 1"},
+                "weft: GTEST_TOTAL_SHARDS='0' is not valid: give a whole number of shards from 1 "
+                "to 1048576"},
+           // weft run's and weft merge's limit, in their words (it took 2^32 - 1).
+           Case{"GTEST_SHARD_INDEX=0 GTEST_TOTAL_SHARDS=1048577",
+                "weft: GTEST_TOTAL_SHARDS='1048577' is not valid: give a whole number of shards "
+                "from 1 to 1048576"},
+           Case{"WEFT_SHARD=0/1048577", "weft: WEFT_SHARD='0/1048577' is not valid: give I/N"},
            Case{"GTEST_SHARD_INDEX=1",
                 "weft: GTEST_SHARD_INDEX is set but GTEST_TOTAL_SHARDS is not: set both"},
            Case{"WEFT_SHARD=2/2", "weft: WEFT_SHARD='2/2' is not valid: give I/N, shard I of N "

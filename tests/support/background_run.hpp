@@ -123,10 +123,13 @@ class BackgroundRun {
   }
 
  private:
-  // /proc/<p>/stat's state and parent, read past the command name's last ')'.
+  // /proc/<p>/stat's state and parent, read past the command name's last ')'. One line, by
+  // getline: a process that exits meanwhile fails the read (ESRCH), which getline turns
+  // into "", where istreambuf_iterator threw (a flaky cli_signals_test under load).
   static std::string stat_tail(pid_t p) {
     std::ifstream in("/proc/" + std::to_string(p) + "/stat");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string text;
+    std::getline(in, text);
     const std::size_t close = text.rfind(')');
     return close == std::string::npos ? "" : text.substr(close + 1);
   }

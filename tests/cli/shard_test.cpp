@@ -244,13 +244,14 @@ std::uint64_t found_in(const std::string& text, std::uint64_t* of = nullptr) {
 // systematic workers sharing work: the order of their rounds), and in weft merge's
 // summary of shards; "of M" counts the whole search's executions.
 TEST_F(Shards, FoundInExecutionIsOneNumberInTextJsonAndHtml) {
-  const std::string fail = kSuite + "/fail/bank_transfer";
-  for (const std::string options : {"--jobs 1 -s random --seed 7", "--jobs 2 -s random --seed 7",
-                                    "--jobs 2 -s pos --seed 9", "--jobs 2 -s dfs --no-state-cache -n 0",
-                                    "--jobs 2 -s random --seed 7 --keep-going -n 40"}) {
+  // Its first bug comes late (random, seed 3: the 41st execution; a worker's 21st of 2),
+  // races off: a race would come first.
+  const std::string fail = kSuite + "/fail/producer_consumer";
+  for (const std::string options : {"--jobs 1 -s random --seed 3", "--jobs 2 -s random --seed 3",
+                                    "--jobs 2 -s pos --seed 9", "--jobs 2 -s dfs --no-state-cache -n 0"}) {
     SCOPED_TRACE(options);
     const Output o = sh("cd " + dir_.string() + " && " + kClean + "COLUMNS=1000 " + kBin + "/weft run --json " +
-                        at("n.json") + " --html " + at("n.html") + " " + options + " -- " + fail);
+                        at("n.json") + " --html " + at("n.html") + " --races=off " + options + " -- " + fail);
     ASSERT_EQ(o.status, 1) << o.out;
     std::ifstream in(at("n.json"));
     const json j = json::parse(in, nullptr, false);
@@ -265,7 +266,7 @@ TEST_F(Shards, FoundInExecutionIsOneNumberInTextJsonAndHtml) {
               std::string::npos);
   }
   // Shards, merged: the whole search's number, also for a bug its shard found late.
-  const std::string args = "--races=off -s random --seed 7 -n 60 --no-minimize -- " + fail;
+  const std::string args = "--races=off -s random --seed 3 -n 60 --no-minimize -- " + fail;
   const json whole = run("WEFT_JOBS=1", args, 1, "whole.json");
   ASSERT_FALSE(whole["bugs"].empty());
   std::vector<std::string> files;

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <vector>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "report/culprit_steps.hpp"
 #include "report/happens_before_arrows.hpp"
@@ -297,7 +297,6 @@ void PageWriter::write_unscheduled_accesses(const std::array<std::size_t, 2>& ra
   if (!bug_.has_race || (race[0] != kNotInTrace && race[1] != kNotInTrace)) return;
   const std::string row = std::to_string(bug_.events.size() - from() + 2);
   html_ += "<div class=\"stepno\" style=\"grid-row:" + row + ";grid-column:1\">race</div>";
-  const ObjectNames& names = names_;
   const RaceAccess* sides[2] = {&bug_.race.later, &bug_.race.earlier};
   for (std::size_t k = 0; k < 2; ++k) {
     const RaceAccess& a = *sides[k];
@@ -306,7 +305,7 @@ void PageWriter::write_unscheduled_accesses(const std::array<std::size_t, 2>& ra
     html_ += "<div class=\"step race unscheduled\" data-thread=\"" + std::to_string(a.thread) +
              "\" style=\"grid-row:" + row + ";grid-column:" + std::to_string(a.thread + 2) +
              "\"><span class=\"op\">" + access_name(a, k == 1) + "</span> <span class=\"obj\">" +
-             escape(names.address(bug_.race.address)) + "</span><span class=\"race-badge\">" +
+             escape(names_.address(bug_.race.address)) + "</span><span class=\"race-badge\">" +
              (k == 0 ? "racing access" : "earlier access") +
              ", between this thread's steps (not a scheduling point)</span><span class=\"loc\">" +
              escape(place(where)) + "</span></div>\n";

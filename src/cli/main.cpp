@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <chrono>
@@ -29,6 +30,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -636,6 +638,32 @@ bool jobs_wanted(std::uint32_t option, std::uint32_t shards, std::uint32_t* jobs
   return true;
 }
 
+// "found in execution N of M": N is the whole search's number already (the worker numbers
+// its executions so); M, the worker's own count, becomes the search's `executions`. The
+// words may be on two lines (a narrow terminal).
+std::string of_all_executions(std::string report, std::uint64_t executions) {
+  auto skip_space = [&](std::size_t i) {
+    while (i < report.size() && std::isspace(static_cast<unsigned char>(report[i]))) ++i;
+    return i;
+  };
+  auto word = [&](std::size_t i, std::string_view w) {
+    return report.compare(i, w.size(), w) == 0 ? skip_space(i + w.size()) : std::string::npos;
+  };
+  auto digits = [&](std::size_t i) {
+    while (i < report.size() && std::isdigit(static_cast<unsigned char>(report[i]))) ++i;
+    return i;
+  };
+  for (std::size_t at = report.find("found in"); at != std::string::npos; at = report.find("found in", at + 1)) {
+    std::size_t i = word(skip_space(at + 8), "execution");
+    if (i == std::string::npos || digits(i) == i) continue;
+    const std::uint64_t n = std::stoull(report.substr(i, std::min<std::size_t>(digits(i) - i, 19)));
+    i = word(skip_space(digits(i)), "of");
+    if (i == std::string::npos || digits(i) == i) continue;
+    report.replace(i, digits(i) - i, std::to_string(std::max(n, executions)));
+  }
+  return report;
+}
+
 // The report of one worker, its run and coverage lines replaced by the merged search's
 // (the lines a worker wrapped go with them), fitted to the terminal's width.
 std::string merged_report(const std::string& report, const nlohmann::ordered_json& m,
@@ -686,7 +714,7 @@ std::string merged_report(const std::string& report, const nlohmann::ordered_jso
              weft::cut_executions_warning(cut, m.value("max_steps", std::uint64_t{0})) + "\n";
   }
   if (!interrupted.empty() && !said) out += weft::interrupted_line(n, interrupted) + "\n";
-  return weft::fit_lines(out, weft::cli::terminal_width());
+  return weft::fit_lines(of_all_executions(out, n), weft::cli::terminal_width());
 }
 
 // --gdb: gdb's commands, written to `script`. weft's runtime is preloaded into the
@@ -842,6 +870,26 @@ std::string schedule_written(const std::string& file, const std::string& command
   const std::size_t width = weft::cli::terminal_width();
   if (said.size() + 1 + command.size() <= width) return said + " " + command + "\n";
   return weft::fit_lines(said + "\n", width) + command_lines(command, width, "  ");
+}
+
+// A word as a POSIX shell reads it back: as it is when plain, else in single quotes.
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && word.find_first_not_of(
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=@%+,-") == std::string::npos;
+  if (plain) return word;
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The whole command that replays the run's bug, every argument quoted for a shell: the
+// HTML page shows it (the schedule records the options, weft3).
+std::string replay_command(const Run& r, Mode mode, const std::string& program) {
+  std::string command = "weft replay " +
+                        shell_word(mode == Mode::kReplay ? r.schedule_file : schedule_path(r.schedule_out, program)) +
+                        " --";
+  for (const std::string& word : r.command) command += " " + shell_word(word);
+  return command;
 }
 
 // "schedule written to FILE; replay it with: weft replay FILE -- PROGRAM": the schedule
@@ -1014,6 +1062,7 @@ int launch(Run r, Mode mode) {
       "WEFT_CHECKPOINT_EVERY=" + weft::seconds_text(r.checkpoint_every_s),
       "WEFT_CHECKPOINT_OPTIONS=" + weft::encode_checkpoint_options(search_options(r, sharding.shard)),
       "WEFT_SCHEDULE_OPTIONS=" + weft::encode_schedule_options(execution_options(r)),
+      "WEFT_REPLAY_COMMAND=" + replay_command(r, mode, program),
   };
   const char* preload = std::getenv("LD_PRELOAD");
   std::vector<std::string> preload_env = {"LD_PRELOAD=" + runtime +
@@ -1173,8 +1222,9 @@ void print_merge_summary(const nlohmann::ordered_json& j, std::uint32_t count) {
          << (loc.value("file", "").empty() ? std::string("?")
                                            : loc.value("file", "") + ":" + std::to_string(loc.value("line", std::uint64_t{0})))
          << (loc.value("function", "").empty() ? "" : " (" + loc.value("function", "") + ")")
-         << ": " << b.value("message", "") << "\n  found by shard " << b.value("shard", 0)
-         << "/" << count << " in its execution " << b.value("execution", std::uint64_t{0}) << ", "
+         << ": " << b.value("message", "") << "\n  found in execution "
+         << b.value("execution", std::uint64_t{0}) << " by shard " << b.value("shard", 0) << "/" << count
+         << " (its execution " << b.value("shard_execution", b.value("execution", std::uint64_t{0})) << "), "
          << b.value("preemptions", std::uint64_t{0}) << " preemptions; " << b.value("hits", std::uint64_t{1})
          << (b.value("hits", std::uint64_t{1}) == 1 ? " hit" : " hits") << "\n";
   }
@@ -1267,11 +1317,13 @@ void add_run_options(CLI::App* app, Run& r) {
       ->option_text("WHEN")
       ->check(one_of({"auto", "always", "never"}));
   app->add_option("--html", r.html,
-                  "when a bug is found, write its interleaving to\n"
-                  "FILE as one self-contained web page: a swimlane\n"
-                  "per thread, the steps, their source lines on hover\n"
-                  "or click, preemptions, the failing step and\n"
-                  "happens-before arrows (no bug: no file, said)")->option_text("FILE");
+                  "when a bug is found, write its whole story to\n"
+                  "FILE as one self-contained web page: where it\n"
+                  "failed, a deadlock's cycle, a race's accesses, a\n"
+                  "swimlane per thread with the steps, their source\n"
+                  "lines, preemptions and happens-before arrows, the\n"
+                  "races seen, the output and the replay command\n"
+                  "(no bug: no file, said)")->option_text("FILE");
   app->add_option("--trace-out", r.trace_out,
                   "when a bug is found, write its interleaving to\n"
                   "FILE in the Chrome/Perfetto trace-event format\n"

@@ -64,7 +64,8 @@ constexpr Field kBugFields[] = {
     {"kind", Want::kString, true},        {"message", Want::kString, true},
     {"execution", Want::kPositive, true}, {"preemptions", Want::kUint, true},
     {"schedule", Want::kString, true},    {"hits", Want::kPositive, true},
-    {"location", Want::kObject, true},    {"order", Want::kUint, false}};
+    {"location", Want::kObject, true},    {"order", Want::kUint, false},
+    {"shard_execution", Want::kPositive, false}};
 constexpr Field kLocationFields[] = {
     {"function", Want::kString, true}, {"file", Want::kString, true}, {"line", Want::kUint, true}};
 
@@ -396,9 +397,15 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
     std::vector<Found> all;
     for (std::size_t i = 0; i < inputs.size(); ++i)
       for (const json& b : inputs[i].json.value(field, json::array())) {
-        // Workers that shared work order their executions by the rounds they ran in.
+        // A part numbers its bugs in the whole search already when it says its own count
+        // (shard_execution); else its count is turned into the whole search's.
         const std::uint64_t e = b.value("execution", std::uint64_t{1});
-        const std::uint64_t place = b.contains("order") ? b.value("order", std::uint64_t{0}) : (e == 0 ? 0 : e - 1);
+        if (b.contains("shard_execution")) {
+          all.push_back({e - 1, i, b});
+          continue;
+        }
+        // Workers that shared work order their executions by the rounds they ran in.
+        const std::uint64_t place = b.contains("order") ? b.value("order", std::uint64_t{0}) : e - 1;
         all.push_back({parts[i].index + std::uint64_t{count} * place, i, b});
       }
     std::stable_sort(all.begin(), all.end(),
@@ -409,9 +416,10 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
     for (Found& f : all) {
       // Numbered as the unsharded search numbers it; the shard's own number kept.
       f.bug["shard"] = parts[f.input].index;
-      f.bug["shard_execution"] = f.bug.value("execution", std::uint64_t{1});
-      // A shared search has no unsharded numbering: the worker's own stands.
-      if (!f.bug.contains("order")) f.bug["execution"] = f.global + 1;
+      if (!f.bug.contains("shard_execution")) {
+        f.bug["shard_execution"] = f.bug.value("execution", std::uint64_t{1});
+        f.bug["execution"] = f.global + 1;
+      }
       auto [at, fresh] = seen.emplace(bug_key(f.bug), distinct.size());
       if (fresh) {
         distinct.push_back(std::move(f));

@@ -80,7 +80,11 @@ struct BugRecord {
   std::uintptr_t pc = 0;        // where it failed, read as a return address (crashes store the faulting pc + 1)
   std::vector<std::uintptr_t> stack;  // a crash's or a hang's callers of pc, innermost first
   std::uint64_t step = 0;       // steps taken when it failed
-  std::uint64_t execution = 0;  // 1-based index of the execution that found it
+  // 1-based number of the execution that found it, in the whole search: with several
+  // workers or shards, 1 + Shard::global of its place in the order that decides which bug
+  // is first; the text, JSON and HTML reports all show this one.
+  std::uint64_t execution = 0;
+  std::uint64_t part_execution = 0;  // a worker's or shard's own count of it (0: unsharded)
   // weft run --jobs, workers sharing work: 1 + the execution's place in the order that
   // decides which worker's bug is first (explore/work_team.hpp); 0 otherwise.
   std::uint64_t order = 0;

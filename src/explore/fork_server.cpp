@@ -72,6 +72,7 @@ struct Config {
   std::uint64_t minimize_executions = 2000;
   double minimize_time_s = 20;
   std::string result_dir;
+  std::string replay_command;  // WEFT_REPLAY_COMMAND: what the HTML page says replays the bug
   std::string strategy = "random";
   std::uint64_t seed = 0;
   std::uint64_t executions = 1000;
@@ -673,7 +674,7 @@ void serve(ServerState& s) {
     if (!run.bugs.empty()) {
       files.emplace_back("schedule.txt", run.bugs[0].schedule);
       files.emplace_back("trace.json", format_trace_events(run.bugs[0], symbolizer));
-      files.emplace_back("report.html", format_html(run.bugs[0], symbolizer, program));
+      files.emplace_back("report.html", format_html(run, symbolizer, {program, cfg.replay_command, output}));
     }
     files.emplace_back("result.json", json);
     for (const auto& [name, text] : files) {
@@ -982,7 +983,9 @@ void serve(ServerState& s) {
     bool stopped = false, fork_failed = false;
     int status = 0;
     for (int attempt = 0; attempt < 2; ++attempt) {
-      const pid_t pid = fork_execution(s, counted - (probe ? 0 : 1));
+      // Numbered in the whole search (one numbering, whatever the workers and shards):
+      // its place in the order that decides which bug is first.
+      const pid_t pid = fork_execution(s, probe ? counted : cfg.shard.global(this_order));
       if (pid < 0) {
         fork_failed = true;
         break;
@@ -1075,6 +1078,7 @@ void serve(ServerState& s) {
       race_keys.push_back(key);
       BugRecord rec = race_record(h.races[r], "data race (reported, not failing: --races=report)");
       rec.schedule = region_schedule(*s.region, fingerprint, run.strategy, run.seed, s.points);
+      if (cfg.shard.sharded()) rec.part_execution = counted;
       run.races.push_back(std::move(rec));
     }
     races_seen = nraces;
@@ -1116,6 +1120,7 @@ void serve(ServerState& s) {
             first_bug_order = this_order;
             if (teamed) b.order = this_order + 1;
           }
+          if (cfg.shard.sharded()) b.part_execution = counted;  // this part's own count
           bug_keys.push_back(key);
           run.bugs.push_back(std::move(b));
         }
@@ -1244,6 +1249,8 @@ void serve(ServerState& s) {
                              thread_switches(found.schedule, cfg.steps))))
         return false;
       b.execution = first.execution;
+      b.part_execution = first.part_execution;
+      b.order = first.order;
       b.found_by = first.found_by;
       b.hits = first.hits;
       b.leads_to = first.leads_to;
@@ -1333,6 +1340,7 @@ void maybe_run_fork_server() {
   c.minimize = take_env("WEFT_MINIMIZE") != "0";
   c.progress = take_env("WEFT_PROGRESS") == "1" && isatty(STDERR_FILENO);
   c.result_dir = take_env("WEFT_RESULT_DIR");
+  c.replay_command = take_env("WEFT_REPLAY_COMMAND");
   if (std::string x = take_env("WEFT_STRATEGY"); !x.empty()) c.strategy = x;
   std::string* bad = &c.number_error;
   take_number("WEFT_SEED", kSeedNumber, &c.seed, bad);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/vector_clock.hpp"
+#include "report/wait_for.hpp"
 
 namespace weft {
 namespace {
@@ -82,11 +83,16 @@ class CausalClocks {
   std::unordered_map<std::uintptr_t, Clocks> objects_;
 };
 
-// The step each side of a race was, its thread's last at that code or that address.
-void mark_race(const BugRecord& bug, std::vector<bool>& culprit) {
-  if (!bug.has_race) return;
+
+}  // namespace
+
+std::array<std::size_t, 2> race_steps(const BugRecord& bug) {
+  std::array<std::size_t, 2> steps = {kNotInTrace, kNotInTrace};
+  if (!bug.has_race) return steps;
   const DataRace& r = bug.race;
-  for (const RaceAccess* a : {&r.later, &r.earlier}) {
+  const RaceAccess* sides[2] = {&r.later, &r.earlier};
+  for (std::size_t k = 0; k < 2; ++k) {
+    const RaceAccess* a = sides[k];
     if (a->thread == kNoThread) continue;
     for (std::size_t i = bug.events.size(); i-- > 0;) {
       const Event& e = bug.events[i];
@@ -95,57 +101,19 @@ void mark_race(const BugRecord& bug, std::vector<bool>& culprit) {
       const bool same_place = addresses_memory(e.op) && e.op.object <= r.address &&
                               r.address < e.op.object + std::max<std::uintptr_t>(e.op.size, 1);
       if (same_code || same_place) {
-        culprit[i] = true;
+        steps[k] = i;
         break;
       }
     }
   }
+  return steps;
 }
-
-// Threads in a deadlock's wait-for cycle: each blocked thread waits for a mutex's holder
-// (as the trace leaves it) or for the thread it joins.
-std::vector<ThreadId> cycle_threads(const BugRecord& bug) {
-  std::unordered_map<std::uintptr_t, ThreadId> holder;
-  for (const Event& e : bug.events) {
-    const bool acquired = (e.flags & kFailed) == 0;
-    switch (e.op.kind) {
-      case OpKind::MutexLock: case OpKind::RwWriteLock: holder[e.op.object] = e.thread; break;
-      case OpKind::MutexTryLock: case OpKind::RwTryWriteLock:
-        if (acquired) holder[e.op.object] = e.thread;
-        break;
-      case OpKind::MutexUnlock: case OpKind::RwUnlock: holder.erase(e.op.object); break;
-      case OpKind::CondWait: holder.erase(cond_mutex(e.op)); break;
-      case OpKind::CondWake: holder[cond_mutex(e.op)] = e.thread; break;
-      default: break;
-    }
-  }
-  std::unordered_map<ThreadId, ThreadId> waits_for;
-  for (const BlockedThread& b : bug.blocked) {
-    if (b.op.kind == OpKind::ThreadJoin) {
-      waits_for[b.thread] = b.op.aux;
-    } else if (auto it = holder.find(b.op.object); it != holder.end() && addresses_memory(b.op)) {
-      waits_for[b.thread] = it->second;
-    }
-  }
-  std::vector<ThreadId> cycle;
-  for (const auto& [start, first] : waits_for) {
-    ThreadId t = first;
-    for (std::size_t hops = 0; hops <= waits_for.size() && t != start; ++hops) {
-      auto it = waits_for.find(t);
-      if (it == waits_for.end()) break;
-      t = it->second;
-    }
-    if (t == start) cycle.push_back(start);
-  }
-  return cycle;
-}
-
-}  // namespace
 
 std::vector<bool> culprit_steps(const BugRecord& bug) {
   const std::vector<Event>& events = bug.events;
   std::vector<bool> culprit(events.size());
-  mark_race(bug, culprit);
+  for (std::size_t i : race_steps(bug))
+    if (i != kNotInTrace) culprit[i] = true;
   if (events.empty() || bug.kind == BugKind::kLivelock) return culprit;
 
   CausalClocks clocks;
@@ -189,7 +157,7 @@ std::vector<bool> culprit_steps(const BugRecord& bug) {
   }
 
   if (stuck(bug.kind)) {
-    const std::vector<ThreadId> cycle = cycle_threads(bug);
+    const std::vector<ThreadId> cycle = WaitFor(bug).in_cycles();
     for (std::size_t i = 0; i < events.size(); ++i)
       if (std::find(cycle.begin(), cycle.end(), events[i].thread) != cycle.end()) culprit[i] = true;
   }

@@ -29,6 +29,7 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
   if (!bug.details.empty()) b["details"] = bug.details;
   b["thread"] = bug.thread == kNoThread ? json(nullptr) : json(bug.thread);
   b["execution"] = bug.execution;
+  if (bug.part_execution != 0) b["shard_execution"] = bug.part_execution;
   if (bug.order != 0) b["order"] = bug.order - 1;
   b["preemptions"] = bug.preemptions();
   b["steps"] = bug.steps();

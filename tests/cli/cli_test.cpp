@@ -14,6 +14,7 @@
 #include <set>
 #include <string>
 
+#include "support/headless_chromium.hpp"
 #include "support/shell.hpp"
 #include "support/temp_dir.hpp"
 
@@ -975,9 +976,8 @@ TEST_F(Cli, HtmlPageShowsLanesStepsBugAndArrowsInAHeadlessChromium) {
   EXPECT_EQ(html.find("https://"), std::string::npos);
   EXPECT_EQ(html.find(" src="), std::string::npos);
   // The page as a real browser builds it, scripts run (Debian's chromium, headless).
-  Output dom = sh("chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=3000 "
-                  "--dump-dom file://" + page + " 2>/dev/null");
-  ASSERT_EQ(dom.status, 0) << dom.out;
+  const weft::test::HeadlessChromium::Result dom = weft::test::HeadlessChromium::dump_dom(page);
+  ASSERT_TRUE(dom.ok) << dom.error;
   EXPECT_NE(dom.out.find("data-ready=\"true\""), std::string::npos) << "the script did not run";
   EXPECT_EQ(occurrences(dom.out, "class=\"lane-head\""), 3u) << "a lane per thread";
   EXPECT_EQ(occurrences(dom.out, "data-step=\""), steps) << "a box per step";
@@ -989,9 +989,9 @@ TEST_F(Cli, HtmlPageShowsLanesStepsBugAndArrowsInAHeadlessChromium) {
   fs::create_directories(WEFT_ARTIFACT_DIR);
   const std::string png = std::string(WEFT_ARTIFACT_DIR) + "/html_report.png";
   fs::remove(png);
-  Output shot = sh("chromium --headless --no-sandbox --disable-gpu --window-size=1200,900 "
-                   "--screenshot=" + png + " file://" + page + " 2>/dev/null");
-  ASSERT_EQ(shot.status, 0) << shot.out;
+  const weft::test::HeadlessChromium::Result shot =
+      weft::test::HeadlessChromium::screenshot(page, png, 1200, 900);
+  ASSERT_TRUE(shot.ok) << shot.error;
   std::ifstream image(png, std::ios::binary);
   char magic[8] = {};
   image.read(magic, 8);

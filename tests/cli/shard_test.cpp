@@ -11,6 +11,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <algorithm>
+#include <iterator>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -227,6 +229,65 @@ TEST_F(Shards, JobsSplitTheSearchAndFindTheSameBugEveryTime) {
   EXPECT_EQ(dflt["jobs"].get<unsigned>(), std::max(1u, std::thread::hardware_concurrency()));
   const json env = run("WEFT_JOBS=1", "-s random -n 10 -- " + pass, 0, "e.json");
   EXPECT_FALSE(env.contains("jobs"));
+}
+
+// "found in execution N" in the text report, as a number.
+std::uint64_t found_in(const std::string& text, std::uint64_t* of = nullptr) {
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex("found in execution (\\d+)(?: of (\\d+))?"))) return 0;
+  if (of != nullptr) *of = m[2].matched ? std::stoull(m[2]) : 0;
+  return std::stoull(m[1]);
+}
+
+// One numbering: "found in execution N" is the same N in the text report, the JSON result
+// and the HTML page, with one worker or several (samplers: the unsharded search's number;
+// systematic workers sharing work: the order of their rounds), and in weft merge's
+// summary of shards; "of M" counts the whole search's executions.
+TEST_F(Shards, FoundInExecutionIsOneNumberInTextJsonAndHtml) {
+  // Its first bug comes late (random, seed 3: the 41st execution; a worker's 21st of 2),
+  // races off: a race would come first.
+  const std::string fail = kSuite + "/fail/producer_consumer";
+  for (const std::string options : {"--jobs 1 -s random --seed 3", "--jobs 2 -s random --seed 3",
+                                    "--jobs 2 -s pos --seed 9", "--jobs 2 -s dfs --no-state-cache -n 0"}) {
+    SCOPED_TRACE(options);
+    const Output o = sh("cd " + dir_.string() + " && " + kClean + "COLUMNS=1000 " + kBin + "/weft run --json " +
+                        at("n.json") + " --html " + at("n.html") + " --races=off " + options + " -- " + fail);
+    ASSERT_EQ(o.status, 1) << o.out;
+    std::ifstream in(at("n.json"));
+    const json j = json::parse(in, nullptr, false);
+    ASSERT_FALSE(j.is_discarded() || j["bugs"].empty()) << o.out;
+    std::uint64_t of = 0;
+    const std::uint64_t n = j["bugs"][0]["execution"].get<std::uint64_t>();
+    EXPECT_EQ(found_in(o.out, &of), n) << o.out;
+    EXPECT_EQ(of, std::max(n, j["executions"].get<std::uint64_t>())) << o.out;
+    std::ifstream page(at("n.html"));
+    const std::string html((std::istreambuf_iterator<char>(page)), {});
+    EXPECT_NE(html.find("found in execution <span id=\"execution\">" + std::to_string(n) + "</span>"),
+              std::string::npos);
+  }
+  // Shards, merged: the whole search's number, also for a bug its shard found late.
+  const std::string args = "--races=off -s random --seed 3 -n 60 --no-minimize -- " + fail;
+  const json whole = run("WEFT_JOBS=1", args, 1, "whole.json");
+  ASSERT_FALSE(whole["bugs"].empty());
+  std::vector<std::string> files;
+  std::string merge_command = "cd " + dir_.string() + " && COLUMNS=1000 " + kBin + "/weft merge --json " + at("m.json");
+  for (int i = 0; i < 3; ++i) {
+    files.push_back("p" + std::to_string(i) + ".json");
+    const json part = run("WEFT_JOBS=1", "--shard " + std::to_string(i) + "/3 " + args, -1, files.back());
+    for (const json& b : part["bugs"])
+      EXPECT_EQ(b["execution"].get<std::uint64_t>(), i + 3 * (b["shard_execution"].get<std::uint64_t>() - 1) + 1)
+          << "shard " << i << ": " << b.dump();
+    merge_command += " " + at(files.back());
+  }
+  const Output merged = sh(merge_command);
+  EXPECT_EQ(merged.status, 1) << merged.out;
+  std::ifstream in(at("m.json"));
+  const json m = json::parse(in, nullptr, false);
+  ASSERT_FALSE(m.is_discarded() || m["bugs"].empty()) << merged.out;
+  EXPECT_EQ(m["bugs"][0]["execution"], whole["bugs"][0]["execution"]);
+  EXPECT_EQ(m["bugs"][0]["schedule"], whole["bugs"][0]["schedule"]);
+  EXPECT_EQ(found_in(merged.out), m["bugs"][0]["execution"].get<std::uint64_t>()) << merged.out;
+  EXPECT_GT(whole["bugs"][0]["execution"].get<std::uint64_t>(), 3u) << "a bug its shard found after its first execution";
 }
 
 // A missing shard is named and voids the coverage claim; results of different searches

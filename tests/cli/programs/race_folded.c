@@ -3,7 +3,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-static int shared;
+int shared;  // not static: clang would know it is never 2 and drop the read
 static atomic_int work;
 
 static void* writer(void* arg) {

@@ -824,11 +824,19 @@ void serve(ServerState& s) {
     return fnv1a64(joined);
   };
   std::uint64_t space = space_of();
+  // One search for the team (this machine's shard of it, as the workers' parts add up
+  // to): a team's worker searches it whole, passing work, rather than its own shard.
+  // (Only while the team is active: its shard count is then a multiple of the workers'.)
+  auto team_shard = [&]() -> std::optional<Shard> {
+    if (!team.active()) return std::nullopt;
+    const std::uint32_t count = cfg.shard.count / cfg.jobs_workers;
+    return Shard{cfg.shard.index % count, count};
+  };
   // The search starts over on the space s.racy now makes (new scheduling points); in a
   // team, this worker begins it when `begin`, else gets its part at the next exchange.
   auto restart = [&](bool begin, std::string* error) {
     s.points = point_locations(s.racy);
-    s.strategy = make_server_strategy(cfg, error);
+    s.strategy = make_server_strategy(cfg, error, team_shard());
     if (!s.strategy) return false;
     ++restarts;
     space = space_of();
@@ -844,12 +852,9 @@ void serve(ServerState& s) {
   };
   if (team.active() && cfg.shard.count % cfg.jobs_workers != 0) team.leave();  // not weft run's
   if (team.active()) {
-    // One search for the team (this machine's shard of it, as the workers' parts add up
-    // to), begun by worker 0: the others get theirs at the first exchange.
-    const Shard whole{cfg.shard.index % (cfg.shard.count / cfg.jobs_workers),
-                      cfg.shard.count / cfg.jobs_workers};
+    // Begun by worker 0: the others get theirs at the first exchange.
     std::string error;
-    auto shared = make_server_strategy(cfg, &error, whole);
+    auto shared = make_server_strategy(cfg, &error, team_shard());
     if (shared && shared->join_team(cfg.jobs_worker, space, cfg.jobs_worker == 0))
       s.strategy = std::move(shared);
     else

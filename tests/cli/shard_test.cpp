@@ -182,6 +182,23 @@ TEST_F(Shards, ASplitTreeStillPrunesByStateCaching) {
   EXPECT_FALSE(found["bugs"].empty());
 }
 
+// Racy accesses found (--preempt-on racy) make the search start over on a larger space:
+// a team's workers start over on the team's one search, passing work as before, not on a
+// shard of it each. (They searched half of it: dfs on oracle program 306 with two workers
+// ran 465 of the 1001 schedules, claimed complete and missed an exit status.)
+TEST_F(Shards, ATeamStartsOverOnTheWholeSpace) {
+  const std::string args = "-s dfs --no-state-cache -n 20000 --keep-going --races report --preempt-on racy "
+                           "--no-preempt-in 'oracle_atomic_region*' -- " +
+                           kBin + "/claims_oracle_program 306";
+  const json one = run("", "--jobs 1 " + args, 1, "one.json");
+  const json two = run("", "--jobs 2 " + args, 1, "two.json");
+  ASSERT_TRUE(one["complete"].get<bool>()) << one.dump();
+  ASSERT_FALSE(one["racy_points"].empty()) << "no restart: the test checks nothing";
+  EXPECT_TRUE(two["complete"].get<bool>()) << two.dump();
+  EXPECT_EQ(two["coverage"]["executions"], one["coverage"]["executions"]);
+  EXPECT_EQ(two["bugs"].size(), one["bugs"].size()) << two.dump();
+}
+
 // --jobs N on one machine: a complete search runs each execution once; the same first
 // bug is found on every run (samplers: in the one-worker numbering; systematic workers,
 // which pass each other work: in the order of their rounds), and its schedule replays.

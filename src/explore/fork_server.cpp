@@ -296,7 +296,6 @@ void become_execution(ServerState& s) {
   cfg.racy = &s.racy;
   cfg.races = s.races;
   cfg.races_fail = s.config.races == "fail";
-  cfg.lone_accesses_are_steps = s.config.class_log >= 0;  // whole executions' classes
   auto* controller = new rt::Controller(cfg);  // lives as long as the process
   std::atexit(&execution_exited);
   controller->adopt_main_thread();

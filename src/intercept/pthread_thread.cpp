@@ -45,7 +45,7 @@ int join(ThreadState* self, pthread_t t, void** ret, std::uintptr_t pc, bool try
     c.schedule(self, make_op(OpKind::ThreadJoin, 0, pc, 0, target->id));
     if (self->cancelling()) return ECANCELED;  // cancelled: the caller exits, joining nothing
   }
-  target->joined = true;
+  c.joined(target);
   if (ret != nullptr) *ret = target->retval;
   return 0;
 }

@@ -208,6 +208,7 @@ void Controller::run_execution(const std::function<void()>& body) {
   threads_.clear();
   nthreads_ = 0;
   alive_ = 0;
+  unjoined_ = 0;
   mutexes.reset();
   rwlocks.reset();
   waits.reset();
@@ -752,6 +753,7 @@ ThreadState* Controller::finish_thread(ThreadState* self) {
   schedule(self, make_op(OpKind::ThreadExit));
   self->finished = true;
   --alive_;
+  ++unjoined_;
   ThreadState* next = pick();
   t_self = nullptr;  // whatever glibc runs after this is outside the program's schedule
   // A whole program whose main thread left with pthread_exit: its last thread ending

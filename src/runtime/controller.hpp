@@ -62,12 +62,6 @@ struct ControllerConfig {
   // Which instrumented plain accesses are scheduling points; with kRacy, those at `racy`.
   PreemptOn preempt_on = PreemptOn::kAll;
   const RacyPoints* racy = nullptr;
-  // The accesses of the only thread left, once others ran, are steps too. Off, they are
-  // not (nothing can interleave with them, and what they do follows from the steps
-  // before), so two executions of one happens-before class may record different steps.
-  // The claims oracle, which counts classes, records them. (Before the first thread is
-  // created, main's accesses come before every other step in every execution.)
-  bool lone_accesses_are_steps = false;
   // Data race detection (null: off). A race is a bug when `races_fail`, otherwise it goes
   // to ExecutionSink::on_race and the execution goes on.
   detect::RaceDetector* races = nullptr;
@@ -161,7 +155,7 @@ class Controller {
   // scheduling point (a plain write is one under --preempt-on all; racy locations are
   // learnt only with a race history).
   bool tracks_frees() const {
-    return tracks_memory() || !onces.empty() || (alive_ > 1 && config_.preempt_on == PreemptOn::kAll);
+    return tracks_memory() || !onces.empty() || (!alone() && config_.preempt_on == PreemptOn::kAll);
   }
   // `self` frees the heap block [address, address + size): a write of all of it, a
   // scheduling point as a plain write would be and checked for races (an access by
@@ -204,6 +198,12 @@ class Controller {
   // its end).
   void pin(ThreadState* t);
   ThreadState* find_thread(pthread_t t) const;
+  // A join (or a try that succeeded) of `target` returns: its end happens before what
+  // the joiner does next.
+  void joined(ThreadState* target) {
+    target->joined = true;
+    if (target->finished) --unjoined_;
+  }
   ThreadState* thread(ThreadId id) const { return threads_[id].get(); }
   std::size_t thread_count() const { return nthreads_; }
   // A bug found by the program's own thread: never returns.
@@ -319,8 +319,9 @@ class Controller {
   // Whether `t`'s next operation is in, or called from, code it must not be preempted in.
   bool in_no_preempt_code(const ThreadState& t) const;
   bool access_is_point(const Op& op) const {
-    // Nothing can interleave with the only thread left.
-    if (alive_ <= 1 && !(config_.lone_accesses_are_steps && nthreads_ > 1)) return false;
+    // Nothing can interleave with the only thread left, once every other one's end
+    // happens before it (see alone()).
+    if (alone()) return false;
     if (op.kind != OpKind::Read && op.kind != OpKind::Write && op.kind != OpKind::Free)
       return true;  // atomics
     switch (config_.preempt_on) {
@@ -398,6 +399,13 @@ class Controller {
   std::vector<std::unique_ptr<ThreadState>> threads_;  // reused across executions
   std::size_t nthreads_ = 0;
   std::size_t alive_ = 0;
+  // Threads that ended and nobody joined (detached ones too): what they did is not
+  // ordered before the others' next accesses, which race with it even when one thread is
+  // left, and dpor must see those accesses as steps to reverse the race.
+  std::size_t unjoined_ = 0;
+  // The only thread left, and every other one joined (by it or by one it joined): each
+  // of its accesses happens after every other thread's steps, so none needs to be a step.
+  bool alone() const { return alive_ <= 1 && unjoined_ == 0; }
   std::vector<ThreadId> enabled_;
   std::vector<Op> next_ops_;
   std::vector<ThreadId> held_;  // enabled, but held back by fairness

@@ -12,8 +12,8 @@
 // dpor claims one execution per happens-before class: the classes of its executions
 // (WEFT_CLASS_LOG, strategy/happens_before_class.hpp) must be exactly those dfs's
 // executions fall into, and it may run a class twice only in the executions it counts
-// as redundant (sleep-set blocked). The classes are of whole executions: with
-// WEFT_CLASS_LOG, the accesses of a thread left alone at the end are steps too.
+// as redundant (sleep-set blocked). The class log changes nothing in what runs: the
+// searches checked are the ones users run.
 //
 // WEFT_ORACLE_SEEDS, or WEFT_ORACLE_FIRST and WEFT_ORACLE_COUNT, choose the seeds (make
 // test runs a few hundred in four parts; make check-claims N=... as many as asked). A

@@ -293,4 +293,23 @@ TEST_F(Claims, StepsLeftBlockedRaceToo) {
       }
 }
 
+// The only thread left reads what a thread it never joined wrote: the accesses are steps
+// (the write's end does not happen before them), so dpor reverses the race and finds the
+// assertion, with or without race detection, as dfs does; the twin that joins first has
+// nothing to find, and every search says complete. (The weft::explore default, races off
+// and every access a point, is the configuration dpor once claimed complete in.)
+TEST_F(Claims, TheLastThreadLeftStillRacesWithThreadsItNeverJoined) {
+  const std::string program = kBin + "/cli_last_thread_left";
+  for (const std::string how : {"unjoined", "detached", "joined"})
+    for (const std::string points : {"--races off --preempt-on all", "--races report", ""})
+      for (const std::string strategy : {"dpor", "dfs", "pb"}) {
+        SCOPED_TRACE(how + " " + strategy + " " + points);
+        const bool bug = how != "joined";
+        const nlohmann::json r =
+            run("--keep-going -s " + strategy + " --jobs 1 " + points + " -- " + program + " " + how, bug ? 1 : 0);
+        EXPECT_EQ(kinds(r).contains("assertion"), bug) << r.dump(1);
+        EXPECT_TRUE(r.value("complete", false)) << r.dump(1);
+      }
+}
+
 }  // namespace

@@ -5,7 +5,8 @@
 // mutex lock/unlock (L, U) and atomic operations (st) are one step each; so is every
 // instrumented plain access (R, W) while more than one thread is alive, which includes the
 // main thread's read of a pthread_t before joining it (Rt). Accesses while only one thread
-// is alive are not scheduling points (nothing can interleave with them).
+// is alive, and every other one joined, are not scheduling points (nothing can interleave
+// with them, nor race with them); a thread that ended and was not joined yet keeps them.
 //
 // The counts are small enough to check by hand for the first program; for the others the
 // test also recounts them with an independent brute-force enumeration of the same op lists.
@@ -199,3 +200,24 @@ TEST(ExactCounts, ABudgetStopsDfsBeforeItCompletes) {
 }
 
 }  // namespace
+
+// The test body reads what a thread it has not joined wrote, after joining another one:
+// it may be the only thread left then, yet the read races with the write. dpor, under
+// the API's defaults (races off, every access a point), finds the order where the read
+// comes first, as dfs does; it once saw no step there and claimed one class complete.
+TEST(ExactCounts, DporSeesTheLastThreadsReadOfAnUnjoinedThreadsWrite) {
+  for (const std::string strategy : {"dpor", "dfs"}) {
+    const weft::Result r = weft::explore(
+        [] {
+          g_counter = 0;
+          pthread_t a, b;
+          pthread_create(&a, nullptr, [](void*) -> void* { g_counter = 1; return nullptr; }, nullptr);
+          pthread_create(&b, nullptr, [](void*) -> void* { return nullptr; }, nullptr);
+          pthread_join(b, nullptr);
+          WEFT_ASSERT(g_counter == 1);
+          pthread_join(a, nullptr);
+        },
+        {.strategy = strategy, .executions = 0, .name = "last-thread-left"});
+    EXPECT_FALSE(r.ok()) << strategy << ": " << r.coverage();
+  }
+}

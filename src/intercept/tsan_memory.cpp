@@ -17,12 +17,13 @@ bool* g_instrumented_out = nullptr;
 namespace {
 
 __attribute__((noinline)) void access_slow(ThreadState* self, OpKind kind, const volatile void* a,
-                                           std::size_t size, std::uintptr_t pc) {
+                                           std::size_t size, std::uintptr_t pc,
+                                           bool check_race = true) {
   rt::note_instrumented_module(pc);
   RuntimeScope scope(self);
   Op op = make_op(kind, addr(const_cast<const void*>(a)), pc,
                   static_cast<std::uint16_t>(size > 0xffff ? 0xffff : size));
-  ctl().memory_access(self, op, size);
+  ctl().memory_access(self, op, size, check_race);
 }
 
 // The hot path: one thread-local load and a branch when the thread is not under test.
@@ -68,8 +69,14 @@ void __tsan_write_range_pc(void* a, unsigned long size, void* pc) {
 
 // The vtable pointer is read at a virtual call and written by constructors/destructors.
 void __tsan_vptr_read(void** vptr_p) { access(OpKind::Read, vptr_p, sizeof(void*), WEFT_RAW_PC); }
+// An update is always a step: whether it changes the pointer depends on what the memory
+// held before, in-process possibly an object of an earlier execution, and the schedule
+// must not. As in TSan, only an update that changes it is checked for races (a destructor
+// storing its own class's vtable again, while a thread it then joins still makes virtual
+// calls, races with nothing).
 void __tsan_vptr_update(void** vptr_p, void* new_val) {
-  if (*vptr_p != new_val) access(OpKind::Write, vptr_p, sizeof(void*), WEFT_RAW_PC);
+  if (ThreadState* self = rt::controlled_thread())
+    access_slow(self, OpKind::Write, vptr_p, sizeof(void*), WEFT_RAW_PC, *vptr_p != new_val);
 }
 
 // A shadow call stack, so that a report can name the user's line behind a header's.

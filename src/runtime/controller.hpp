@@ -133,10 +133,11 @@ class Controller {
   // An instrumented memory access (plain or atomic, or a fence) `self` is about to
   // perform: a scheduling point when the access policy says so, then race detection.
   // `size` is the access's true size (op.size saturates). Inside a RuntimeScope.
-  void memory_access(ThreadState* self, const Op& op, std::size_t size) {
+  // `check_race` false: a step only, not checked for races.
+  void memory_access(ThreadState* self, const Op& op, std::size_t size, bool check_race = true) {
     if (self->mutex_internals != 0) [[unlikely]] return;
     if (access_is_point(op) || plain_spin(self, op)) schedule(self, op);
-    if (tracks_memory() && !ignored(*self, op)) detect_race(self, op, size);
+    if (check_race && tracks_memory() && !ignored(*self, op)) detect_race(self, op, size);
   }
   // AnnotateIgnoreReads/WritesBegin: the thread's plain reads or writes are not checked.
   static bool ignored(const ThreadState& t, const Op& op) {

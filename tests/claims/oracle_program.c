@@ -7,7 +7,9 @@
 // thread and read by another (publish, use, free), threads created by threads and
 // detached, early exits (exit, _exit, quick_exit, a thread returning from main first),
 // assertions, and operations in a region run as if atomic (--no-preempt-in). main joins
-// what it may join and exits with a digest of the final state as its status (1-250):
+// what it may join (in one program in four it runs operations of its own after joining
+// some: the last thread left then still races with the ones it has not joined) and exits
+// with a digest of the final state as its status (1-250):
 // every outcome of a schedule is then a distinct weft "bug", and a complete search run
 // with --keep-going lists every outcome the program can reach.
 //
@@ -42,10 +44,14 @@ struct Op {
   int kind, a, b;
   int atomic;  // run in oracle_atomic_region: no preemption inside (--no-preempt-in)
 };
+// Lists 0 .. threads-1 are the threads'; list kMain is main's own, run after it joined
+// the first main_after threads.
+enum { kMain = kMaxThreads };
 struct Program {
   int threads;
-  int ops[kMaxThreads];
-  struct Op op[kMaxThreads][kMaxOps];
+  int ops[kMaxThreads + 1];
+  struct Op op[kMaxThreads + 1][kMaxOps];
+  int main_after;
 };
 
 // A fixed generator: the same seed gives the same program on every machine.
@@ -86,6 +92,18 @@ static void generate(uint64_t seed, struct Program* p) {
   // Drawn last, so that a seed's operations stay what they were before regions existed.
   for (int t = 0; t < p->threads; ++t)
     for (int i = 0; i < p->ops[t]; ++i) p->op[t][i].atomic = pick(6) == 0;
+  // main's own operations, from a generator of their own for the same reason.
+  rng_state = seed * 0xd1b54a32d192ed03ull + 11;
+  for (int i = 0; i < 4; ++i) next_rand();
+  p->ops[kMain] = 0;
+  if (pick(4) != 0) return;
+  p->main_after = pick(p->threads);
+  p->ops[kMain] = 1 + pick(2);
+  for (int i = 0; i < p->ops[kMain]; ++i) {
+    int k = palette[pick(colours)];
+    if (k == kSpawn || (k == kExit && exited++)) k = kRead;
+    p->op[kMain][i] = (struct Op){k, pick(4) == 3, pick(4), 0};
+  }
 }
 
 // Shared state.
@@ -99,7 +117,7 @@ static sem_t s;
 static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_mutex_t block_lock = PTHREAD_MUTEX_INITIALIZER;
 static int* block;
-static int seen[kMaxThreads + 1];  // what each thread read, folded
+static int seen[kMaxThreads + 2];  // what each thread read, folded (the spawned one's, main's)
 static struct Program program;
 static pthread_t spawned_thread;
 static int spawned_joinable;
@@ -110,7 +128,7 @@ static int store_order(int b) { return b == 1 ? __ATOMIC_SEQ_CST : kOrders[b]; }
 
 static int digest(void) {
   uint32_t h = 2166136261u;
-  const int values[] = {x[0], x[1], y[0], y[1], ready, block != 0, seen[0], seen[1], seen[2], seen[3]};
+  const int values[] = {x[0], x[1], y[0], y[1], ready, block != 0, seen[0], seen[1], seen[2], seen[3], seen[4]};
   for (size_t i = 0; i < sizeof values / sizeof values[0]; ++i) h = (h ^ (uint32_t)values[i]) * 16777619u;
   return (int)(h % 250) + 1;
 }
@@ -252,8 +270,18 @@ WEFT_NOT_INSTRUMENTED static void start_threads(void) {
   for (int t = 0; t < program.threads; ++t)
     pthread_create(&threads[t], 0, run_thread, (void*)(intptr_t)t);
 }
+// main joins the first main_after threads, runs its own operations (instrumented, as the
+// threads' are), and joins the rest.
+static void run_main_ops(void) {
+  int acc = 0;
+  for (int i = 0, n = op_count(kMain); i < n; ++i) acc = perform(kMain, op_at(kMain, i), acc);
+  seen[kMaxThreads + 1] = acc;
+}
 WEFT_NOT_INSTRUMENTED static void join_threads(void) {
-  for (int t = 0; t < program.threads; ++t) pthread_join(threads[t], 0);
+  for (int t = 0; t < program.threads; ++t) {
+    if (t == program.main_after && program.ops[kMain] > 0) run_main_ops();
+    pthread_join(threads[t], 0);
+  }
   if (__atomic_load_n(&spawned_joinable, __ATOMIC_ACQUIRE)) pthread_join(spawned_thread, 0);
 }
 
@@ -265,6 +293,9 @@ static void describe(uint64_t seed) {
       printf("  T%d op %d: %s (a=%d, b=%d)%s\n", t + 1, i, kNames[program.op[t][i].kind],
              program.op[t][i].a, program.op[t][i].b,
              program.op[t][i].atomic ? ", in oracle_atomic_region (no preemption inside)" : "");
+  for (int i = 0; i < program.ops[kMain]; ++i)
+    printf("  main, after joining %d thread(s), op %d: %s (a=%d, b=%d)\n", program.main_after, i,
+           kNames[program.op[kMain][i].kind], program.op[kMain][i].a, program.op[kMain][i].b);
 }
 
 int main(int argc, char** argv) {

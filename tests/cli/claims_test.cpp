@@ -293,6 +293,26 @@ TEST_F(Claims, StepsLeftBlockedRaceToo) {
       }
 }
 
+// An object published before it is filled in (double-checked locking on a plain pointer):
+// the constructor's write and the program's own write of the port share an epoch, and
+// both race with the reader. With --races report each racing location becomes a point
+// (once only the first of an epoch did, and pb ran every schedule of up to 2 preemptions
+// without the assertion); the twin that fills in before publishing, under the lock, has
+// no race and no bug.
+TEST_F(Claims, EveryRacingWriteOfAnEpochBecomesAPoint) {
+  const std::string program = kBin + "/cli_publish_then_fill";
+  for (const std::string how : {"", "fixed"})
+    for (const std::string strategy : {"pb", "dpor"}) {
+      SCOPED_TRACE(how + " " + strategy);
+      const bool bug = how.empty();
+      const nlohmann::json r = run("--keep-going -s " + strategy + " --jobs 1 --races report -- " + program + " " + how,
+                                   bug ? 1 : 0);
+      EXPECT_EQ(kinds(r).contains("assertion"), bug) << r.dump(1);
+      EXPECT_EQ(r.value("races", nlohmann::json::array()).empty(), !bug) << r.dump(1);
+      EXPECT_TRUE(r.value("complete", false)) << r.dump(1);
+    }
+}
+
 // The only thread left reads what a thread it never joined wrote: the accesses are steps
 // (the write's end does not happen before them), so dpor reverses the race and finds the
 // assertion, with or without race detection, as dfs does; the twin that joins first has

@@ -26,7 +26,7 @@ bool is_memory_access(OpKind kind) {
 }
 
 bool targets_thread(OpKind kind) {
-  return kind == OpKind::ThreadCreate || kind == OpKind::ThreadJoin ||
+  return kind == OpKind::ThreadCreate || kind == OpKind::ThreadJoin || kind == OpKind::ThreadTryJoin ||
          kind == OpKind::ThreadDetach || kind == OpKind::ThreadCancel;
 }
 

@@ -54,6 +54,9 @@ void RaceDetector::step(const Event& e, std::uintptr_t wait_mutex) {
     }
     case OpKind::ThreadExit: release(t, key(t, kExit)); break;
     case OpKind::ThreadJoin: acquire(t, key(op.aux, kExit)); break;
+    case OpKind::ThreadTryJoin:
+      if (took) acquire(t, key(op.aux, kExit));
+      break;
     case OpKind::MutexLock:
     case OpKind::MutexTryLock:
     case OpKind::SemWait:

@@ -36,7 +36,7 @@ int join(ThreadState* self, pthread_t t, void** ret, std::uintptr_t pc, bool try
   if (target == self) return EDEADLK;
   if (target->detached || target->joined) return EINVAL;
   if (try_only) {
-    c.schedule(self, make_op(OpKind::Yield, 0, pc));
+    c.schedule(self, make_op(OpKind::ThreadTryJoin, 0, pc, 0, target->id));
     if (!target->finished) {
       c.mark_last_event(self, kFailed);
       return EBUSY;

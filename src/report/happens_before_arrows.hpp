@@ -26,6 +26,7 @@ inline std::vector<std::pair<std::size_t, std::size_t>> happens_before_arrows(
         break;
       case OpKind::ThreadExit: exited_at[e.thread] = i; break;
       case OpKind::ThreadJoin:
+      case OpKind::ThreadTryJoin:
         if (auto it = exited_at.find(e.op.aux); it != exited_at.end()) arrows.emplace_back(it->second, i);
         break;
       default:

@@ -271,6 +271,7 @@ class TextWriter {
       case OpKind::ThreadExit:
       case OpKind::ThreadCreate:
       case OpKind::ThreadJoin:
+      case OpKind::ThreadTryJoin:
         return true;
       default:
         return false;

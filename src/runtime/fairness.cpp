@@ -55,7 +55,7 @@ namespace {
 bool spin_step(OpKind k) {
   return k == OpKind::AtomicLoad || k == OpKind::Read || k == OpKind::AtomicRmw ||
          k == OpKind::AtomicCas || k == OpKind::MutexTryLock || k == OpKind::RwTryReadLock ||
-         k == OpKind::RwTryWriteLock || k == OpKind::SemTryWait;
+         k == OpKind::RwTryWriteLock || k == OpKind::SemTryWait || k == OpKind::ThreadTryJoin;
 }
 
 // Operations that end a spin: anything but memory accesses, try-locks, yields, and locks

@@ -30,7 +30,8 @@ inline std::size_t object_accesses(ThreadId t, const Op& op, ObjectAccess out[2]
     case OpKind::ThreadCreate: out[0] = {kStartOfThread | op.aux, true}; return 1;
     case OpKind::ThreadStart: out[0] = {kStartOfThread | t, false}; return 1;
     case OpKind::ThreadExit: out[0] = {kExitOfThread | t, true}; return 1;
-    case OpKind::ThreadJoin: out[0] = {kExitOfThread | op.aux, false}; return 1;
+    case OpKind::ThreadJoin:
+    case OpKind::ThreadTryJoin: out[0] = {kExitOfThread | op.aux, false}; return 1;
     case OpKind::ProcessExit: out[0] = {kEverything, true}; return 1;
     case OpKind::CondWait:
     case OpKind::CondWake: {

@@ -37,7 +37,8 @@ std::uint64_t StateCache::object_key(ThreadId t, const Op& op, bool* writes) con
     case OpKind::ThreadCreate: *writes = true; return kStartOf | op.aux;
     case OpKind::ThreadStart: *writes = false; return kStartOf | t;
     case OpKind::ThreadExit: *writes = true; return kExitOf | t;
-    case OpKind::ThreadJoin: *writes = false; return kExitOf | op.aux;
+    case OpKind::ThreadJoin:
+    case OpKind::ThreadTryJoin: *writes = false; return kExitOf | op.aux;
     default: return op.object;
   }
 }

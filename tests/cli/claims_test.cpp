@@ -313,6 +313,22 @@ TEST_F(Claims, EveryRacingWriteOfAnEpochBecomesAPoint) {
     }
 }
 
+// A try-join reads the joined thread's end: dpor runs the order where the thread ended
+// first, and a poll that succeeds orders what the thread did before what follows it (no
+// race, no bug, and the poll ends: fairness sees a failed try as a spin step).
+TEST_F(Claims, ATryJoinDependsOnTheThreadsEnd) {
+  const std::string program = kBin + "/cli_try_join";
+  for (const std::string how : {"once", "poll"})
+    for (const std::string strategy : {"dpor", "dfs", "pb"}) {
+      SCOPED_TRACE(how + " " + strategy);
+      const bool bug = how == "once";
+      const nlohmann::json r = run("--keep-going -s " + strategy + " --jobs 1 -- " + program + " " + how, bug ? 1 : 0);
+      EXPECT_EQ(kinds(r).contains("assertion"), bug) << r.dump(1);
+      EXPECT_FALSE(kinds(r).contains("data-race")) << r.dump(1);
+      EXPECT_TRUE(r.value("complete", false)) << r.dump(1);
+    }
+}
+
 // The only thread left reads what a thread it never joined wrote: the accesses are steps
 // (the write's end does not happen before them), so dpor reverses the race and finds the
 // assertion, with or without race detection, as dfs does; the twin that joins first has

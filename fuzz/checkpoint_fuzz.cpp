@@ -28,7 +28,7 @@ std::string hex16(std::uint64_t v) {
 }
 
 void load_everywhere(const weft::Checkpoint& c) {
-  for (const char* spec : {"dfs", "pb", "db:2", "dpor", "bf:pb", "vb:2", "random", "pct:3", "pos"}) {
+  for (const char* spec : {"dfs", "pb", "db:2", "dpor", "bf:pb", "vb:2", "random", "pct:3", "pos", "portfolio"}) {
     std::string error;
     auto s = weft::make_strategy(spec, 0, &error, {});
     FUZZ_CHECK(s != nullptr, error);

@@ -82,7 +82,7 @@ std::string resume_api_search(const Options& options, SearchCheckpoint& checkpoi
                               std::vector<std::string>* points, std::uint64_t* executions) {
   if (!(*strategy)->resumable())
     return "Options::checkpoint cannot save strategy '" + options.strategy +
-           "'; it saves dfs, pb, db, dpor, bf, vb, random, pct and pos";
+           "'; it saves dfs, pb, db, dpor, bf, vb, random, pct, pos and a portfolio of them";
   bool resumed = false;
   std::string error;
   if (!checkpoint.open(&resumed, &error)) return error;

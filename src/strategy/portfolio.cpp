@@ -1,5 +1,7 @@
 #include "strategy/portfolio.hpp"
 
+#include "core/state_words.hpp"
+
 namespace weft {
 
 bool PortfolioStrategy::next_execution() {
@@ -58,6 +60,44 @@ Coverage PortfolioStrategy::coverage() const {
   c.summary = "portfolio, " + std::to_string(c.executions) + " executions in turn: " + parts;
   if (started_) c.origin = members_[current_].name;
   return c;
+}
+
+bool PortfolioStrategy::resumable() const {
+  for (const Member& m : members_)
+    if (!m.strategy->resumable()) return false;
+  return true;
+}
+
+// An unfinished execution is the current member's: it is not counted, and the resumed
+// portfolio gives the turn to that member again (started_ false: next_execution stays).
+void PortfolioStrategy::save_state(bool unfinished, std::vector<std::uint64_t>* out) const {
+  StateWriter w(out);
+  w.put(current_);
+  w.put(started_ && !unfinished ? 1 : 0);
+  w.put(members_.size());
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    const Member& m = members_[i];
+    const bool its = unfinished && started_ && i == current_;
+    w.put_executions(m.executions, its);
+    w.put(m.exhausted ? 1 : 0);
+    std::vector<std::uint64_t> state;
+    m.strategy->save_state(its, &state);
+    w.put_vector(state);
+  }
+}
+
+bool PortfolioStrategy::load_state(std::span<const std::uint64_t> words) {
+  StateReader r(words);
+  current_ = r.get_at_most(members_.size() == 0 ? 0 : members_.size() - 1);
+  started_ = r.get_at_most(1) != 0;
+  if (r.get() != members_.size()) return false;  // another portfolio's
+  for (Member& m : members_) {
+    m.executions = r.get();
+    m.exhausted = r.get_at_most(1) != 0;
+    const std::vector<std::uint64_t> state = r.get_vector();
+    if (!r.ok() || !m.strategy->load_state(state)) return false;
+  }
+  return r.done();
 }
 
 }  // namespace weft

@@ -36,6 +36,10 @@ class PortfolioStrategy final : public Strategy {
   // Different members on different shards (member j on the shards i with i % m == j);
   // with more shards than members, a member's shards split its space between them.
   bool set_shard(const Shard& shard) override;
+  // Resumable when every member is: the turn, each member's count and state.
+  bool resumable() const override;
+  void save_state(bool unfinished, std::vector<std::uint64_t>* out) const override;
+  bool load_state(std::span<const std::uint64_t> words) override;
 
  private:
   Strategy& current() { return *members_[current_].strategy; }

@@ -146,6 +146,45 @@ TEST_F(Checkpoint, AResumedRunCountsFromTheSavedExecutions) {
   EXPECT_EQ(header_of(file).executions, 60u);
 }
 
+// The default portfolio, killed twice (SIGKILL between two saves, then SIGINT) and resumed
+// each time: every member goes on from its own count and state, and the run ends with the
+// coverage of the run in one go (each member's count, pb's tree).
+TEST_F(Checkpoint, ThePortfolioResumesEveryMember) {
+  const std::string budget = "200";
+  auto command = [&](const std::string& file) {
+    std::vector<std::string> a = {kBin + "/weft", "run", "--json", at("result.json"), "-n", budget};
+    if (!file.empty()) a.insert(a.end(), {"--checkpoint", file, "--checkpoint-every", "0.01"});
+    a.insert(a.end(), {"--", kProgram});
+    return a;
+  };
+  auto summary = [&] {
+    std::ifstream in(at("result.json"));
+    const json j = json::parse(in, nullptr, false);
+    return j.is_discarded() ? std::string("no result") : j["coverage"]["summary"].get<std::string>();
+  };
+  {
+    BackgroundRun whole(command(""), {"WEFT_JOBS=1"}, at("out.txt"));
+    ASSERT_EQ(whole.wait_exit(kBound), 0) << whole.output();
+  }
+  const std::string want = summary();
+  ASSERT_NE(want.find("200 executions in turn"), std::string::npos) << want;
+  const std::string file = at("portfolio.weft-checkpoint");
+  for (const auto& [k, sig] : {std::pair{std::uint64_t{60}, SIGKILL}, std::pair{std::uint64_t{130}, SIGINT},
+                               std::pair{~std::uint64_t{0}, SIGKILL}}) {
+    SCOPED_TRACE("kill at " + std::to_string(k));
+    BackgroundRun run(command(file), {}, at("out.txt"));
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(kBound);
+    while (header_of(file).executions < k && run.wait_exit(0) < 0 && std::chrono::steady_clock::now() < end)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (run.wait_exit(0) < 0) run.send(sig, /*its_group=*/sig == SIGINT);
+    const int status = run.wait_exit(kBound);
+    EXPECT_TRUE(status == 0 || status == 128 + sig) << status << "\n" << run.output();
+    EXPECT_TRUE(BackgroundRun::poll([&] { return run.processes().empty(); }, kBound));
+  }
+  EXPECT_EQ(header_of(file).executions, 200u);
+  EXPECT_EQ(summary(), want);
+}
+
 TEST_F(Checkpoint, AnotherSearchsCheckpointIsRefusedNamingWhatDiffers) {
   const std::string file = at("c");
   ASSERT_EQ(sh(weft() + " run -n 5 -s dpor --checkpoint " + file + " -- " + kProgram).status, 0);
@@ -206,7 +245,7 @@ TEST_F(Checkpoint, WhatCannotBeSavedIsSaidInOneLine) {
   struct Case {
     std::string args, says;
   } cases[] = {
-      {"", "--checkpoint cannot save strategy 'portfolio' (the default); it saves dfs, pb"},
+      {"-s portfolio:pctvb+random", "--checkpoint cannot save strategy 'portfolio:pctvb+random'; it saves dfs, pb"},
       {"-s pctvb", "--checkpoint cannot save strategy 'pctvb'"},
       {"-s dpor --jobs 2", "--checkpoint runs one worker: --jobs 2 cannot be saved yet"},
       {"-s dpor --checkpoint-every 0", "--checkpoint-every"},

@@ -94,9 +94,9 @@ TEST_F(Checkpoint, AnotherSearchsOrADamagedCheckpointIsAnError) {
   EXPECT_NE(weft::explore(locked_counter, other).error().find("was saved for another program"),
             std::string::npos);
   other = o;
-  other.strategy = "portfolio";
+  other.strategy = "portfolio:pctvb+random";
   other.checkpoint = (dir_ / "p").string();
-  EXPECT_NE(weft::explore(locked_counter, other).error().find("cannot save strategy 'portfolio'"),
+  EXPECT_NE(weft::explore(locked_counter, other).error().find("cannot save strategy 'portfolio:pctvb+random'"),
             std::string::npos);
   std::filesystem::resize_file(o.checkpoint, 40);
   EXPECT_NE(weft::explore(locked_counter, o).error().find("is refused"), std::string::npos);

@@ -20,7 +20,7 @@ namespace {
 
 using model::Program;
 
-const char* const kSpecs[] = {"dfs", "pb", "db", "dpor", "bf:pb", "bf:dpor,rand", "vb:2", "random", "pct:3", "pos"};
+const char* const kSpecs[] = {"dfs", "pb", "db", "dpor", "bf:pb", "bf:dpor,rand", "vb:2", "random", "pct:3", "pos", "portfolio", "portfolio:dpor+random"};
 
 std::unique_ptr<Strategy> make(const std::string& spec, bool cache) {
   std::string error;
@@ -81,7 +81,7 @@ void expect_same(const Search& a, const Search& b, const std::string& what) {
 
 TEST(Checkpoint, EveryResumableStrategySaysSo) {
   for (const char* spec : kSpecs) EXPECT_TRUE(make(spec, true)->resumable()) << spec;
-  for (const char* spec : {"portfolio", "pctvb", "tb"}) EXPECT_FALSE(make(spec, true)->resumable()) << spec;
+  for (const char* spec : {"portfolio:pctvb+random", "pctvb", "tb"}) EXPECT_FALSE(make(spec, true)->resumable()) << spec;
 }
 
 TEST(Checkpoint, AResumedSearchRunsWhatTheSavedOneWouldHave) {

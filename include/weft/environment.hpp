@@ -8,6 +8,8 @@
 //   WEFT_SEED        the seed, a whole number
 //   WEFT_FIBERS      0, 1 or arch_prctl: how the runtime switches threads (checked here,
 //                    read by the runtime)
+//   WEFT_MINIMIZE    0: report the first bug's schedule as found, 1: minimised (the
+//                    default, Options::minimize)
 //   WEFT_CHECKPOINT  a directory: each test's search is saved to
 //                    <dir>/<Options::name>.weft-checkpoint as it goes and resumed from it
 //                    (Options::checkpoint); WEFT_CHECKPOINT_EVERY: how often, in seconds
@@ -173,7 +175,7 @@ inline std::string apply_checkpoint(Options& out) {
 
 }  // namespace detail
 
-// Applies WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME and WEFT_SEED to `options`, and checks
+// Applies WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME, WEFT_SEED and WEFT_MINIMIZE to `options`, and checks
 // WEFT_FIBERS. Returns "" or one line naming the variable, its value and what it accepts
 // (options is then unchanged).
 inline std::string apply_environment(Options& options) {
@@ -192,6 +194,11 @@ inline std::string apply_environment(Options& options) {
     return env_error("WEFT_TIME", v, give(detail::kTimeAccepted));
   if (const char* v = std::getenv("WEFT_SEED"); v && !detail::parse_whole(v, &out.seed))
     return env_error("WEFT_SEED", v, give(detail::kSeedAccepted));
+  if (const char* v = std::getenv("WEFT_MINIMIZE")) {
+    if (std::strcmp(v, "0") != 0 && std::strcmp(v, "1") != 0)
+      return env_error("WEFT_MINIMIZE", v, give("0 (the schedule as found) or 1 (minimised)"));
+    out.minimize = *v == '1';
+  }
   if (std::string e = detail::apply_checkpoint(out); !e.empty()) return e;
   if (std::string e = detail::fibers_error(); !e.empty()) return e;
   options = out;

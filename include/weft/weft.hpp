@@ -70,6 +70,11 @@ struct Options {
   // another test or other options is refused. "": none. WEFT_CHECKPOINT sets it.
   std::string checkpoint;
   double checkpoint_every_s = 60;  // from 0.001 to 86400
+  // The first bug is reported with the simplest schedule found for it within a budget
+  // (at most 2000 more executions or 10 s): its schedule simplified, then every schedule
+  // with fewer preemptions tried, fewest first (GAMBIT: the preemptions point at the root
+  // cause). false: the schedule as the strategy found it. WEFT_MINIMIZE=0 for WEFT_TEST.
+  bool minimize = true;
 };
 
 // One step of a bug's interleaving, symbolized.

@@ -1488,9 +1488,10 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
                       "take their bound in the spec (pb:<c>, db:<d>)\n"
                       "(default: no bound)")->option_text("pb:<c>");
   run_cmd->add_flag("--no-minimize", run.no_minimize,
-                    "keep the first schedule a sampling strategy\n"
-                    "finds (default: look for the same bug with fewer\n"
-                    "preemptions, up to 2000 executions or 20 s)");
+                    "keep the first bug's schedule as the strategy\n"
+                    "found it (default: look for the same bug with\n"
+                    "fewer preemptions, up to 2000 executions or 20 s;\n"
+                    "pb's finds have the fewest already)");
   run_cmd->add_flag("--stats", run.stats,
                     "print the search's work and memory at the end:\n"
                     "executions per second, and the execution tree's\n"

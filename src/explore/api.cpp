@@ -5,6 +5,7 @@
 
 #include "core/schedule.hpp"
 #include "explore/explorer.hpp"
+#include "explore/in_process_minimizer.hpp"
 #include "explore/recorded_options.hpp"
 #include "report/json_report.hpp"
 #include "report/symbolized_steps.hpp"
@@ -58,7 +59,9 @@ Result make_result(RunRecord record) {
 }  // namespace
 
 Result explore(std::function<void()> body, std::uint64_t fp, const Options& options) {
-  return make_result(explorer::run_in_process(body, fp, options, nullptr));
+  RunRecord run = explorer::run_in_process(body, fp, options, nullptr);
+  if (options.minimize) explorer::minimize_first_bug(body, fp, options, explorer::MinimizeBudget{}, &run);
+  return make_result(std::move(run));
 }
 
 Result replay(std::function<void()> body, std::uint64_t fp, const std::string& schedule,

@@ -26,6 +26,7 @@
 #include "report/program_symbols_from.hpp"
 #include "runtime/os.hpp"
 #include "strategy/registry.hpp"
+#include "strategy/schedule_simplifier.hpp"
 
 namespace weft::explorer {
 namespace {
@@ -123,7 +124,7 @@ void restart_random_generators() {
 }
 
 [[noreturn]] void run_child(const std::function<void()>& body, const Options& options,
-                            const Schedule* replay, SharedRegion& region,
+                            const Schedule* replay, bool guided, SharedRegion& region,
                             std::uint64_t fingerprint) {
   // This thread drives the executions: its blocks are weft's, apart from the body's heap.
   rt::InternalHeap::set_weft_thread(true);
@@ -134,7 +135,7 @@ void restart_random_generators() {
   install_child_detectors(h, options.hang_timeout_s);
 
   // A replay is for a debugger: each thread on its own kernel thread, as gdb shows them.
-  if (replay != nullptr) rt::fiber::disable();
+  if (replay != nullptr && !guided) rt::fiber::disable();
   ChildSink sink(&h);
   std::unique_ptr<Strategy> strategy;
   rt::RacyPoints racy;
@@ -143,7 +144,10 @@ void restart_random_generators() {
     if (std::string error = resolve_points(replay->points, &racy); !error.empty())
       sink.on_tool_error(error);
     points = replay->points;
-    strategy = std::make_unique<ReplayStrategy>(replay->decisions, &sink);
+    if (guided)
+      strategy = std::make_unique<GuidedStrategy>(replay->decisions);
+    else
+      strategy = std::make_unique<ReplayStrategy>(replay->decisions, &sink);
   } else {
     std::string error;
     strategy = make_api_strategy(options, &error);
@@ -286,7 +290,7 @@ std::string validate(const Options& o) {
 }
 
 RunRecord run_in_process(const std::function<void()>& body, std::uint64_t fingerprint,
-                         const Options& options, const Schedule* replay) {
+                         const Options& options, const Schedule* replay, bool guided) {
   RunRecord run;
   run.strategy = replay != nullptr ? replay->strategy : options.strategy;
   run.seed = replay != nullptr ? replay->seed : options.seed;
@@ -330,7 +334,7 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
     run.error = std::string("fork failed: ") + std::strerror(errno);
     return run;
   }
-  if (pid == 0) run_child(body, options, replay, region, fingerprint);
+  if (pid == 0) run_child(body, options, replay, guided, region, fingerprint);
 
   int status = 0;
   // The time budget holds inside an execution too: past it (and a second for the

@@ -12,9 +12,11 @@
 
 namespace weft::explorer {
 
-// Explores `body` under options.strategy; with `replay`, runs exactly that schedule once.
+// Explores `body` under options.strategy; with `replay`, runs exactly that schedule once;
+// `guided` (with `replay`), once along it as far as the program follows it, then on with
+// the default choice (a minimisation's candidate, in_process_minimizer.hpp).
 RunRecord run_in_process(const std::function<void()>& body, std::uint64_t fingerprint,
-                         const Options& options, const Schedule* replay);
+                         const Options& options, const Schedule* replay, bool guided = false);
 
 // A one-line error for options out of range ("" when valid).
 std::string validate(const Options& options);

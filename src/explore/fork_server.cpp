@@ -30,6 +30,7 @@
 #include "core/schedule.hpp"
 #include "detect/stall_judge.hpp"
 #include "detect/watchdog.hpp"
+#include "explore/bug_identity.hpp"
 #include "explore/execution_child.hpp"
 #include "explore/output_check.hpp"
 #include "explore/point_log.hpp"
@@ -345,16 +346,6 @@ std::vector<std::string> own_args() {
   return args;
 }
 
-// Two executions hit the same bug when its kind and where it happened agree (--keep-going
-// counts the hits of each). Crash messages hold fault addresses that vary: left out.
-std::string bug_key(const BugRecord& b) {
-  std::string key = std::to_string(static_cast<int>(b.kind)) + ":" + std::to_string(b.pc) +
-                    ":" + b.source_file + ":" + std::to_string(b.source_line);
-  if (b.kind != BugKind::kCrash) key += ":" + b.message;
-  for (const BlockedThread& t : b.blocked)
-    key += ":" + std::to_string(static_cast<int>(t.op.kind)) + "@" + std::to_string(t.op.pc);
-  return key;
-}
 
 // Whether the execution just waited for failed: a bug it reported, a signal, or an exit
 // status the program does not return by design (--expect-exit, default 0).
@@ -389,14 +380,6 @@ void explain_first_exit(RunRecord* run, const BugRecord& b, std::uint64_t execut
 }
 
 std::string race_lines(Symbolizer& symbolizer, const DataRace& r);
-
-// How often the schedule's thread changes (preemptions or not); `steps`: its step bound.
-std::size_t thread_switches(const std::string& text, std::uint64_t steps) {
-  Schedule schedule;
-  std::string error;
-  if (!decode_schedule(text, &schedule, &error, max_decisions_for(steps))) return ~std::size_t{0};
-  return SwitchSchedule::of(schedule.decisions).switches.size();
-}
 
 // What makes two bugs the same one: for a race (or a use after free) its kind and the
 // pair of its source lines, in either order; else bug_key().
@@ -1180,21 +1163,22 @@ void serve(ServerState& s) {
     run.bugs[0].leads_to_searched = counted - aftermath.since_executions;
   }
 
-  // Schedule minimisation: a sampler's bug often carries needless preemptions (GAMBIT: the
+  // Schedule minimisation: a first bug often carries needless preemptions (GAMBIT: the
   // preemptions "often indicate the root cause"). First the found schedule is simplified
   // (ScheduleSimplifier: its threads' blocks merged or swapped, its switches dropped)
   // while the same bug (kind and place) shows up with fewer preemptions, or as many in
   // fewer switches: cheap, a local minimum. Then iterative preemption bounding below that count runs
   // until the same bug shows up: the first such execution has the fewest preemptions of
   // any, when it comes within the budget.
-  // (Not a portfolio's: the default strategy reports its first bug at once; `weft
-  // minimize` minimises it on demand.)
-  const bool sampled = !replaying && run.coverage.kind == "none";
+  // Every strategy's first bug (the default portfolio's too), but preemption bounding's:
+  // it ran every schedule of fewer preemptions before it.
+  const bool minimal_already = cfg.strategy == "pb" || cfg.strategy.starts_with("pb:");
+  const bool minimizable = !replaying && !minimal_already;
   // Not when another shard's bug comes first: this one will not be reported.
   const bool beaten = !run.bugs.empty() && jobs.beaten(cfg.shard.global(first_bug_order));
   if (!run.bugs.empty() && run.error.empty() && !cfg.keep_going && cfg.minimize && !beaten &&
       !StopRequest::made() &&
-      (sampled || cfg.minimize_only) && run.bugs[0].preemptions() > 0 &&
+      (minimizable || cfg.minimize_only) && run.bugs[0].preemptions() > 0 &&
       // Not a hang, whose every trial would cost --hang-timeout twice, nor a livelock, whose
       // every trial runs to --steps and whose preemptions are fair scheduling's own.
       run.bugs[0].kind != BugKind::kHang && run.bugs[0].kind != BugKind::kLivelock &&
@@ -1247,20 +1231,8 @@ void serve(ServerState& s) {
       if (!execution_failed(h, status, cfg.expect_exit)) return false;
       BugRecord b = read_failure(*s.region, status, fingerprint, by, 0, s.points, cfg.expect_exit);
       if (bug_identity(race_symbolizer, b) != target) return false;
-      if (b.preemptions() > found.preemptions() ||
-          (b.preemptions() == found.preemptions() &&
-           (!simpler || thread_switches(b.schedule, cfg.steps) >=
-                             thread_switches(found.schedule, cfg.steps))))
-        return false;
-      b.execution = first.execution;
-      b.part_execution = first.part_execution;
-      b.order = first.order;
-      b.found_by = first.found_by;
-      b.hits = first.hits;
-      b.leads_to = first.leads_to;
-      b.leads_to_searched = first.leads_to_searched;
-      b.minimized = true;
-      found = std::move(b);
+      if (!simpler_schedule(b, found, simpler, cfg.steps)) return false;
+      found = minimised(std::move(b), first);
       output = execution_output(s);
       return true;
     };

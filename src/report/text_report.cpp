@@ -196,7 +196,7 @@ class TextWriter {
                         count(bug.preemptions(), "preemption") + " after " +
                         count(bug.minimize_executions, "execution") +
                         " of merging its threads' steps and preemption-bounded search "
-                        "(--no-minimize: keep the first)\n"
+                        "(to keep the first: --no-minimize, or Options::minimize = false)\n"
                   : "minimised: no schedule with fewer preemptions shows the same bug within " +
                         count(bug.minimize_executions, "execution") + "\n";
     if (!run_.replay_hint.empty()) out_ += "replay: " + paint_.bold(run_.replay_hint) + "\n";

@@ -82,6 +82,7 @@ bench: build
 	$(BUILD)/bin/pos_microbench
 	WEFT_JOBS=1 $(BUILD)/bin/weft_gambit_bench
 	$(BUILD)/bin/weft_jobs_bench
+	$(BUILD)/bin/weft_report_bench
 
 # The CLI, the compiler wrappers, headers, libweft.so, the CMake package and weft.pc under
 # PREFIX (DESTDIR, when set, is prepended: a staged install).

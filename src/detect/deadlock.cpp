@@ -5,21 +5,29 @@ namespace {
 
 std::string thread_name(ThreadId t) { return "T" + std::to_string(t); }
 
-// "T1 waits for T2 (mutex-lock)" or "T3 waits in cond-wake, never signalled". No addresses:
-// they change from run to run (thread stacks), and the message names the bug in replays.
-std::string one(const WaitEdge& w) {
-  std::string s = thread_name(w.thread);
-  if (w.holder != kNoThread) {
-    return s + " waits for " + thread_name(w.holder) + " (" + std::string(op_name(w.op.kind)) +
-           ")";
+// What a holder must do for the waiter to go on, in the program's terms.
+std::string awaited(OpKind k) {
+  switch (k) {
+    case OpKind::MutexLock: case OpKind::MutexTryLock: return "to unlock a mutex";
+    case OpKind::RwReadLock: case OpKind::RwWriteLock: return "to unlock a read-write lock";
+    case OpKind::ThreadJoin: return "to end: a join";
+    case OpKind::OnceEnter: return "to finish a call_once";
+    default: return std::string(op_name(k));
   }
-  s += " waits in " + std::string(op_name(w.op.kind));
+}
+
+// "T1 waits for T2 (to unlock a mutex)" or "T3 waits on a condition variable, never
+// signalled": the program's terms, not weft's step names. No addresses: they change from
+// run to run (thread stacks), and the message names the bug in replays.
+std::string one(const WaitEdge& w) {
+  const std::string s = thread_name(w.thread);
+  if (w.holder != kNoThread) return s + " waits for " + thread_name(w.holder) + " (" + awaited(w.op.kind) + ")";
   switch (w.op.kind) {
-    case OpKind::CondWake: return s + ", never signalled";
-    case OpKind::FutexWoken: return s + ", never woken";
-    case OpKind::SemWait: return s + ", the semaphore stays at 0";
-    case OpKind::BarrierPass: return s + ", too few threads arrive";
-    default: return s;
+    case OpKind::CondWake: return s + " waits on a condition variable, never signalled";
+    case OpKind::FutexWait: case OpKind::FutexWoken: return s + " waits on a futex, never woken";
+    case OpKind::SemWait: return s + " waits on a semaphore, which stays at 0";
+    case OpKind::BarrierPass: return s + " waits at a barrier too few threads reach";
+    default: return s + " waits in " + std::string(op_name(w.op.kind));
   }
 }
 

@@ -25,6 +25,17 @@ std::string count(std::size_t n, const char* noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
+// The call a blocked thread is in, as the program made it (weft's step after a condition
+// wait is its wake, after a futex wait its waking, at a barrier its passing).
+std::string_view blocked_in(OpKind k) {
+  switch (k) {
+    case OpKind::CondWake: return "cond-wait";
+    case OpKind::FutexWoken: return "futex-wait";
+    case OpKind::BarrierPass: return "barrier-wait";
+    default: return op_name(k);
+  }
+}
+
 // ANSI colours when writing to a terminal; nothing otherwise.
 class Paint {
  public:
@@ -424,7 +435,7 @@ class TextWriter {
     fit_location(table, 3);
     for (const BlockedThread& b : bug.blocked) {
       Frame where = choose_location(b.op, sym_);
-      table.row({thread(names, b.thread), std::string(op_name(b.op.kind)), names.object(b.op),
+      table.row({thread(names, b.thread), std::string(blocked_in(b.op.kind)), names.object(b.op),
                  place(where), function(where), source(where)});
     }
     table.render(out_, "  ", options_.width);

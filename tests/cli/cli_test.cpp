@@ -205,7 +205,7 @@ TEST_F(Cli, CancelledThreadsRunTheirCleanupInEverySchedule) {
   nlohmann::json bug = run_json("-s dfs -n 0 -- " + program + " forget-cleanup", 1);
   ASSERT_EQ(bug["bugs"].size(), 1u) << bug;
   EXPECT_EQ(bug["bugs"][0]["kind"], "deadlock");
-  EXPECT_EQ(bug["bugs"][0]["message"], "T0 waits for T1 (mutex-lock)");
+  EXPECT_EQ(bug["bugs"][0]["message"], "T0 waits for T1 (to unlock a mutex)");
   bool cancel_step = false;
   for (const auto& step : bug["bugs"][0]["trace"])
     cancel_step |= step["op"] == "thread-cancel" && step["target"] == 1;

@@ -13,15 +13,17 @@ TEST(DescribeDeadlock, NamesTheCycle) {
   std::string s = describe_deadlock({wait(0, OpKind::ThreadJoin, 0, 1),
                                      wait(1, OpKind::MutexLock, 0xa0, 2),
                                      wait(2, OpKind::MutexLock, 0xb0, 1)});
-  EXPECT_EQ(s, "cycle: T1 waits for T2 (mutex-lock), T2 waits for T1 (mutex-lock)");
+  EXPECT_EQ(s, "cycle: T1 waits for T2 (to unlock a mutex), T2 waits for T1 (to unlock a mutex)");
 }
 
 TEST(DescribeDeadlock, WithoutACycleSaysWhatEachThreadWaitsFor) {
   std::string s = describe_deadlock({wait(0, OpKind::ThreadJoin, 0, 1),
                                      wait(1, OpKind::CondWake, 0xc0, kNoThread)});
-  EXPECT_EQ(s, "T1 waits in cond-wake, never signalled");
+  EXPECT_EQ(s, "T1 waits on a condition variable, never signalled");
   EXPECT_EQ(describe_deadlock({wait(1, OpKind::SemWait, 0xd0, kNoThread)}),
-            "T1 waits in sem-wait, the semaphore stays at 0");
+            "T1 waits on a semaphore, which stays at 0");
+  EXPECT_EQ(describe_deadlock({wait(1, OpKind::FutexWoken, 0xe0, kNoThread)}),
+            "T1 waits on a futex, never woken");
 }
 
 }  // namespace

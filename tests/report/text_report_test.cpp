@@ -191,7 +191,7 @@ TEST(TextReport, TheMissedSignalAndTheFlagBeforeItAreNeverFolded) {
   RunRecord run = weft_test::lost_update_run();
   BugRecord& bug = run.bugs[0];
   bug.kind = BugKind::kDeadlock;
-  bug.message = "T1 waits in cond-wake, never signalled";
+  bug.message = "T1 waits on a condition variable, never signalled";
   const std::uintptr_t pc = weft_test::other_site().pc;
   const std::uintptr_t tidied = 0x100, stop = 0x200, cv = 0x300, m = 0x400;
   using weft_test::event;

@@ -193,6 +193,8 @@ TEST(WeftTest, ABadValueFailsNamingTheVariable) {
            Case{"WEFT_STRATEGY=pct:0", "weft: WEFT_STRATEGY='pct:0' is not valid: pct: the depth d"},
            // Read by the runtime as it starts: checked with the others, not taken for 1.
            Case{"WEFT_FIBERS=banana", "weft: WEFT_FIBERS='banana' is not valid: give 0 (no fibers"},
+           Case{"WEFT_MINIMIZE=yes", "weft: WEFT_MINIMIZE='yes' is not valid: give 0 (the schedule as found) "
+                                     "or 1 (minimised), or unset it"},
        }) {
     Output o = cases(c.env, "Options.Budget");
     EXPECT_EQ(o.status, 1) << c.env << "\n" << o.out;

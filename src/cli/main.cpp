@@ -802,7 +802,8 @@ bool check_checkpoint(const Run& r, const std::string& program, const weft::Shar
   if (!weft::make_strategy(r.strategy, r.seed, &error, {.syntax_only = true})->resumable()) {
     *done = fail("--checkpoint cannot save strategy '" + r.strategy + "'" +
                  (r.strategy == kDefaultStrategy ? " (the default)" : "") +
-                 "; it saves dfs, pb, db, dpor, bf, vb, random, pct, pos and a portfolio of them: choose one with --strategy");
+                 "; it saves dfs, pb, db, dpor, bf, vb, random, pct, pos and a portfolio of them: "
+                 "choose one with --strategy");
     return false;
   }
   std::error_code ec;

@@ -26,8 +26,9 @@ bool is_memory_access(OpKind kind) {
 }
 
 bool targets_thread(OpKind kind) {
-  return kind == OpKind::ThreadCreate || kind == OpKind::ThreadJoin || kind == OpKind::ThreadTryJoin ||
-         kind == OpKind::ThreadDetach || kind == OpKind::ThreadCancel;
+  return kind == OpKind::ThreadCreate || kind == OpKind::ThreadJoin ||
+         kind == OpKind::ThreadTryJoin || kind == OpKind::ThreadDetach ||
+         kind == OpKind::ThreadCancel;
 }
 
 bool addresses_memory(const Op& op) {

@@ -21,7 +21,8 @@ std::string awaited(OpKind k) {
 // run to run (thread stacks), and the message names the bug in replays.
 std::string one(const WaitEdge& w) {
   const std::string s = thread_name(w.thread);
-  if (w.holder != kNoThread) return s + " waits for " + thread_name(w.holder) + " (" + awaited(w.op.kind) + ")";
+  if (w.holder != kNoThread)
+    return s + " waits for " + thread_name(w.holder) + " (" + awaited(w.op.kind) + ")";
   switch (w.op.kind) {
     case OpKind::CondWake: return s + " waits on a condition variable, never signalled";
     case OpKind::FutexWait: case OpKind::FutexWoken: return s + " waits on a futex, never woken";

@@ -60,7 +60,8 @@ Result make_result(RunRecord record) {
 
 Result explore(std::function<void()> body, std::uint64_t fp, const Options& options) {
   RunRecord run = explorer::run_in_process(body, fp, options, nullptr);
-  if (options.minimize) explorer::minimize_first_bug(body, fp, options, explorer::MinimizeBudget{}, &run);
+  if (options.minimize)
+    explorer::minimize_first_bug(body, fp, options, explorer::MinimizeBudget{}, &run);
   return make_result(std::move(run));
 }
 

@@ -21,9 +21,12 @@ std::size_t thread_switches(const std::string& text, std::uint64_t steps) {
   return SwitchSchedule::of(schedule.decisions).switches.size();
 }
 
-bool simpler_schedule(const BugRecord& candidate, const BugRecord& found, bool simpler, std::uint64_t steps) {
-  if (candidate.preemptions() != found.preemptions()) return candidate.preemptions() < found.preemptions();
-  return simpler && thread_switches(candidate.schedule, steps) < thread_switches(found.schedule, steps);
+bool simpler_schedule(const BugRecord& candidate, const BugRecord& found, bool simpler,
+                      std::uint64_t steps) {
+  if (candidate.preemptions() != found.preemptions())
+    return candidate.preemptions() < found.preemptions();
+  return simpler &&
+         thread_switches(candidate.schedule, steps) < thread_switches(found.schedule, steps);
 }
 
 BugRecord minimised(BugRecord better, const BugRecord& first) {

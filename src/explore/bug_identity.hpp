@@ -17,7 +17,8 @@ std::size_t thread_switches(const std::string& schedule, std::uint64_t steps);
 
 // Whether `candidate` (the same bug) is a simpler schedule of it than `found`: fewer
 // preemptions or, `simpler`, as many in fewer thread switches.
-bool simpler_schedule(const BugRecord& candidate, const BugRecord& found, bool simpler, std::uint64_t steps);
+bool simpler_schedule(const BugRecord& candidate, const BugRecord& found, bool simpler,
+                      std::uint64_t steps);
 
 // `better`, a schedule of the bug `first` was: `first`'s finding (execution, worker,
 // hits, what it led to) with `better`'s schedule, marked minimised.

@@ -34,14 +34,16 @@ void minimize_first_bug(const std::function<void()>& body, std::uint64_t fingerp
   const std::uint64_t most = max_decisions_for(options.max_steps);
   if (!decode_schedule(first.schedule, &schedule, &error, most)) return;
 
-  const std::uint64_t deadline = os::monotonic_ns() + static_cast<std::uint64_t>(budget.seconds * 1e9);
+  const std::uint64_t deadline =
+      os::monotonic_ns() + static_cast<std::uint64_t>(budget.seconds * 1e9);
   std::uint64_t ran = 0;
   auto left = [&] { return ran < budget.executions && os::monotonic_ns() < deadline; };
   // A try's first bug, when it is the same one in a simpler schedule, replaces `found`.
   auto improves = [&](RunRecord tried, bool simpler) {
     if (!tried.error.empty() || tried.bugs.empty()) return false;
     BugRecord& b = tried.bugs[0];
-    if (bug_key(b) != target || !simpler_schedule(b, found, simpler, options.max_steps)) return false;
+    if (bug_key(b) != target || !simpler_schedule(b, found, simpler, options.max_steps))
+      return false;
     found = minimised(std::move(b), first);
     return true;
   };
@@ -53,9 +55,11 @@ void minimize_first_bug(const std::function<void()>& body, std::uint64_t fingerp
     Schedule guide = schedule;
     guide.decisions = candidate;
     ++ran;
-    if (!improves(run_in_process(body, fingerprint, options, &guide, /*guided=*/true), true)) continue;
+    if (!improves(run_in_process(body, fingerprint, options, &guide, /*guided=*/true), true))
+      continue;
     Schedule better;
-    if (decode_schedule(found.schedule, &better, &error, most)) simplifier.improved(better.decisions);
+    if (decode_schedule(found.schedule, &better, &error, most))
+      simplifier.improved(better.decisions);
   }
   // Then every schedule of fewer preemptions, fewest first, in one child, until a bug.
   const std::uint64_t now = os::monotonic_ns();

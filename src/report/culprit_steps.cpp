@@ -37,7 +37,8 @@ class CausalClocks {
     VectorClock c = thread(t);
     c.tick(t);
     if (op.kind == OpKind::ThreadStart) join_found(c, created_, t);
-    if (op.kind == OpKind::ThreadJoin || op.kind == OpKind::ThreadTryJoin) join_found(c, exited_, op.aux);
+    if (op.kind == OpKind::ThreadJoin || op.kind == OpKind::ThreadTryJoin)
+      join_found(c, exited_, op.aux);
     std::vector<std::uintptr_t> objects;
     add_objects(op, objects);
     for (std::uintptr_t o : objects) {

@@ -27,16 +27,35 @@ enum EventFlag : std::uint8_t {
 };
 
 
+// Which of an event's values are known (a memory access of at most 8 bytes).
+enum EventValue : std::uint16_t {
+  kValueBefore = 1u << 0,  // `before`: what the access found there (what a read read)
+  kValueAfter = 1u << 1,   // `after`: what it left there (what a write wrote), read at the
+                           // next step, before any other thread ran; unknown when the
+                           // execution ended first (the access was the failure)
+};
+
 struct Event {
   ThreadId thread = kNoThread;
   std::uint8_t flags = 0;        // EventFlag bits
   std::uint8_t enabled = 0;      // how many threads were enabled (saturates at 255)
-  std::uint16_t reserved = 0;
+  std::uint16_t values = 0;      // EventValue bits
   Op op;
   // Callers of op.pc, innermost first, from the instrumented shadow stack (0 = unknown):
   // lets a report show the user's line rather than a libstdc++ header's.
   std::uintptr_t callers[kCallerFrames] = {};
+  // The memory's bytes before and after the access, as an integer of op.size bytes
+  // (little-endian), when `values` says so: reports show `read count -> 0`.
+  std::uint64_t before = 0, after = 0;
 };
+
+// Whether the access of `e` leaves a value worth reading after it: a write of a scalar.
+inline bool has_value_after(const Event& e) {
+  const OpKind k = e.op.kind;
+  return (k == OpKind::Write || k == OpKind::AtomicStore || k == OpKind::AtomicRmw ||
+          k == OpKind::AtomicCas) &&
+         e.op.size != 0 && e.op.size <= 8;
+}
 
 // The step ends the process: an exit, or the last step before a failure.
 inline bool ends_process(const Event& e) {

@@ -64,6 +64,14 @@ struct ThreadStack {
   bool contains(std::uintptr_t a) const { return a >= lo && a < hi; }
 };
 
+// One frame of a thread's instrumented call stack when the execution ended: where it was
+// (a return address; its function's entry pc stands in when that is another function's),
+// a pc at its entry, and its canonical frame address (the caller's stack pointer before
+// the call), which with the debug information places its locals (0: unknown).
+struct FrameNote {
+  std::uintptr_t pc = 0, entry = 0, cfa = 0;
+};
+
 // How many of a trace's last steps a report shows by default: enough for any interleaving a
 // person reads, and a report of a 100,000-step livelock is written in well under a second.
 inline constexpr std::size_t kShownSteps = 1000;
@@ -109,6 +117,9 @@ struct BugRecord {
   std::vector<std::string> thread_names;
   // Each thread's stack, indexed by thread id (empty ranges: unknown).
   std::vector<ThreadStack> thread_stacks;
+  // Each thread's frames when the execution ended, innermost first, indexed by thread id
+  // (empty: unknown): a local on its stack is named by the variable there.
+  std::vector<std::vector<FrameNote>> thread_frames;
   // The heap blocks the trace's operations touched, in allocation order (those the
   // execution allocated and the allocation log still held).
   std::vector<Allocation> allocations;

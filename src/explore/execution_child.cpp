@@ -15,7 +15,15 @@
 namespace weft::explorer {
 namespace {
 
-[[noreturn]] void child_finish() { _exit(0); }
+SharedHeader* g_header = nullptr;  // this execution's (install_child_detectors)
+
+// The execution ends: with a bug, the threads' frames go to the report (their locals'
+// names). Async-signal-safe (a crash's handler calls it).
+[[noreturn]] void child_finish() {
+  rt::Controller* c = rt::Controller::active();
+  if (g_header != nullptr && c != nullptr && g_header->bug.written()) c->note_frames(g_header->thread_notes);
+  _exit(0);
+}
 
 // Two races between the same two code locations (in either order).
 bool same_locations(const DataRace& a, const DataRace& b) {
@@ -147,6 +155,7 @@ void pin_to_one_cpu(int nth) {
 }
 
 void install_child_detectors(SharedHeader& h, double hang_timeout_s, bool supervised) {
+  g_header = &h;
   detect::install_crash_handlers(&h.bug, &child_finish, &enter_runtime);
   detect::set_crash_site(&crash_site);
   if (supervised) {  // the fork server pinned itself before forking
@@ -189,6 +198,7 @@ BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerpr
   bug.schedule = region_schedule(region, fingerprint, strategy, seed, points);
   bug.thread_names = h.thread_notes.names();
   bug.thread_stacks = h.thread_notes.stacks();
+  bug.thread_frames = h.thread_notes.all_frames();
   bug.allocations = h.allocations.touched_by(bug);
   return bug;
 }

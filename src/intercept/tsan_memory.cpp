@@ -80,10 +80,18 @@ void __tsan_vptr_update(void** vptr_p, void* new_val) {
 }
 
 // A shadow call stack, so that a report can name the user's line behind a header's.
+// Each frame's stack pointer too, so that a report can name the locals it holds.
 void __tsan_func_entry(void* caller_pc) {
   if (ThreadState* s = rt::t_self) {
-    if (s->shadow_depth < rt::kShadowDepth)
+    if (s->shadow_depth < rt::kShadowDepth) {
       s->shadow[s->shadow_depth] = reinterpret_cast<std::uintptr_t>(caller_pc);
+#if defined(__x86_64__)
+      // Above this function's saved frame pointer and return address: the caller's stack
+      // pointer at the call (__builtin_frame_address gives this function a frame pointer).
+      s->shadow_sp[s->shadow_depth] = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) + 16;
+#endif
+      s->shadow_entry[s->shadow_depth] = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+    }
     ++s->shadow_depth;
   }
 }

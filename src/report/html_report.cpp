@@ -46,6 +46,7 @@ h1 .kind { color: #b00020; }
 .step { border: 1px solid #c8d3e6; background: #eef3fb; border-radius: 4px; padding: 2px 6px; cursor: pointer; position: relative; z-index: 1; }
 .step .op { font-weight: 600; }
 .step .obj { color: #555; font-family: monospace; font-size: 12px; }
+.step .value { color: #05a; font-family: monospace; font-size: 12px; }
 .step .loc { display: block; color: #666; font-size: 12px; }
 .step.preemption { border-left: 5px solid #e08a00; }
 .step .badge { font-size: 11px; color: #a35f00; margin-left: .4em; }
@@ -99,7 +100,7 @@ function select(step) {
   const el = document.getElementById('s' + step.i);
   el.classList.add('selected');
   document.getElementById('detail').textContent =
-      'step ' + (step.i + 1) + ', ' + step.tn + ': ' + step.op + (step.obj ? ' ' + step.obj : '') +
+      'step ' + (step.i + 1) + ', ' + step.tn + ': ' + step.op + (step.obj ? ' ' + step.obj + step.value : '') +
       (step.loc ? '\n' + step.loc + (step.fn ? '  (' + step.fn + ')' : '') : '') +
       (step.src ? '\n    ' + step.src : '');
 }
@@ -319,6 +320,7 @@ void PageWriter::write_step(std::size_t i, const std::array<std::size_t, 2>& rac
   const std::string loc = where.file.empty() ? "" : place(where);
   const std::string src = where.file.empty() ? "" : sym_.source_line(where.file, where.line);
   const std::string obj = names_.object(e.op, i);
+  const std::string value = obj.empty() ? "" : value_text(e);
   const std::string kind(bug_kind_name(bug_.kind));
   const bool preemption = (e.flags & kPreemption) != 0;
   const bool failing = i + 1 == bug_.events.size();
@@ -331,12 +333,13 @@ void PageWriter::write_step(std::size_t i, const std::array<std::size_t, 2>& rac
            ";grid-column:" + std::to_string(e.thread + 2) + "\" title=\"" +
            escape(loc + (src.empty() ? "" : "\n" + src)) + "\"><span class=\"op\">" + escape(op_text(e)) +
            "</span>" + (obj.empty() ? "" : " <span class=\"obj\">" + escape(obj) + "</span>") +
+           (value.empty() ? "" : "<span class=\"value\">" + escape(value) + "</span>") +
            (preemption ? "<span class=\"badge\">preemption</span>" : "") +
            (racing ? std::string("<span class=\"race-badge\">") + (i == race[0] ? "racing access" : "earlier access") + "</span>" : "") +
            (failing ? "<span id=\"bug-marker\">&#10006; " + escape(kind) + "</span>" : "") +
            (loc.empty() ? "" : "<span class=\"loc\">" + escape(loc) + "</span>") + "</div>\n";
   steps_.push_back({{"i", i}, {"t", e.thread}, {"tn", names_.thread(e.thread)}, {"op", std::string(op_name(e.op.kind))},
-                    {"obj", obj}, {"loc", loc}, {"fn", where.function}, {"src", src}});
+                    {"obj", obj}, {"value", value}, {"loc", loc}, {"fn", where.function}, {"src", src}});
 }
 
 // Heap objects by where they were allocated (their steps name them heap#1, heap#2...).

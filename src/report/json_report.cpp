@@ -102,6 +102,8 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
                                   : where.file + ":" + std::to_string(where.line)},
                  {"function", where.function}};
     if (targets_thread(e.op.kind)) step["target"] = e.op.aux;
+    if (e.values & kValueBefore) step["value_before"] = e.before;
+    if (e.values & kValueAfter) step["value_after"] = e.after;
     trace.push_back(std::move(step));
   }
   b["trace"] = std::move(trace);

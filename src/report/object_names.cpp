@@ -6,20 +6,43 @@ namespace weft {
 
 ObjectNames::ObjectNames(const BugRecord& bug, Symbolizer& symbolizer)
     : bug_(bug), sym_(symbolizer) {
-  // Locals, numbered per thread in the order the steps first touch them.
+  // Locals by the variable the debug information places there in a frame the thread was
+  // in when the execution ended; else numbered per thread in the order the steps first
+  // touch them. A name two threads' locals share says whose.
   std::vector<int> count(bug.thread_stacks.size(), 0);
+  std::unordered_map<std::string, int> uses;
+  std::vector<std::pair<std::uintptr_t, ThreadId>> named;
   auto note = [&](const Op& op) {
     if (!addresses_memory(op)) return;
     for (ThreadId t = 0; t < bug.thread_stacks.size(); ++t)
       if (bug.thread_stacks[t].contains(op.object)) {
-        if (!locals_.contains(op.object))
-          locals_[op.object] = "stack#" + std::to_string(++count[t]) + " (" + thread_name(t) + ")";
+        if (locals_.contains(op.object)) return;
+        std::string name = local_name(op.object, t);
+        if (name.empty()) {
+          name = "stack#" + std::to_string(++count[t]) + " (" + thread_name(t) + ")";
+        } else {
+          ++uses[name];
+          named.emplace_back(op.object, t);
+        }
+        locals_[op.object] = std::move(name);
         return;
       }
   };
   for (const Event& e : bug.events) note(e.op);
   for (const BlockedThread& b : bug.blocked) note(b.op);
   if (bug.has_race) note(make_op(OpKind::Read, bug.race.address, 0));
+  for (const auto& [address, t] : named)
+    if (uses[locals_[address]] > 1) locals_[address] += " (" + thread_name(t) + ")";
+}
+
+std::string ObjectNames::local_name(std::uintptr_t address, ThreadId thread) const {
+  if (thread >= bug_.thread_frames.size()) return "";
+  for (const FrameNote& f : bug_.thread_frames[thread]) {
+    if (f.cfa == 0) continue;
+    std::string name = sym_.local_variable(address, f.pc, f.entry, f.cfa);
+    if (!name.empty()) return name;
+  }
+  return "";
 }
 
 std::string ObjectNames::thread_given_name(ThreadId thread) const {

@@ -2,7 +2,8 @@
 // What reports call the threads and objects of one bug's execution: threads by the names
 // the program gave them (pthread_setname_np), globals by their symbol ("counter",
 // "table+8"), heap blocks by the order they were allocated in ("heap#2", "heap#2+16"),
-// each block described once with where it was allocated, a thread's locals by the order
+// each block described once with where it was allocated, a thread's locals by the
+// variable and member the debug information places there ("w.stop_"), else by the order
 // the steps first touch them ("stack#1 (T0)": one of T0's locals, shared by reference).
 // An address only when nothing better is known.
 #include <cstdint>
@@ -40,6 +41,9 @@ class ObjectNames {
   }
 
  private:
+  // The debug information's name for a local of `thread` ("w.stop_"), "" when unknown.
+  std::string local_name(std::uintptr_t address, ThreadId thread) const;
+
   const BugRecord& bug_;
   Symbolizer& sym_;
   mutable std::unordered_map<std::uintptr_t, std::string> globals_;  // looked up once each

@@ -78,6 +78,12 @@ std::string Symbolizer::variable(std::uintptr_t address) {
   return b == nullptr ? "" : b->variable(address);
 }
 
+std::string Symbolizer::local_variable(std::uintptr_t address, std::uintptr_t pc,
+                                       std::uintptr_t entry, std::uintptr_t cfa) {
+  SymbolizerBackend* b = backend();
+  return b == nullptr ? "" : b->local_variable(address, pc, entry, cfa);
+}
+
 std::vector<Symbolizer::CodeRange> Symbolizer::find_code(const std::vector<std::string>& patterns,
                                                          std::vector<bool>* matched) {
   if (SymbolizerBackend* b = backend()) return b->find_code(patterns, matched);

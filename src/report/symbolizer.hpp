@@ -36,6 +36,12 @@ class Symbolizer {
   // The global or static variable holding `address` from the modules' symbol tables
   // ("counter", "table+8"); "" when none (heap, stack, unknown).
   std::string variable(std::uintptr_t address);
+  // The local variable of a live frame holding `address`, with the member and element
+  // path ("w.stop_", "slots[2]"); "" when none is known. The frame: a return address in
+  // its function (`pc`, tried first), the return address of its __tsan_func_entry call
+  // (`entry`), and its canonical frame address `cfa` (FrameNote).
+  std::string local_variable(std::uintptr_t address, std::uintptr_t pc, std::uintptr_t entry,
+                             std::uintptr_t cfa);
 
   // Line `line` (1-based) of `file` without its indentation and line end; "" when the file
   // is unreadable or too short.

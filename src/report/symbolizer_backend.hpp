@@ -32,6 +32,8 @@ class SymbolizerBackend {
   virtual ~SymbolizerBackend() = default;
   virtual const std::vector<Frame>& frames_at(std::uintptr_t address) = 0;
   virtual std::string variable(std::uintptr_t address) = 0;
+  virtual std::string local_variable(std::uintptr_t address, std::uintptr_t pc,
+                                     std::uintptr_t entry, std::uintptr_t cfa) = 0;
   virtual std::vector<CodeRange> find_code(const std::vector<std::string>& patterns,
                                            std::vector<bool>* matched) = 0;
   virtual std::vector<CodeRange> find_variables(const std::string& pattern) = 0;

@@ -183,6 +183,183 @@ bool code_scopes(Dwarf_Die* parent, Dwarf_Addr pc, std::vector<Dwarf_Die>& path,
   return false;
 }
 
+// The static address a variable's location names (DW_OP_addr, or DWARF 5's indexed
+// DW_OP_addrx), unbiased; false for any other location (a local, a thread-local).
+bool static_address(Dwarf_Die* var, Dwarf_Addr* out) {
+  Dwarf_Attribute attr;
+  Dwarf_Op* ops = nullptr;
+  std::size_t n = 0;
+  if (dwarf_attr(var, DW_AT_location, &attr) == nullptr || dwarf_getlocation(&attr, &ops, &n) != 0 ||
+      n != 1)
+    return false;
+  if (ops[0].atom == DW_OP_addr) {
+    *out = ops[0].number;
+    return true;
+  }
+  Dwarf_Attribute indexed;
+  return (ops[0].atom == DW_OP_addrx || ops[0].atom == DW_OP_GNU_addr_index) &&
+         dwarf_getlocation_attr(&attr, &ops[0], &indexed) == 0 && dwarf_formaddr(&indexed, out) == 0;
+}
+
+// Every variable with a static address under `parent` (namespaces' and functions' statics
+// too), by that address.
+void collect_variables(Dwarf_Die* parent, std::unordered_map<Dwarf_Addr, Dwarf_Off>& out, int depth) {
+  Dwarf_Die child;
+  if (depth > 32 || dwarf_child(parent, &child) != 0) return;
+  do {
+    switch (dwarf_tag(&child)) {
+      case DW_TAG_variable: {
+        Dwarf_Addr a = 0;
+        if (static_address(&child, &a)) out.try_emplace(a, dwarf_dieoffset(&child));
+        break;
+      }
+      case DW_TAG_namespace:
+      case DW_TAG_subprogram:
+      case DW_TAG_lexical_block:
+        collect_variables(&child, out, depth + 1);
+        break;
+      default:
+        break;
+    }
+  } while (dwarf_siblingof(&child, &child) == 0);
+}
+
+bool type_of(Dwarf_Die* die, Dwarf_Die* type) {
+  Dwarf_Attribute attr;
+  return dwarf_attr_integrate(die, DW_AT_type, &attr) != nullptr &&
+         dwarf_formref_die(&attr, type) != nullptr;
+}
+
+// A type of the C++ library (std::atomic<int>, std::mutex): its members are the
+// library's, not the program's, so a path stops at it.
+bool library_type(Dwarf_Die* type) {
+  const std::string name = die_qualified_name(type);
+  return name.starts_with("std::") || name.starts_with("__gnu_cxx::") || name.starts_with("_");
+}
+
+// Appends to `path` what lies at `offset` in an object of `type`: ".member", "[3]",
+// recursively ("[0].balance"), then "+N" for bytes inside no member it can name.
+void member_path(Dwarf_Die type, Dwarf_Word offset, std::string* path) {
+  for (int depth = 0; depth < 16; ++depth) {
+    int tag = dwarf_tag(&type);
+    while (tag == DW_TAG_typedef || tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
+           tag == DW_TAG_atomic_type || tag == DW_TAG_restrict_type) {
+      if (!type_of(&type, &type)) break;
+      tag = dwarf_tag(&type);
+    }
+    bool found = false;
+    if ((tag == DW_TAG_structure_type || tag == DW_TAG_class_type) && !library_type(&type)) {
+      Dwarf_Die member;
+      if (dwarf_child(&type, &member) == 0) do {
+        const int mtag = dwarf_tag(&member);
+        Dwarf_Attribute attr;
+        Dwarf_Word at = 0, size = 0;
+        Dwarf_Die mtype;
+        if ((mtag != DW_TAG_member && mtag != DW_TAG_inheritance) ||
+            dwarf_formudata(dwarf_attr(&member, DW_AT_data_member_location, &attr), &at) != 0 ||
+            !type_of(&member, &mtype) || dwarf_aggregate_size(&mtype, &size) != 0 ||
+            offset < at || offset - at >= size)
+          continue;
+        if (mtag == DW_TAG_member) {
+          const char* name = dwarf_diename(&member);
+          if (name == nullptr) break;  // an anonymous member: stop here
+          *path += std::string(".") + name;
+        }
+        offset -= at;
+        type = mtype;
+        found = true;
+        break;
+      } while (dwarf_siblingof(&member, &member) == 0);
+    } else if (tag == DW_TAG_array_type) {
+      Dwarf_Die element, range;
+      Dwarf_Word size = 0;
+      if (type_of(&type, &element) && dwarf_aggregate_size(&element, &size) == 0 && size != 0) {
+        // Strides of each dimension, outermost first: int m[2][3] is 2 rows of 3.
+        std::vector<Dwarf_Word> counts;
+        if (dwarf_child(&type, &range) == 0) do {
+          Dwarf_Attribute attr;
+          Dwarf_Word count = 0, upper = 0;
+          if (dwarf_tag(&range) != DW_TAG_subrange_type) continue;
+          if (dwarf_formudata(dwarf_attr(&range, DW_AT_count, &attr), &count) != 0)
+            count = dwarf_formudata(dwarf_attr(&range, DW_AT_upper_bound, &attr), &upper) == 0 ? upper + 1 : 0;
+          counts.push_back(count);
+        } while (dwarf_siblingof(&range, &range) == 0);
+        Dwarf_Word stride = size;
+        for (std::size_t i = 1; i < counts.size(); ++i) stride *= std::max<Dwarf_Word>(counts[i], 1);
+        for (std::size_t i = 0; i < std::max<std::size_t>(counts.size(), 1); ++i) {
+          *path += "[" + std::to_string(offset / stride) + "]";
+          offset %= stride;
+          if (i + 1 < counts.size()) stride /= std::max<Dwarf_Word>(counts[i + 1], 1);
+        }
+        type = element;
+        found = true;
+      }
+    }
+    if (!found) break;
+  }
+  if (offset != 0) *path += "+" + std::to_string(offset);
+}
+
+// A variable's name, which an inlined instance keeps in its abstract origin.
+std::string variable_name(Dwarf_Die* var) {
+  Dwarf_Attribute attr;
+  const char* name = dwarf_formstring(dwarf_attr_integrate(var, DW_AT_name, &attr));
+  return name != nullptr ? name : "";
+}
+
+// The single operation of a location at `pc` (unbiased), false when it is anything else.
+bool single_op(Dwarf_Attribute* attr, Dwarf_Addr pc, Dwarf_Op* out) {
+  Dwarf_Op* ops = nullptr;
+  std::size_t n = 0;
+  if (dwarf_getlocation_addr(attr, pc, &ops, &n, 1) != 1 || n != 1) return false;
+  *out = ops[0];
+  return true;
+}
+
+// A function's frame base at `pc` from its canonical frame address: gcc's is the CFA
+// itself; clang's the frame pointer, which an x86-64 prologue sets 16 bytes below it.
+bool frame_base(Dwarf_Die* function, Dwarf_Addr pc, std::uintptr_t cfa, std::uintptr_t* base) {
+  Dwarf_Attribute attr;
+  Dwarf_Op op;
+  if (dwarf_attr(function, DW_AT_frame_base, &attr) == nullptr || !single_op(&attr, pc, &op))
+    return false;
+  if (op.atom == DW_OP_call_frame_cfa) {
+    *base = cfa;
+    return true;
+  }
+#if defined(__x86_64__)
+  if (op.atom == DW_OP_reg6 || (op.atom == DW_OP_breg6 && op.number == 0)) {
+    *base = cfa - 16;
+    return true;
+  }
+#endif
+  return false;
+}
+
+// The local of `scope` (a function or a block in it) at `address`, with its member path.
+std::string local_in(Dwarf_Die* scope, Dwarf_Addr pc, std::uintptr_t base, std::uintptr_t address) {
+  Dwarf_Die child;
+  if (dwarf_child(scope, &child) != 0) return "";
+  do {
+    const int tag = dwarf_tag(&child);
+    Dwarf_Attribute attr;
+    Dwarf_Op op;
+    Dwarf_Die type;
+    Dwarf_Word size = 0;
+    if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) ||
+        dwarf_attr(&child, DW_AT_location, &attr) == nullptr || !single_op(&attr, pc, &op) ||
+        op.atom != DW_OP_fbreg || !type_of(&child, &type) || dwarf_aggregate_size(&type, &size) != 0)
+      continue;
+    const std::uintptr_t at = base + static_cast<std::uintptr_t>(static_cast<std::int64_t>(op.number));
+    if (address < at || address - at >= size) continue;
+    std::string name = variable_name(&child);
+    if (name.empty()) return "";
+    member_path(type, address - at, &name);
+    return name;
+  } while (dwarf_siblingof(&child, &child) == 0);
+  return "";
+}
+
 bool same_build_id(Dwfl_Module* mod, int fd) {
   const unsigned char* want = nullptr;
   GElf_Addr vaddr = 0;
@@ -240,6 +417,8 @@ class DwSymbolizer final : public SymbolizerBackend {
   ~DwSymbolizer() override;
   const std::vector<Frame>& frames_at(std::uintptr_t address) override;
   std::string variable(std::uintptr_t address) override;
+  std::string local_variable(std::uintptr_t address, std::uintptr_t pc, std::uintptr_t entry,
+                             std::uintptr_t cfa) override;
   std::vector<CodeRange> find_code(const std::vector<std::string>& patterns,
                                    std::vector<bool>* matched) override;
   std::vector<CodeRange> find_variables(const std::string& pattern) override;
@@ -262,6 +441,8 @@ struct DwSymbolizer::Impl {
     Dwarf_Die cu;
   };
   std::unordered_map<Dwfl_Module*, std::vector<CuRange>> cu_ranges;
+  // Each module's variables with a static address (unbiased), found at the first name asked.
+  std::unordered_map<Dwfl_Module*, std::unordered_map<Dwarf_Addr, Dwarf_Off>> variables;
 
   ~Impl() {
     if (dwfl != nullptr) dwfl_end(dwfl);
@@ -302,6 +483,7 @@ struct DwSymbolizer::Impl {
     if (mod == nullptr && !refreshed) {
       refreshed = true;
       cu_ranges.clear();  // keyed by modules the new report may have freed
+      variables.clear();
       report_mappings();
       mod = covering(addr);
     }
@@ -327,6 +509,27 @@ struct DwSymbolizer::Impl {
       }
     }
     return ranges;
+  }
+
+  // The debug information's variable at `address` (absolute), false when there is none.
+  bool variable_die(Dwfl_Module* mod, Dwarf_Addr address, Dwarf_Die* out) {
+    Dwarf_Addr bias = 0;
+    Dwarf* dw = dwfl_module_getdwarf(mod, &bias);
+    if (dw == nullptr) return false;
+    auto [it, inserted] = variables.try_emplace(mod);
+    if (inserted) {
+      Dwarf_CU* cu = nullptr;
+      Dwarf_CU* next = nullptr;
+      Dwarf_Half version = 0;
+      std::uint8_t unit_type = 0;
+      Dwarf_Die cudie;
+      while (dwarf_get_units(dw, cu, &next, &version, &unit_type, &cudie, nullptr) == 0) {
+        cu = next;
+        if (dwarf_tag(&cudie) == DW_TAG_compile_unit) collect_variables(&cudie, it->second, 0);
+      }
+    }
+    auto found = it->second.find(address - bias);
+    return found != it->second.end() && dwarf_offdie(dw, found->second, out) != nullptr;
   }
 
   // The compile unit containing addr: libdw's lookup (aranges), else the units' ranges.
@@ -595,8 +798,54 @@ std::string DwSymbolizer::variable(std::uintptr_t address) {
   if (name == nullptr || GELF_ST_TYPE(sym.st_info) != STT_OBJECT) return "";
   if (sym.st_size != 0 && offset >= sym.st_size) return "";  // past its end: not it
   std::string text = demangle(name);
-  if (offset != 0) text += "+" + std::to_string(offset);
+  // The member and element there, as the debug information's type says (table[2].count).
+  Dwarf_Die var, type;
+  if (impl_->variable_die(mod, address - offset, &var) && type_of(&var, &type)) {
+    member_path(type, offset, &text);
+  } else if (offset != 0) {
+    text += "+" + std::to_string(offset);
+  }
   return text;
+}
+
+std::string DwSymbolizer::local_variable(std::uintptr_t address, std::uintptr_t pc,
+                                         std::uintptr_t entry, std::uintptr_t cfa) {
+  std::lock_guard lock(impl_->mutex);
+  if (address >= cfa || entry <= 1 || !impl_->ready()) return "";
+  Dwfl_Module* mod = impl_->module_at(entry - 1);
+  Dwarf_Addr bias = 0;
+  Dwarf_Die cu_storage;
+  Dwarf_Die* cudie = mod == nullptr ? nullptr : impl_->compile_unit(mod, entry - 1, &bias, &cu_storage);
+  if (cudie == nullptr) return "";
+  // The scopes at the frame's pc when that is in the same function as its entry (it is
+  // inside the blocks the frame has entered since), else at the entry.
+  auto function = [](const std::vector<Dwarf_Die>& scopes) -> const Dwarf_Die* {
+    for (const Dwarf_Die& d : scopes)
+      if (dwarf_tag(const_cast<Dwarf_Die*>(&d)) == DW_TAG_subprogram) return &d;
+    return nullptr;
+  };
+  std::vector<Dwarf_Die> scopes, at_pc;
+  Dwarf_Addr where = entry - 1 - bias;
+  code_scopes(cudie, where, scopes, 0);
+  const Dwarf_Die* entered = function(scopes);
+  if (entered == nullptr) return "";
+  if (pc > 1 && impl_->module_at(pc - 1) == mod) {
+    code_scopes(cudie, pc - 1 - bias, at_pc, 0);
+    const Dwarf_Die* now = function(at_pc);
+    if (now != nullptr && dwarf_dieoffset(const_cast<Dwarf_Die*>(now)) ==
+                              dwarf_dieoffset(const_cast<Dwarf_Die*>(entered))) {
+      scopes = std::move(at_pc);
+      where = pc - 1 - bias;
+    }
+  }
+  Dwarf_Die subprogram = *function(scopes);
+  std::uintptr_t base = 0;
+  if (!frame_base(&subprogram, where, cfa, &base)) return "";
+  for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope) {
+    std::string name = local_in(&*scope, where, base, address);
+    if (!name.empty()) return name;
+  }
+  return "";
 }
 
 }  // namespace weft

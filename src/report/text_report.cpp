@@ -384,7 +384,7 @@ class TextWriter {
       std::snprintf(number, sizeof number, "%s%*zu", last ? ">" : " ", digits, i + 1);
       std::string what = op_text(e);
       const std::string object = names.object(e.op, i);
-      if (!object.empty()) what += " " + object;
+      if (!object.empty()) what += " " + object + value_text(e);
       what = paint_.thread(what, e.thread, last);
       if (e.flags & kPreemption) what = paint_.mark("*") + " " + what;
       Frame where = choose_location(e, sym_);

@@ -425,6 +425,7 @@ void Controller::detect_race(ThreadState* self, const Op& op, std::size_t size, 
 
 ThreadState* Controller::pick() {
   if (races_ != nullptr) flush_steps();
+  note_value_after();
   enabled_.clear();
   next_ops_.clear();
   alternates_.clear();
@@ -527,6 +528,7 @@ ThreadState* Controller::pick() {
   if (in_region) e.flags |= kInRegion;
   e.enabled = static_cast<std::uint8_t>(enabled_.size() > 255 ? 255 : enabled_.size());
   e.op = next->pending;
+  e.values = 0;
   next->caller_frames(e.callers);
   const bool alternate =
       std::find(alternates_.begin(), alternates_.end(), chosen) != alternates_.end();
@@ -952,7 +954,81 @@ void Controller::misuse(ThreadState* self, std::string_view message, const Misus
   fail(bug);
 }
 
+namespace {
+
+// The `size` bytes at `address` as an integer, read for the program's access at `pc`: a
+// fault here is reported as that access's (ThreadState::reading_for). Inline copies: the
+// program's memcpy is interposed.
+std::uint64_t program_value(ThreadState* self, std::uintptr_t address, std::size_t size,
+                            std::uintptr_t pc) {
+  const auto* p = reinterpret_cast<const unsigned char*>(address);
+  std::uint64_t v = 0;
+  self->reading_for = pc;
+  switch (size) {
+    case 1: __builtin_memcpy(&v, p, 1); break;
+    case 2: __builtin_memcpy(&v, p, 2); break;
+    case 4: __builtin_memcpy(&v, p, 4); break;
+    case 8: __builtin_memcpy(&v, p, 8); break;
+    default:
+      for (std::size_t i = 0; i < size; ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+  }
+  self->reading_for = 0;
+  return v;
+}
+
+}  // namespace
+
+void Controller::note_value_before(ThreadState* self, const Op& op, std::size_t size) {
+  if (step_ == 0) return;
+  Event& e = events_[step_ - 1];
+  if (e.thread != self->id || e.op.object != op.object || size == 0) return;
+  e.before = program_value(self, op.object, size, op.pc);
+  e.values |= kValueBefore;
+}
+
+void Controller::note_value_after() {
+  if (step_ == 0) return;
+  Event& e = events_[step_ - 1];
+  if (!has_value_after(e) || (e.values & kValueAfter) != 0) return;
+  // Read by the thread that took the step (it calls pick() at its next point, or fails).
+  ThreadState* self = e.thread < nthreads_ ? threads_[e.thread].get() : nullptr;
+  if (self == nullptr || self != t_self) return;
+  e.after = program_value(self, e.op.object, e.op.size, e.op.pc);
+  e.values |= kValueAfter;
+}
+
+void Controller::note_frames(ThreadNotes& notes) const {
+  for (std::size_t i = 0; i < nthreads_ && i < ThreadNotes::kMaxThreads; ++i) {
+    const ThreadState& t = *threads_[i];
+    notes.nframes[i] = 0;
+    const ThreadStack stack = i < notes.used ? notes.stack[i] : ThreadStack{};
+    if (t.finished || stack.hi == 0) continue;
+    const std::uint32_t depth = std::min(t.shadow_depth, kShadowDepth);
+    std::uint32_t n = 0;
+    for (std::uint32_t d = depth; d-- > 0 && n < ThreadNotes::kMaxFrames;) {
+      FrameNote f;
+      f.entry = t.shadow_entry[d];
+      f.pc = d + 1 < depth ? t.shadow[d + 1] : t.pending.pc;
+      // The frame's return address is stored just below its CFA, between its stack
+      // pointer and its caller's.
+      const std::uintptr_t sp = t.shadow_sp[d];
+      const std::uintptr_t limit =
+          d > 0 && stack.contains(t.shadow_sp[d - 1]) ? t.shadow_sp[d - 1] : stack.hi;
+      if (sp != 0 && stack.contains(sp) && sp % 8 == 0)
+        for (std::uintptr_t a = sp; a + 8 <= limit; a += 8)
+          if (*reinterpret_cast<const std::uintptr_t*>(a) == t.shadow[d]) {
+            f.cfa = a + 8;
+            break;
+          }
+      notes.frames[i][n++] = f;
+    }
+    notes.nframes[i] = n;
+  }
+}
+
 void Controller::fail(BugReport bug) {
+  // An assertion after a write: the write was done (a failure at an access was not).
+  if (bug.kind == BugKind::kAssertion) note_value_after();
   note_unfinished(bug.thread);
   config_.sink->on_bug(bug);
   __builtin_unreachable();

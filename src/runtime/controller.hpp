@@ -136,7 +136,10 @@ class Controller {
   // `check_race` false: a step only, not checked for races.
   void memory_access(ThreadState* self, const Op& op, std::size_t size, bool check_race = true) {
     if (self->mutex_internals != 0) [[unlikely]] return;
-    if (access_is_point(op) || plain_spin(self, op)) schedule(self, op);
+    if (access_is_point(op) || plain_spin(self, op)) {
+      schedule(self, op);
+      if (op.reads() && size <= 8) note_value_before(self, op, size);
+    }
     if (check_race && tracks_memory() && !ignored(*self, op)) detect_race(self, op, size);
   }
   // AnnotateIgnoreReads/WritesBegin: the thread's plain reads or writes are not checked.
@@ -209,6 +212,9 @@ class Controller {
   std::size_t thread_count() const { return nthreads_; }
   // A bug found by the program's own thread: never returns.
   [[noreturn]] void fail(BugReport bug);
+  // Notes each unfinished thread's frames (the execution is ending with a bug): a report
+  // names the locals on its stack from them. Async-signal-safe.
+  void note_frames(ThreadNotes& notes) const;
   // The process ends now (`ending` ends it; kNoThread: none of them, a deadlock): tells
   // the sink what every other unfinished thread would do next.
   void note_unfinished(ThreadId ending);
@@ -348,6 +354,10 @@ class Controller {
     return spin_window(self, op);
   }
   bool spin_window(ThreadState* self, const Op& op);
+  // The values reports show (Event::before, Event::after): what the access self was just
+  // chosen for finds, and what the previous step left, read before any other thread runs.
+  void note_value_before(ThreadState* self, const Op& op, std::size_t size);
+  void note_value_after();
   void long_run(ThreadState* self, const Op& op);
   void detect_race(ThreadState* self, const Op& op, std::size_t size, bool keep = false);
   // Heap misuse (controller_heap.cpp): `race` met a freed marker (an access or free of a

@@ -16,14 +16,20 @@ struct ThreadNotes {
   static constexpr std::uint32_t kMaxThreads = 256;  // later threads go unnoted
   static constexpr std::size_t kMaxName = 16;        // Linux's limit, with the NUL
 
+  static constexpr std::uint32_t kMaxFrames = 16;     // innermost frames noted per thread
+
   std::uint32_t used = 0;  // threads [0, used) may have notes
   char name[kMaxThreads][kMaxName] = {};
   ThreadStack stack[kMaxThreads] = {};
+  // Each thread's innermost frames when the execution ended (noted only then).
+  std::uint32_t nframes[kMaxThreads] = {};
+  FrameNote frames[kMaxThreads][kMaxFrames] = {};
 
   void clear() {
     for (std::uint32_t i = 0; i < used; ++i) {
       name[i][0] = '\0';
       stack[i] = ThreadStack{};
+      nframes[i] = 0;
     }
     used = 0;
   }
@@ -42,6 +48,12 @@ struct ThreadNotes {
     std::vector<std::string> out;
     for (std::uint32_t i = 0; i < used && i < kMaxThreads; ++i)
       out.emplace_back(name[i], strnlen(name[i], kMaxName));
+    return out;
+  }
+  std::vector<std::vector<FrameNote>> all_frames() const {
+    std::vector<std::vector<FrameNote>> out;
+    for (std::uint32_t i = 0; i < used && i < kMaxThreads; ++i)
+      out.emplace_back(frames[i], frames[i] + (nframes[i] < kMaxFrames ? nframes[i] : kMaxFrames));
     return out;
   }
   std::vector<ThreadStack> stacks() const { return {stack, stack + (used < kMaxThreads ? used : kMaxThreads)}; }

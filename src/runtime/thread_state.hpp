@@ -76,6 +76,11 @@ struct ThreadState {
   std::uint32_t mutex_internals = 0;
   std::uint32_t shadow_depth = 0;
   std::uintptr_t shadow[kShadowDepth] = {};  // caller pcs from __tsan_func_entry
+  // Each of those frames' stack pointer at its __tsan_func_entry call (0: unknown), where
+  // its locals begin, and the call's return address, a pc in its function: for a report
+  // to name the locals (Controller::note_frames).
+  std::uintptr_t shadow_sp[kShadowDepth] = {};
+  std::uintptr_t shadow_entry[kShadowDepth] = {};
   // The innermost kCallerFrames callers on the shadow stack, innermost first (0: none):
   // what a step or an allocation records of where it came from.
   void caller_frames(std::uintptr_t out[kCallerFrames]) const {

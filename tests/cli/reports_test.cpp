@@ -308,3 +308,93 @@ TEST_F(Reports, ARaceShowsBothAccesses) {
 }
 
 }  // namespace
+
+namespace {
+
+// The trace step of `result`'s first bug with `op` on `object_name` by `thread` (any: -1).
+std::vector<nlohmann::json> steps_of(const nlohmann::json& result, const std::string& op,
+                                     const std::string& object, int thread = -1) {
+  std::vector<nlohmann::json> out;
+  for (const auto& s : result["bugs"][0]["trace"])
+    if (s["op"] == op && s["object_name"] == object && (thread < 0 || s["thread"] == thread))
+      out.push_back(s);
+  return out;
+}
+
+// Issue #26: each read and write shows its value, and names its object by the debug
+// information (a member of an array element: accounts[1].balance). A lost update: both
+// workers read 0 and write 41; their read-modify-writes take turns 0 -> 2 -> 4, and of
+// their compare-exchanges on `owner` the second fails, reading the first one's id.
+TEST_F(Reports, EachAccessShowsTheValueItReadOrWrote) {
+  const std::string args = "-s dfs --jobs 1 --races off --preempt-on all -- " + kBin + "/cli_lost_count";
+  const Output o = weft("run " + args);
+  ASSERT_EQ(o.status, 1) << o.out;
+  ASSERT_TRUE(o.has("bug: assertion")) << o.out;
+  EXPECT_EQ(step_lines(o.out, "read count -> 0").size(), 2u) << o.out;
+  EXPECT_EQ(step_lines(o.out, "write count = 41").size(), 2u) << o.out;
+  EXPECT_EQ(step_lines(o.out, "atomic-rmw turns 0 -> 2").size(), 1u) << o.out;
+  EXPECT_EQ(step_lines(o.out, "atomic-rmw turns 2 -> 4").size(), 1u) << o.out;
+  const auto claimed = step_lines(o.out, "atomic-cas owner 0 -> ");
+  const auto failed = step_lines(o.out, "atomic-cas (failed) owner -> ");
+  ASSERT_EQ(claimed.size(), 1u) << o.out;
+  ASSERT_EQ(failed.size(), 1u) << o.out;
+  const char winner = claimed[0][claimed[0].find("0 -> ") + 5];
+  EXPECT_TRUE(winner == '7' || winner == '9') << claimed[0];
+  EXPECT_NE(failed[0].find(std::string("-> ") + winner), std::string::npos)
+      << "the failed one read the winner's id\n" << o.out;
+  // A member of an array element, by the debug information's type.
+  EXPECT_EQ(step_lines(o.out, "write accounts[1].balance = ").size(), 2u) << o.out;
+  EXPECT_FALSE(o.has("accounts+")) << o.out;
+
+  const nlohmann::json j = run(args, 1);
+  ASSERT_EQ(j["bugs"].size(), 1u);
+  const auto writes = steps_of(j, "write", "count");
+  ASSERT_EQ(writes.size(), 2u);
+  for (const auto& w : writes) {
+    EXPECT_EQ(w.value("value_after", -1), 41) << w;
+    EXPECT_FALSE(w.contains("value_before")) << w;
+  }
+  for (int worker : {1, 2}) {
+    const auto reads = steps_of(j, "read", "count", worker);
+    ASSERT_EQ(reads.size(), 1u) << "T" << worker;
+    EXPECT_EQ(reads[0].value("value_before", -1), 0) << reads[0];
+    EXPECT_FALSE(reads[0].contains("value_after")) << reads[0];
+  }
+}
+
+// Reading a value for the report never moves a crash: a read of a null pointer, itself a
+// scheduling point, is reported at the program's line with the address it faulted on,
+// and shows no value.
+TEST_F(Reports, AFaultingAccessIsTheProgramsCrashWithNoValue) {
+  const nlohmann::json j =
+      run("-s dfs --jobs 1 --races off --preempt-on all -- " + kBin + "/cli_null_deref", 1);
+  ASSERT_EQ(j["bugs"].size(), 1u);
+  const auto& bug = j["bugs"][0];
+  EXPECT_EQ(bug["kind"], "crash");
+  EXPECT_NE(bug["message"].get<std::string>().find("at address 0x0"), std::string::npos) << bug;
+  EXPECT_NE(bug["location"]["file"].get<std::string>().find("null_deref.c"), std::string::npos)
+      << bug["location"];
+  EXPECT_EQ(bug["location"]["line"], 13) << bug["location"];
+  const auto& last = bug["trace"].back();
+  EXPECT_EQ(last["op"], "read");
+  EXPECT_FALSE(last.contains("value_before")) << last;
+}
+
+}  // namespace
+
+namespace {
+
+// Issue #26: a local is named by its variable and member from the debug information. The
+// worker polls, and the destructor sets, `stop_` of main's local `w`; the report says
+// w.stop_ and w.wake_, not stack#1 (T0).
+TEST_F(Reports, ALocalIsNamedByItsVariableAndMember) {
+  const Output o = weft("run -s dfs --jobs 1 -- " + kBin + "/cli_lost_stop");
+  ASSERT_EQ(o.status, 1) << o.out;
+  EXPECT_EQ(step_lines(o.out, "atomic-store w.stop_ = 1").size(), 1u) << o.out;
+  EXPECT_EQ(step_lines(o.out, "atomic-load w.stop_ -> 0").size(), 1u) << o.out;
+  EXPECT_EQ(step_lines(o.out, "cond-broadcast w.wake_").size(), 1u) << o.out;
+  EXPECT_TRUE(o.has("cond-wait    w.wake_")) << "the blocked thread's wait\n" << o.out;
+  EXPECT_FALSE(o.has("stack#")) << o.out;
+}
+
+}  // namespace

@@ -10,7 +10,9 @@
 //      accesses with detection on and off (plain accesses not scheduling points), and with
 //      every access a scheduling point for comparison;
 //   4. the cost of a heap allocation under test (noted in the allocation log that reports
-//      name heap objects with), next to glibc's own and to an allocation outside a test.
+//      name heap objects with), next to glibc's own and to an allocation outside a test;
+//   5. the cost of an instrumented call under test (the shadow stack that reports name
+//      lines and locals with), next to the same call outside a test.
 #include <pthread.h>
 #include <weft/weft.hpp>
 
@@ -149,6 +151,16 @@ __attribute__((noinline)) void allocate_loop(long n, bool direct) {
   }
 }
 
+// Calls of an instrumented function (__tsan_func_entry and __tsan_func_exit around one
+// plain read): under test, each pushes a frame on the thread's shadow stack.
+__attribute__((noinline)) int callee(long i) { return g_plain[i & 63] + 1; }
+__attribute__((noinline)) long call_loop(long n) {
+  long sum = 0;
+  for (long i = 0; i < n; ++i) sum += callee(i);
+  return sum;
+}
+volatile long g_call_sum;
+
 }  // namespace
 
 // The same loop, uninstrumented, lives in bench/plain_loop.cpp.
@@ -226,6 +238,18 @@ int main(int argc, char** argv) {
                                          {.strategy = "random", .executions = 1, .seed = 1});
   const double under_test_ns = alloc_run.elapsed_s() * 1e9 / allocations;
 
+  const long calls = 50'000'000;
+  t0 = Clock::now();
+  g_call_sum = call_loop(calls);
+  const double call_outside_ns = seconds_since(t0) * 1e9 / calls;
+  weft::Options call_options;
+  call_options.strategy = "random";
+  call_options.executions = 1;
+  call_options.races = weft::Races::kOff;
+  call_options.preempt_on = weft::PreemptOn::kSync;  // the read: no scheduling point
+  weft::Result call_run = weft::explore([] { g_call_sum = call_loop(calls); }, call_options);
+  const double call_under_test_ns = call_run.elapsed_s() * 1e9 / calls;
+
   std::printf("weft bench (one run; compare ratios, not absolute numbers)\n\n");
   std::printf("in-process explorer, 2 threads x 10 scheduling points, %llu executions:\n",
               static_cast<unsigned long long>(executions));
@@ -267,5 +291,9 @@ int main(int argc, char** argv) {
               outside_ns / glibc_ns);
   std::printf("  under test (noted for reports)    %10.2f ns/pair  (%.2fx)\n", under_test_ns,
               under_test_ns / glibc_ns);
+  std::printf("\ninstrumented call (function entry and exit around one plain read):\n");
+  std::printf("  outside a test                    %10.2f ns/call\n", call_outside_ns);
+  std::printf("  under test (shadow stack)         %10.2f ns/call  (%.2fx)\n", call_under_test_ns,
+              call_under_test_ns / call_outside_ns);
   return 0;
 }

@@ -612,6 +612,115 @@ void record_options(RunRecord& run, const Config& cfg) {
     }
 }
 
+// What minimising a bug needs of the search that found it (serve()'s state).
+struct MinimiseContext {
+  ServerState& s;
+  const sigset_t& program_mask;  // the program's own signal mask, for the executions
+  std::uint64_t fingerprint;
+  Symbolizer& symbolizer;
+  std::uint64_t deadline_ns;  // where the run's own budget (--time) ends; 0: none
+};
+
+// Not a hang, whose every trial would cost --hang-timeout twice, nor a livelock, whose
+// every trial runs to --steps and whose preemptions are fair scheduling's own, nor a wrong
+// output (its trials compare no output).
+bool worth_minimising(const BugRecord& b) {
+  return b.preemptions() > 0 && b.kind != BugKind::kHang && b.kind != BugKind::kLivelock &&
+         b.kind != BugKind::kWrongOutput;
+}
+
+// Schedule minimisation: a first bug often carries needless preemptions (GAMBIT: the
+// preemptions "often indicate the root cause"). First the found schedule is simplified
+// (ScheduleSimplifier: its threads' blocks merged or swapped, its switches dropped) while
+// the same bug (`target`: kind and place) shows up with fewer preemptions, or as many in
+// fewer switches: cheap, a local minimum. Then iterative preemption bounding below that
+// count runs until the same bug shows up: the first such execution has the fewest
+// preemptions of any, when it comes within the budget. `found` becomes the best one, and
+// *output (when given) its execution's output. True in an execution's child, which the
+// caller returns into the program.
+bool minimise(MinimiseContext& c, BugRecord& found, const std::string& target, std::string* output) {
+  ServerState& s = c.s;
+  const Config& cfg = s.config;
+  SharedHeader& h = s.region->header();
+  const BugRecord first = found;
+  const std::uint64_t since = os::monotonic_ns();
+  auto limit_ns = static_cast<std::uint64_t>(cfg.minimize_time_s * 1e9);
+  if (c.deadline_ns != 0) limit_ns = std::min(limit_ns, c.deadline_ns > since ? c.deadline_ns - since : 0);
+  std::uint64_t ran = 0;
+  bool stop = false;
+  auto within_budget = [&] {
+    return !stop && !StopRequest::made() && ran < cfg.minimize_executions &&
+           os::monotonic_ns() - since < limit_ns;
+  };
+  // One execution under s.strategy; true when it shows the target bug with fewer
+  // preemptions than `found` (or, `simpler`, as many in fewer thread switches), which it
+  // then replaces. In the child (*child set), it returns at once, into the program.
+  auto improves = [&](const char* by, bool* child, bool simpler = false) {
+    const pid_t pid = fork_execution(s, ran);
+    if (pid <= 0) {
+      if (pid == 0) {
+        sigprocmask(SIG_SETMASK, &c.program_mask, nullptr);
+        become_execution(s);
+        *child = true;
+      }
+      stop = true;
+      return false;
+    }
+    bool stopped = false;
+    const int status = wait_child(pid, h, cfg.hang_timeout_s, since + limit_ns, &stopped);
+    ++ran;
+    if (stopped) {
+      stop = true;
+      return false;
+    }
+    const std::vector<Event> left_blocked = unfinished_steps(h);
+    const Trace trace(s.region->events(),
+                      std::min<std::uint64_t>(h.steps.load(), s.region->max_events()), left_blocked);
+    if (h.error[0] != '\0' || !s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load()).empty()) {
+      stop = true;
+      return false;
+    }
+    s.strategy->execution_done(trace);
+    if (!execution_failed(h, status, cfg.expect_exit)) return false;
+    BugRecord b = read_failure(*s.region, status, c.fingerprint, by, 0, s.points, cfg.expect_exit);
+    if (bug_identity(c.symbolizer, b) != target) return false;
+    if (!simpler_schedule(b, found, simpler, cfg.steps)) return false;
+    found = minimised(std::move(b), first);
+    if (output != nullptr) *output = execution_output(s);
+    return true;
+  };
+  bool child = false;
+  Schedule schedule;
+  std::string ignored;
+  const std::uint64_t most = max_decisions_for(cfg.steps);
+  if (decode_schedule(found.schedule, &schedule, &ignored, most)) {
+    ScheduleSimplifier simplifier(schedule.decisions);
+    std::vector<Decision> candidate;
+    while (found.preemptions() > 0 && within_budget() && simplifier.next(&candidate)) {
+      s.strategy = std::make_unique<GuidedStrategy>(candidate);
+      s.strategy->next_execution();
+      if (!improves("minimize", &child, /*simpler=*/true)) {
+        if (child) return true;
+        continue;
+      }
+      if (decode_schedule(found.schedule, &schedule, &ignored, most))
+        simplifier.improved(schedule.decisions);
+    }
+  }
+  if (found.preemptions() > 0 && within_budget()) {
+    s.strategy = std::make_unique<PreemptionBoundStrategy>(found.preemptions() - 1);
+    dynamic_cast<TreeStrategy&>(*s.strategy).set_state_cache(cfg.state_cache);
+    while (within_budget() && s.strategy->next_execution()) {
+      if (improves("pb", &child)) break;
+      if (child) return true;
+    }
+  }
+  found.minimize_executions = ran;
+  found.found_preemptions = first.preemptions();
+  found.found_steps = first.steps();
+  return false;
+}
+
 std::string joined_points(const std::vector<std::string>& points) {
   std::string joined;
   for (const std::string& p : points) joined += (joined.empty() ? "" : ",") + p;
@@ -1163,108 +1272,26 @@ void serve(ServerState& s) {
     run.bugs[0].leads_to_searched = counted - aftermath.since_executions;
   }
 
-  // Schedule minimisation: a first bug often carries needless preemptions (GAMBIT: the
-  // preemptions "often indicate the root cause"). First the found schedule is simplified
-  // (ScheduleSimplifier: its threads' blocks merged or swapped, its switches dropped)
-  // while the same bug (kind and place) shows up with fewer preemptions, or as many in
-  // fewer switches: cheap, a local minimum. Then iterative preemption bounding below that count runs
-  // until the same bug shows up: the first such execution has the fewest preemptions of
-  // any, when it comes within the budget.
-  // Every strategy's first bug (the default portfolio's too), but preemption bounding's:
-  // it ran every schedule of fewer preemptions before it.
+  // Every strategy's first bug (the default portfolio's too) is minimised, but preemption
+  // bounding's: it ran every schedule of fewer preemptions before it. Not when another
+  // shard's bug comes first: this one will not be reported.
   const bool minimal_already = cfg.strategy == "pb" || cfg.strategy.starts_with("pb:");
-  const bool minimizable = !replaying && !minimal_already;
-  // Not when another shard's bug comes first: this one will not be reported.
   const bool beaten = !run.bugs.empty() && jobs.beaten(cfg.shard.global(first_bug_order));
   if (!run.bugs.empty() && run.error.empty() && !cfg.keep_going && cfg.minimize && !beaten &&
-      !StopRequest::made() &&
-      (minimizable || cfg.minimize_only) && run.bugs[0].preemptions() > 0 &&
-      // Not a hang, whose every trial would cost --hang-timeout twice, nor a livelock, whose
-      // every trial runs to --steps and whose preemptions are fair scheduling's own.
-      run.bugs[0].kind != BugKind::kHang && run.bugs[0].kind != BugKind::kLivelock &&
-      run.bugs[0].kind != BugKind::kWrongOutput) {  // (its trials compare no output)
-    BugRecord& found = run.bugs[0];
-    const BugRecord first = found;
-    const std::string target = bug_keys[0];
+      ((!replaying && !minimal_already) || cfg.minimize_only)) {
     // The race that was the bug made its accesses scheduling points: the schedules found
     // now must name them.
     s.points = point_locations(s.racy);
-    const std::uint64_t since = os::monotonic_ns();
-    // Within what is left of the run's own budget (--time), too.
-    auto limit_ns = static_cast<std::uint64_t>(cfg.minimize_time_s * 1e9);
-    if (budget_ns != 0) limit_ns = std::min(limit_ns, start + budget_ns > since ? start + budget_ns - since : 0);
-    std::uint64_t ran = 0;
-    bool stop = false;
-    auto within_budget = [&] {
-      return !stop && !StopRequest::made() && ran < cfg.minimize_executions &&
-             os::monotonic_ns() - since < limit_ns;
-    };
-    // One execution under s.strategy; true when it shows the target bug with fewer
-    // preemptions than `found` (or, `simpler`, as many in fewer thread switches), which it
-    // then replaces. In the child (*child set), it returns at once, into the program.
-    auto improves = [&](const char* by, bool* child, bool simpler = false) {
-      const pid_t pid = fork_execution(s, ran);
-      if (pid <= 0) {
-        if (pid == 0) {
-          sigprocmask(SIG_SETMASK, &old_mask, nullptr);
-          become_execution(s);
-          *child = true;
-        }
-        stop = true;
-        return false;
-      }
-      bool stopped = false;
-      const int status = wait_child(pid, h, cfg.hang_timeout_s, since + limit_ns, &stopped);
-      ++ran;
-      if (stopped) {
-        stop = true;
-        return false;
-      }
-      const std::vector<Event> left_blocked = unfinished_steps(h);
-      const Trace trace(s.region->events(),
-                        std::min<std::uint64_t>(h.steps.load(), s.region->max_events()), left_blocked);
-      if (h.error[0] != '\0' || !s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load()).empty()) {
-        stop = true;
-        return false;
-      }
-      s.strategy->execution_done(trace);
-      if (!execution_failed(h, status, cfg.expect_exit)) return false;
-      BugRecord b = read_failure(*s.region, status, fingerprint, by, 0, s.points, cfg.expect_exit);
-      if (bug_identity(race_symbolizer, b) != target) return false;
-      if (!simpler_schedule(b, found, simpler, cfg.steps)) return false;
-      found = minimised(std::move(b), first);
-      output = execution_output(s);
-      return true;
-    };
-    bool child = false;
-    Schedule schedule;
-    std::string ignored;
-    const std::uint64_t most = max_decisions_for(cfg.steps);
-    if (decode_schedule(found.schedule, &schedule, &ignored, most)) {
-      ScheduleSimplifier simplifier(schedule.decisions);
-      std::vector<Decision> candidate;
-      while (found.preemptions() > 0 && within_budget() && simplifier.next(&candidate)) {
-        s.strategy = std::make_unique<GuidedStrategy>(candidate);
-        s.strategy->next_execution();
-        if (!improves("minimize", &child, /*simpler=*/true)) {
-          if (child) return;
-          continue;
-        }
-        if (decode_schedule(found.schedule, &schedule, &ignored, most))
-          simplifier.improved(schedule.decisions);
-      }
+    MinimiseContext context{s, old_mask, fingerprint, race_symbolizer,
+                            budget_ns != 0 ? start + budget_ns : 0};
+    if (worth_minimising(run.bugs[0]) && minimise(context, run.bugs[0], bug_keys[0], &output))
+      return;  // into the program
+    // What a race led to, as it was found: races reported, not failing.
+    if (!run.bugs[0].leads_to.empty() && worth_minimising(run.bugs[0].leads_to[0])) {
+      BugRecord& led = run.bugs[0].leads_to[0];
+      s.config.races = "report";
+      if (minimise(context, led, bug_identity(race_symbolizer, led), nullptr)) return;
     }
-    if (found.preemptions() > 0 && within_budget()) {
-      s.strategy = std::make_unique<PreemptionBoundStrategy>(found.preemptions() - 1);
-      dynamic_cast<TreeStrategy&>(*s.strategy).set_state_cache(cfg.state_cache);
-      while (within_budget() && s.strategy->next_execution()) {
-        if (improves("pb", &child)) break;
-        if (child) return;
-      }
-    }
-    found.minimize_executions = ran;
-    found.found_preemptions = first.preemptions();
-    found.found_steps = first.steps();
   }
   run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
   run.max_steps = cfg.steps;

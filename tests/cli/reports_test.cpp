@@ -260,6 +260,8 @@ TEST_F(Reports, ARaceIsReportedWithWhatItLeadsTo) {
       EXPECT_GT(race.value("leads_to_searched", 0), 0) << race.dump(1).substr(0, 2000);
       ASSERT_TRUE(race.contains("leads_to")) << race.dump(1).substr(0, 2000);
       EXPECT_EQ(race["leads_to"]["kind"], "assertion");
+      // Minimised too (#26): a lost update needs one preemption (pos found it with 4).
+      EXPECT_EQ(race["leads_to"]["preemptions"], 1) << race["leads_to"].dump(1).substr(0, 2000);
       EXPECT_TRUE(kinds(run("-s " + strategy + " --jobs " + jobs + " -- " + program, 0)).empty());
     }
   const nlohmann::json r = run("-s random --jobs 1 -- " + program + " bug", 1);

@@ -316,28 +316,69 @@ bool single_op(Dwarf_Attribute* attr, Dwarf_Addr pc, Dwarf_Op* out) {
   return true;
 }
 
-// A function's frame base at `pc` from its canonical frame address: gcc's is the CFA
-// itself; clang's the frame pointer, which an x86-64 prologue sets 16 bytes below it.
-bool frame_base(Dwarf_Die* function, Dwarf_Addr pc, std::uintptr_t cfa, std::uintptr_t* base) {
+// Where a frame's locals are: its frame base and its stack pointer (0: unknown).
+struct FrameAddresses {
+  std::uintptr_t base = 0, sp = 0;
+};
+
+#if defined(__x86_64__)
+constexpr unsigned kStackPointer = 7, kFramePointer = 6;  // DWARF's rsp and rbp
+#endif
+
+// The frame's stack pointer at `pc` (absolute, in `mod`) from its canonical frame
+// address, as the call frame information's rule for the CFA there says (CFA = rsp + N).
+std::uintptr_t stack_pointer(Dwfl_Module* mod, Dwarf_Addr pc, std::uintptr_t cfa) {
+#if defined(__x86_64__)
+  std::uintptr_t sp = 0;
+  for (bool eh : {true, false}) {
+    Dwarf_Addr bias = 0;
+    Dwarf_CFI* cfi = eh ? dwfl_module_eh_cfi(mod, &bias) : dwfl_module_dwarf_cfi(mod, &bias);
+    Dwarf_Frame* frame = nullptr;
+    if (cfi == nullptr || dwarf_cfi_addrframe(cfi, pc - bias, &frame) != 0) continue;
+    Dwarf_Op* ops = nullptr;
+    std::size_t n = 0;
+    if (dwarf_frame_cfa(frame, &ops, &n) == 0 && n == 1 && ops[0].atom == DW_OP_bregx &&
+        ops[0].number == kStackPointer)
+      sp = cfa - static_cast<std::uintptr_t>(static_cast<std::int64_t>(ops[0].number2));
+    std::free(frame);
+    if (sp != 0) return sp;
+  }
+#else
+  (void)mod, (void)pc, (void)cfa;
+#endif
+  return 0;
+}
+
+// A function's frame base at `pc` (unbiased): gcc's is the CFA itself; clang's the frame
+// pointer, which an x86-64 prologue sets 16 bytes below it, or without one the stack
+// pointer.
+std::uintptr_t frame_base(Dwarf_Die* function, Dwarf_Addr pc, std::uintptr_t cfa, std::uintptr_t sp) {
   Dwarf_Attribute attr;
   Dwarf_Op op;
   if (dwarf_attr(function, DW_AT_frame_base, &attr) == nullptr || !single_op(&attr, pc, &op))
-    return false;
-  if (op.atom == DW_OP_call_frame_cfa) {
-    *base = cfa;
-    return true;
-  }
+    return 0;
+  if (op.atom == DW_OP_call_frame_cfa) return cfa;
 #if defined(__x86_64__)
-  if (op.atom == DW_OP_reg6 || (op.atom == DW_OP_breg6 && op.number == 0)) {
-    *base = cfa - 16;
-    return true;
-  }
+  if (op.atom == DW_OP_reg0 + kFramePointer) return cfa - 16;
+  if (op.atom == DW_OP_reg0 + kStackPointer) return sp;
+  if (op.atom == DW_OP_breg0 + kStackPointer && sp != 0)
+    return sp + static_cast<std::uintptr_t>(static_cast<std::int64_t>(op.number));
 #endif
-  return false;
+  return 0;
+}
+
+// Where a variable located by `op` lives in a frame; 0 when that is not in its frame.
+std::uintptr_t frame_slot(const Dwarf_Op& op, const FrameAddresses& frame) {
+  const auto offset = static_cast<std::uintptr_t>(static_cast<std::int64_t>(op.number));
+  if (op.atom == DW_OP_fbreg && frame.base != 0) return frame.base + offset;
+#if defined(__x86_64__)
+  if (op.atom == DW_OP_breg0 + kStackPointer && frame.sp != 0) return frame.sp + offset;
+#endif
+  return 0;
 }
 
 // The local of `scope` (a function or a block in it) at `address`, with its member path.
-std::string local_in(Dwarf_Die* scope, Dwarf_Addr pc, std::uintptr_t base, std::uintptr_t address) {
+std::string local_in(Dwarf_Die* scope, Dwarf_Addr pc, const FrameAddresses& frame, std::uintptr_t address) {
   Dwarf_Die child;
   if (dwarf_child(scope, &child) != 0) return "";
   do {
@@ -348,10 +389,10 @@ std::string local_in(Dwarf_Die* scope, Dwarf_Addr pc, std::uintptr_t base, std::
     Dwarf_Word size = 0;
     if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) ||
         dwarf_attr(&child, DW_AT_location, &attr) == nullptr || !single_op(&attr, pc, &op) ||
-        op.atom != DW_OP_fbreg || !type_of(&child, &type) || dwarf_aggregate_size(&type, &size) != 0)
+        !type_of(&child, &type) || dwarf_aggregate_size(&type, &size) != 0)
       continue;
-    const std::uintptr_t at = base + static_cast<std::uintptr_t>(static_cast<std::int64_t>(op.number));
-    if (address < at || address - at >= size) continue;
+    const std::uintptr_t at = frame_slot(op, frame);
+    if (at == 0 || address < at || address - at >= size) continue;
     std::string name = variable_name(&child);
     if (name.empty()) return "";
     member_path(type, address - at, &name);
@@ -839,10 +880,11 @@ std::string DwSymbolizer::local_variable(std::uintptr_t address, std::uintptr_t 
     }
   }
   Dwarf_Die subprogram = *function(scopes);
-  std::uintptr_t base = 0;
-  if (!frame_base(&subprogram, where, cfa, &base)) return "";
+  FrameAddresses frame;
+  frame.sp = stack_pointer(mod, where + bias, cfa);
+  frame.base = frame_base(&subprogram, where, cfa, frame.sp);
   for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope) {
-    std::string name = local_in(&*scope, where, base, address);
+    std::string name = local_in(&*scope, where, frame, address);
     if (!name.empty()) return name;
   }
   return "";

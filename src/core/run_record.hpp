@@ -70,6 +70,9 @@ struct ThreadStack {
 // the call), which with the debug information places its locals (0: unknown).
 struct FrameNote {
   std::uintptr_t pc = 0, entry = 0, cfa = 0;
+  // The top of its memory, [cfa - memory_size, cfa), where its locals are, is kept at
+  // memory_at in BugRecord::frame_memory (a pointer there names the heap block it holds).
+  std::uint32_t memory_at = 0, memory_size = 0;
 };
 
 // How many of a trace's last steps a report shows by default: enough for any interleaving a
@@ -120,6 +123,7 @@ struct BugRecord {
   // Each thread's frames when the execution ended, innermost first, indexed by thread id
   // (empty: unknown): a local on its stack is named by the variable there.
   std::vector<std::vector<FrameNote>> thread_frames;
+  std::vector<std::uint8_t> frame_memory;  // the frames' memory (FrameNote::memory_at)
   // The heap blocks the trace's operations touched, in allocation order (those the
   // execution allocated and the allocation log still held).
   std::vector<Allocation> allocations;

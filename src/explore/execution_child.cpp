@@ -199,6 +199,7 @@ BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerpr
   bug.thread_names = h.thread_notes.names();
   bug.thread_stacks = h.thread_notes.stacks();
   bug.thread_frames = h.thread_notes.all_frames();
+  bug.frame_memory.assign(h.thread_notes.memory, h.thread_notes.memory + h.thread_notes.memory_used);
   bug.allocations = h.allocations.touched_by(bug);
   return bug;
 }

@@ -350,7 +350,7 @@ void PageWriter::write_heap_blocks() {
     const Allocation& a = names_.heap_blocks()[i];
     const Frame where = choose_location(a, sym_);
     const std::string src = where.file.empty() ? "" : sym_.source_line(where.file, where.line);
-    html_ += "<tr><td><code>" + ObjectNames::heap_block_name(i) + "</code></td><td>" +
+    html_ += "<tr><td><code>" + escape(names_.heap_block_label(i)) + "</code></td><td>" +
              plural(a.size, "byte") + "</td><td>allocated by " + escape(names_.thread(a.thread)) +
              " before step " + std::to_string(a.step + 1) + "</td><td>" +
              escape(where.file.empty() ? "" : place(where)) + "</td><td><code>" + escape(src) + "</code></td></tr>\n";

@@ -1,5 +1,7 @@
 #include "report/object_names.hpp"
 
+#include <cstring>
+
 #include "report/op_text.hpp"
 
 namespace weft {
@@ -33,6 +35,50 @@ ObjectNames::ObjectNames(const BugRecord& bug, Symbolizer& symbolizer)
   if (bug.has_race) note(make_op(OpKind::Read, bug.race.address, 0));
   for (const auto& [address, t] : named)
     if (uses[locals_[address]] > 1) locals_[address] += " (" + thread_name(t) + ")";
+  name_heap_blocks();
+}
+
+// A heap block a pointer local of a live frame pointed at when the execution ended is
+// named after it ("tally", its members "tally->count"): the innermost frame's first.
+void ObjectNames::name_heap_blocks() {
+  pointers_.assign(bug_.allocations.size(), PointerLocal{});
+  if (bug_.allocations.empty()) return;
+  auto read = [&](const FrameNote& f, std::uintptr_t address, std::uintptr_t* value) {
+    const std::uintptr_t lowest = f.cfa - f.memory_size;
+    if (address < lowest || address + sizeof *value > f.cfa ||
+        f.memory_at + f.memory_size > bug_.frame_memory.size())
+      return false;
+    std::memcpy(value, bug_.frame_memory.data() + f.memory_at + (address - lowest), sizeof *value);
+    return true;
+  };
+  for (const std::vector<FrameNote>& frames : bug_.thread_frames)
+    for (const FrameNote& f : frames) {
+      if (f.cfa == 0 || f.memory_size == 0) continue;
+      const WordReader reader = [&](std::uintptr_t a, std::uintptr_t* v) { return read(f, a, v); };
+      for (PointerLocal& p : sym_.pointer_locals(f.pc, f.entry, f.cfa, reader))
+        // The newest block that starts there: the one the pointer held at the end.
+        for (std::size_t i = bug_.allocations.size(); i-- > 0;)
+          if (bug_.allocations[i].address == p.value) {
+            if (pointers_[i].name.empty()) pointers_[i] = std::move(p);
+            break;
+          }
+    }
+}
+
+std::string ObjectNames::pointed_name(std::size_t block, std::uintptr_t offset) const {
+  const PointerLocal& p = pointers_[block];
+  const std::string path = sym_.pointee_path(p.pointee, offset);
+  if (p.reference) return p.name + path;
+  if (path.starts_with(".")) return p.name + "->" + path.substr(1);
+  if (path.starts_with("[")) return p.name + path;
+  return "*" + p.name + path;  // its start, or bytes inside no member it can name ("*p+3")
+}
+
+std::string ObjectNames::heap_block_label(std::size_t index) const {
+  const std::string id = heap_block_name(index);
+  if (index >= pointers_.size() || pointers_[index].name.empty()) return id;
+  const PointerLocal& p = pointers_[index];
+  return (p.reference ? p.name : "*" + p.name) + " (" + id + ")";
 }
 
 std::string ObjectNames::local_name(std::uintptr_t address, ThreadId thread) const {
@@ -74,6 +120,7 @@ std::string ObjectNames::address(std::uintptr_t address, std::size_t step) const
     const Allocation& a = bug_.allocations[*i];
     if (a.step > step) continue;
     const std::uintptr_t offset = address - a.address;
+    if (!pointers_[*i].name.empty()) return pointed_name(*i, offset);
     return heap_block_name(*i) + (offset == 0 ? "" : "+" + std::to_string(offset));
   }
   if (auto local = locals_.find(address); local != locals_.end()) return local->second;

@@ -1,8 +1,9 @@
 #pragma once
 // What reports call the threads and objects of one bug's execution: threads by the names
 // the program gave them (pthread_setname_np), globals by their symbol ("counter",
-// "table+8"), heap blocks by the order they were allocated in ("heap#2", "heap#2+16"),
-// each block described once with where it was allocated, a thread's locals by the
+// "table+8"), heap blocks by a pointer local that held them at the end ("tally->count"),
+// else by the order they were allocated in ("heap#2", "heap#2+16"), each block described
+// once with where it was allocated, a thread's locals by the
 // variable and member the debug information places there ("w.stop_"), else by the order
 // the steps first touch them ("stack#1 (T0)": one of T0's locals, shared by reference).
 // An address only when nothing better is known.
@@ -39,15 +40,21 @@ class ObjectNames {
   static std::string heap_block_name(std::size_t index) {
     return "heap#" + std::to_string(index + 1);
   }
+  // The block as the lists show it: "*tally (heap#1)" when a pointer names it, else "heap#1".
+  std::string heap_block_label(std::size_t index) const;
 
  private:
   // The debug information's name for a local of `thread` ("w.stop_"), "" when unknown.
   std::string local_name(std::uintptr_t address, ThreadId thread) const;
+  void name_heap_blocks();
+  // What lies at `offset` in heap block `block`, after the pointer that names it.
+  std::string pointed_name(std::size_t block, std::uintptr_t offset) const;
 
   const BugRecord& bug_;
   Symbolizer& sym_;
   mutable std::unordered_map<std::uintptr_t, std::string> globals_;  // looked up once each
   std::unordered_map<std::uintptr_t, std::string> locals_;  // addresses on a thread's stack
+  std::vector<PointerLocal> pointers_;  // per heap block: the pointer naming it (name "": none)
   // Per address asked about: the heap blocks holding it, in allocation order.
   mutable std::unordered_map<std::uintptr_t, std::vector<std::size_t>> blocks_;
 };

@@ -84,6 +84,18 @@ std::string Symbolizer::local_variable(std::uintptr_t address, std::uintptr_t pc
   return b == nullptr ? "" : b->local_variable(address, pc, entry, cfa);
 }
 
+std::vector<PointerLocal> Symbolizer::pointer_locals(std::uintptr_t pc, std::uintptr_t entry,
+                                                     std::uintptr_t cfa, const WordReader& read) {
+  SymbolizerBackend* b = backend();
+  return b == nullptr ? std::vector<PointerLocal>{} : b->pointer_locals(pc, entry, cfa, read);
+}
+
+std::string Symbolizer::pointee_path(std::size_t pointee, std::uint64_t offset) {
+  SymbolizerBackend* b = backend();
+  if (b != nullptr) return b->pointee_path(pointee, offset);
+  return offset == 0 ? "" : "+" + std::to_string(offset);
+}
+
 std::vector<Symbolizer::CodeRange> Symbolizer::find_code(const std::vector<std::string>& patterns,
                                                          std::vector<bool>* matched) {
   if (SymbolizerBackend* b = backend()) return b->find_code(patterns, matched);

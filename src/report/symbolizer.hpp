@@ -42,6 +42,12 @@ class Symbolizer {
   // (`entry`), and its canonical frame address `cfa` (FrameNote).
   std::string local_variable(std::uintptr_t address, std::uintptr_t pc, std::uintptr_t entry,
                              std::uintptr_t cfa);
+  // The pointer and reference locals of such a frame, with the addresses they held as
+  // `read` finds them in its memory; pointee_path() names what lies at `offset` in the
+  // object one points to (".count", "[2]", "" at its start, "+3" inside no member).
+  std::vector<PointerLocal> pointer_locals(std::uintptr_t pc, std::uintptr_t entry,
+                                           std::uintptr_t cfa, const WordReader& read);
+  std::string pointee_path(std::size_t pointee, std::uint64_t offset);
 
   // Line `line` (1-based) of `file` without its indentation and line end; "" when the file
   // is unreadable or too short.

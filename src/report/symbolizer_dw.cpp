@@ -230,6 +230,17 @@ bool type_of(Dwarf_Die* die, Dwarf_Die* type) {
          dwarf_formref_die(&attr, type) != nullptr;
 }
 
+// The type under typedefs and cv-qualifiers.
+void strip_qualifiers(Dwarf_Die* type) {
+  for (int hops = 0; hops < 16; ++hops) {
+    const int tag = dwarf_tag(type);
+    if ((tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+         tag != DW_TAG_atomic_type && tag != DW_TAG_restrict_type) ||
+        !type_of(type, type))
+      return;
+  }
+}
+
 // A type of the C++ library (std::atomic<int>, std::mutex): its members are the
 // library's, not the program's, so a path stops at it.
 bool library_type(Dwarf_Die* type) {
@@ -241,14 +252,12 @@ bool library_type(Dwarf_Die* type) {
 // recursively ("[0].balance"), then "+N" for bytes inside no member it can name.
 void member_path(Dwarf_Die type, Dwarf_Word offset, std::string* path) {
   for (int depth = 0; depth < 16; ++depth) {
-    int tag = dwarf_tag(&type);
-    while (tag == DW_TAG_typedef || tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
-           tag == DW_TAG_atomic_type || tag == DW_TAG_restrict_type) {
-      if (!type_of(&type, &type)) break;
-      tag = dwarf_tag(&type);
-    }
+    strip_qualifiers(&type);
+    const int tag = dwarf_tag(&type);
     bool found = false;
     if ((tag == DW_TAG_structure_type || tag == DW_TAG_class_type) && !library_type(&type)) {
+      // A lambda's captures: gcc names them __x, for the variable x they hold.
+      const bool closure = dwarf_diename(&type) == nullptr && has_call_operator(&type);
       Dwarf_Die member;
       if (dwarf_child(&type, &member) == 0) do {
         const int mtag = dwarf_tag(&member);
@@ -263,6 +272,7 @@ void member_path(Dwarf_Die type, Dwarf_Word offset, std::string* path) {
         if (mtag == DW_TAG_member) {
           const char* name = dwarf_diename(&member);
           if (name == nullptr) break;  // an anonymous member: stop here
+          if (closure && std::strncmp(name, "__", 2) == 0) name += 2;
           *path += std::string(".") + name;
         }
         offset -= at;
@@ -460,12 +470,21 @@ class DwSymbolizer final : public SymbolizerBackend {
   std::string variable(std::uintptr_t address) override;
   std::string local_variable(std::uintptr_t address, std::uintptr_t pc, std::uintptr_t entry,
                              std::uintptr_t cfa) override;
+  std::vector<PointerLocal> pointer_locals(std::uintptr_t pc, std::uintptr_t entry,
+                                           std::uintptr_t cfa, const WordReader& read) override;
+  std::string pointee_path(std::size_t pointee, std::uint64_t offset) override;
   std::vector<CodeRange> find_code(const std::vector<std::string>& patterns,
                                    std::vector<bool>* matched) override;
   std::vector<CodeRange> find_variables(const std::string& pattern) override;
 
  private:
   struct Impl;
+  struct FrameScopes;
+  bool frame_scopes(std::uintptr_t pc, std::uintptr_t entry, std::uintptr_t cfa, FrameScopes* out);
+  // Appends `name` when `type` is a pointer or reference (`value`: what it held).
+  // `code`: an address in the module whose debug information `type` is from.
+  void add_pointer(const std::string& name, Dwarf_Die type, std::uintptr_t value, Dwarf_Addr code,
+                   std::vector<PointerLocal>* out);
   std::unique_ptr<Impl> impl_;
 };
 
@@ -484,6 +503,9 @@ struct DwSymbolizer::Impl {
   std::unordered_map<Dwfl_Module*, std::vector<CuRange>> cu_ranges;
   // Each module's variables with a static address (unbiased), found at the first name asked.
   std::unordered_map<Dwfl_Module*, std::unordered_map<Dwarf_Addr, Dwarf_Off>> variables;
+  // The types pointer_locals() found, by handle - 1: a code address of their module and
+  // their DIE's offset (a DIE itself dies with its module when the mappings are re-read).
+  std::vector<std::pair<Dwarf_Addr, Dwarf_Off>> pointees;
 
   ~Impl() {
     if (dwfl != nullptr) dwfl_end(dwfl);
@@ -849,15 +871,22 @@ std::string DwSymbolizer::variable(std::uintptr_t address) {
   return text;
 }
 
-std::string DwSymbolizer::local_variable(std::uintptr_t address, std::uintptr_t pc,
-                                         std::uintptr_t entry, std::uintptr_t cfa) {
-  std::lock_guard lock(impl_->mutex);
-  if (address >= cfa || entry <= 1 || !impl_->ready()) return "";
+// A live frame as the debug information sees it: the code scopes it is in, innermost
+// last, the pc they were found at (unbiased), and where its locals are.
+struct DwSymbolizer::FrameScopes {
+  std::vector<Dwarf_Die> scopes;
+  Dwarf_Addr where = 0;
+  FrameAddresses frame;
+};
+
+bool DwSymbolizer::frame_scopes(std::uintptr_t pc, std::uintptr_t entry, std::uintptr_t cfa,
+                                FrameScopes* out) {
+  if (cfa == 0 || entry <= 1 || !impl_->ready()) return false;
   Dwfl_Module* mod = impl_->module_at(entry - 1);
   Dwarf_Addr bias = 0;
   Dwarf_Die cu_storage;
   Dwarf_Die* cudie = mod == nullptr ? nullptr : impl_->compile_unit(mod, entry - 1, &bias, &cu_storage);
-  if (cudie == nullptr) return "";
+  if (cudie == nullptr) return false;
   // The scopes at the frame's pc when that is in the same function as its entry (it is
   // inside the blocks the frame has entered since), else at the entry.
   auto function = [](const std::vector<Dwarf_Die>& scopes) -> const Dwarf_Die* {
@@ -865,29 +894,122 @@ std::string DwSymbolizer::local_variable(std::uintptr_t address, std::uintptr_t 
       if (dwarf_tag(const_cast<Dwarf_Die*>(&d)) == DW_TAG_subprogram) return &d;
     return nullptr;
   };
-  std::vector<Dwarf_Die> scopes, at_pc;
-  Dwarf_Addr where = entry - 1 - bias;
-  code_scopes(cudie, where, scopes, 0);
-  const Dwarf_Die* entered = function(scopes);
-  if (entered == nullptr) return "";
-  if (pc > 1 && impl_->module_at(pc - 1) == mod) {
+  std::vector<Dwarf_Die> at_pc;
+  out->where = entry - 1 - bias;
+  code_scopes(cudie, out->where, out->scopes, 0);
+  const Dwarf_Die* entered = function(out->scopes);
+  if (entered == nullptr) return false;
+  if (pc > 1 && impl_->covering(pc - 1) == mod) {  // (no re-read: cudie lives in mod)
     code_scopes(cudie, pc - 1 - bias, at_pc, 0);
     const Dwarf_Die* now = function(at_pc);
     if (now != nullptr && dwarf_dieoffset(const_cast<Dwarf_Die*>(now)) ==
                               dwarf_dieoffset(const_cast<Dwarf_Die*>(entered))) {
-      scopes = std::move(at_pc);
-      where = pc - 1 - bias;
+      out->scopes = std::move(at_pc);
+      out->where = pc - 1 - bias;
     }
   }
-  Dwarf_Die subprogram = *function(scopes);
-  FrameAddresses frame;
-  frame.sp = stack_pointer(mod, where + bias, cfa);
-  frame.base = frame_base(&subprogram, where, cfa, frame.sp);
-  for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope) {
-    std::string name = local_in(&*scope, where, frame, address);
+  Dwarf_Die subprogram = *function(out->scopes);
+  out->frame.sp = stack_pointer(mod, out->where + bias, cfa);
+  out->frame.base = frame_base(&subprogram, out->where, cfa, out->frame.sp);
+  return true;
+}
+
+std::string DwSymbolizer::local_variable(std::uintptr_t address, std::uintptr_t pc,
+                                         std::uintptr_t entry, std::uintptr_t cfa) {
+  std::lock_guard lock(impl_->mutex);
+  FrameScopes f;
+  if (address >= cfa || !frame_scopes(pc, entry, cfa, &f)) return "";
+  for (auto scope = f.scopes.rbegin(); scope != f.scopes.rend(); ++scope) {
+    std::string name = local_in(&*scope, f.where, f.frame, address);
     if (!name.empty()) return name;
   }
   return "";
+}
+
+std::vector<PointerLocal> DwSymbolizer::pointer_locals(std::uintptr_t pc, std::uintptr_t entry,
+                                                       std::uintptr_t cfa, const WordReader& read) {
+  std::lock_guard lock(impl_->mutex);
+  std::vector<PointerLocal> out;
+  FrameScopes f;
+  if (!frame_scopes(pc, entry, cfa, &f)) return out;
+  for (auto scope = f.scopes.rbegin(); scope != f.scopes.rend(); ++scope) {
+    Dwarf_Die child;
+    if (dwarf_child(&*scope, &child) != 0) continue;
+    do {
+      const int tag = dwarf_tag(&child);
+      Dwarf_Attribute attr;
+      Dwarf_Op op;
+      Dwarf_Die type;
+      std::uintptr_t at = 0, value = 0;
+      if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) ||
+          dwarf_attr(&child, DW_AT_location, &attr) == nullptr || !single_op(&attr, f.where, &op) ||
+          (at = frame_slot(op, f.frame)) == 0 || !type_of(&child, &type) || !read(at, &value))
+        continue;
+      const std::string name = variable_name(&child);
+      if (name.empty()) continue;
+      add_pointer(name, type, value, entry - 1, &out);
+      // A pointer member of a local object: pool.queue_, or a lambda's capture (tally).
+      strip_qualifiers(&type);
+      const int ttag = dwarf_tag(&type);
+      Dwarf_Die member;
+      if ((ttag != DW_TAG_structure_type && ttag != DW_TAG_class_type) || library_type(&type) ||
+          dwarf_child(&type, &member) != 0)
+        continue;
+      const bool closure = dwarf_diename(&type) == nullptr && has_call_operator(&type);
+      do {
+        Dwarf_Word moff = 0;
+        Dwarf_Die mtype;
+        std::uintptr_t mvalue = 0;
+        const char* mname = dwarf_diename(&member);
+        if (dwarf_tag(&member) != DW_TAG_member || mname == nullptr ||
+            dwarf_formudata(dwarf_attr(&member, DW_AT_data_member_location, &attr), &moff) != 0 ||
+            !type_of(&member, &mtype) || !read(at + moff, &mvalue))
+          continue;
+        std::string path = mname;
+        if (closure && path.starts_with("__")) path = path.substr(2);  // gcc's capture names
+        add_pointer(closure ? path : name + "." + path, mtype, mvalue, entry - 1, &out);
+      } while (dwarf_siblingof(&member, &member) == 0);
+    } while (dwarf_siblingof(&child, &child) == 0);
+  }
+  return out;
+}
+
+void DwSymbolizer::add_pointer(const std::string& name, Dwarf_Die type, std::uintptr_t value,
+                               Dwarf_Addr code, std::vector<PointerLocal>* out) {
+  strip_qualifiers(&type);
+  const int tag = dwarf_tag(&type);
+  if (tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type && tag != DW_TAG_rvalue_reference_type)
+    return;
+  PointerLocal p;
+  p.name = name;
+  p.value = value;
+  p.reference = tag != DW_TAG_pointer_type;
+  Dwarf_Die pointee;
+  if (type_of(&type, &pointee)) {
+    impl_->pointees.emplace_back(code, dwarf_dieoffset(&pointee));
+    p.pointee = impl_->pointees.size();
+  }
+  out->push_back(std::move(p));
+}
+
+std::string DwSymbolizer::pointee_path(std::size_t pointee, std::uint64_t offset) {
+  std::lock_guard lock(impl_->mutex);
+  std::string path;
+  if (pointee == 0 || pointee > impl_->pointees.size()) {
+    if (offset != 0) path = "+" + std::to_string(offset);
+    return path;
+  }
+  const auto [code, die] = impl_->pointees[pointee - 1];
+  Dwarf_Addr bias = 0;
+  Dwfl_Module* mod = impl_->ready() ? impl_->module_at(code) : nullptr;
+  Dwarf* dw = mod == nullptr ? nullptr : dwfl_module_getdwarf(mod, &bias);
+  Dwarf_Die type;
+  if (dw != nullptr && dwarf_offdie(dw, die, &type) != nullptr) {
+    member_path(type, offset, &path);
+  } else if (offset != 0) {
+    path = "+" + std::to_string(offset);
+  }
+  return path;
 }
 
 }  // namespace weft

@@ -257,8 +257,8 @@ class TextWriter {
     const bool freed = bug.kind == BugKind::kUseAfterFree;
     out_ += std::string(freed ? "use of freed " : "race on ") +
             (!var.empty() ? "global '" + var + "'"
-             : object.starts_with("heap#") ? object
-                                           : std::string("memory")) +
+             : !object.starts_with("0x") ? object  // a heap block or a local, by name
+                                         : std::string("memory")) +
             " at " + hex_address(r.address) + ":\n";
     TextTable table;
     fit_location(table, 3);
@@ -450,7 +450,7 @@ class TextWriter {
     for (std::size_t i = 0; i < blocks.size(); ++i) {
       const Allocation& a = blocks[i];
       Frame where = choose_location(a, sym_);
-      table.row({ObjectNames::heap_block_name(i), count(a.size, "byte"),
+      table.row({names.heap_block_label(i), count(a.size, "byte"),
                  "allocated by " + thread(names, a.thread) + " before step " +
                      std::to_string(a.step + 1),
                  place(where), function(where), source(where)});

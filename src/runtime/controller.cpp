@@ -1020,6 +1020,7 @@ void Controller::note_frames(ThreadNotes& notes) const {
             f.cfa = a + 8;
             break;
           }
+      if (f.cfa != 0) notes.keep_memory(f, sp);
       notes.frames[i][n++] = f;
     }
     notes.nframes[i] = n;

@@ -258,17 +258,38 @@ void member_path(Dwarf_Die type, Dwarf_Word offset, std::string* path) {
     if ((tag == DW_TAG_structure_type || tag == DW_TAG_class_type) && !library_type(&type)) {
       // A lambda's captures: gcc names them __x, for the variable x they hold.
       const bool closure = dwarf_diename(&type) == nullptr && has_call_operator(&type);
-      Dwarf_Die member;
-      if (dwarf_child(&type, &member) == 0) do {
-        const int mtag = dwarf_tag(&member);
-        Dwarf_Attribute attr;
+      // Each member with its offset and size; a member whose type the debug information
+      // only declares (clang leaves out std::condition_variable's definition) reaches up
+      // to the next member, or the object's end.
+      struct Member {
+        Dwarf_Die die, type;
         Dwarf_Word at = 0, size = 0;
-        Dwarf_Die mtype;
+      };
+      std::vector<Member> members;
+      Dwarf_Die child;
+      if (dwarf_child(&type, &child) == 0) do {
+        const int mtag = dwarf_tag(&child);
+        Dwarf_Attribute attr;
+        Member m{child, {}, 0, 0};
         if ((mtag != DW_TAG_member && mtag != DW_TAG_inheritance) ||
-            dwarf_formudata(dwarf_attr(&member, DW_AT_data_member_location, &attr), &at) != 0 ||
-            !type_of(&member, &mtype) || dwarf_aggregate_size(&mtype, &size) != 0 ||
-            offset < at || offset - at >= size)
+            dwarf_formudata(dwarf_attr(&child, DW_AT_data_member_location, &attr), &m.at) != 0 ||
+            !type_of(&child, &m.type))
           continue;
+        if (dwarf_aggregate_size(&m.type, &m.size) != 0) m.size = 0;
+        members.push_back(m);
+      } while (dwarf_siblingof(&child, &child) == 0);
+      Dwarf_Word whole = 0;
+      if (dwarf_aggregate_size(&type, &whole) != 0) whole = 0;
+      for (std::size_t i = 0; i < members.size(); ++i)
+        if (members[i].size == 0) {
+          const Dwarf_Word end = i + 1 < members.size() ? members[i + 1].at : whole;
+          members[i].size = end > members[i].at ? end - members[i].at : 0;
+        }
+      for (Member& m : members) {
+        Dwarf_Die member = m.die, mtype = m.type;
+        const int mtag = dwarf_tag(&member);
+        const Dwarf_Word at = m.at, size = m.size;
+        if (offset < at || offset - at >= size) continue;
         if (mtag == DW_TAG_member) {
           const char* name = dwarf_diename(&member);
           if (name == nullptr) break;  // an anonymous member: stop here
@@ -279,7 +300,7 @@ void member_path(Dwarf_Die type, Dwarf_Word offset, std::string* path) {
         type = mtype;
         found = true;
         break;
-      } while (dwarf_siblingof(&member, &member) == 0);
+      }
     } else if (tag == DW_TAG_array_type) {
       Dwarf_Die element, range;
       Dwarf_Word size = 0;

@@ -57,8 +57,9 @@ double seconds_to_run(const std::string& command) {
 // Rendering a 100,000-step livelock's reports in full, less rendering its last 1000 steps
 // (the median of three runs of each; the searches are the same, seed 0).
 void long_trace_rendering(const std::string& bin) {
-  const std::string base = "cd /tmp && COLUMNS=100 " + bin + "/weft run -s random --jobs 1 --schedule-out /dev/null " +
-                           "--html /dev/null --trace-out /dev/null --json /dev/null ";
+  const std::string base = "cd /tmp && COLUMNS=100 " + bin +
+                           "/weft run -s random --jobs 1 --schedule-out /dev/null --html /dev/null "
+                           "--trace-out /dev/null --json /dev/null ";
   if (!std::filesystem::exists(bin + "/cli_two_spinners")) {
     std::printf("\nrendering a 100,000-step execution: skipped (cli_two_spinners, a test "
                 "program, is not built)\n");
@@ -136,13 +137,15 @@ int main() {
     ++rows;
     within += reported.preemptions <= least + 1;
     // The text report as a pipe gets it: 100 columns.
-    const std::size_t width = widest_line(run_output("cd /tmp && env -u COLUMNS " + bin +
-                                                     "/weft run --jobs 1 --schedule-out /dev/null --time 30" +
-                                                     options + cmd));
+    const std::size_t width = widest_line(run_output(
+        "cd /tmp && env -u COLUMNS " + bin +
+        "/weft run --jobs 1 --schedule-out /dev/null --time 30" + options + cmd));
     widest = std::max(widest, width);
-    const std::string steps = std::to_string(reported.first_steps) + " -> " + std::to_string(reported.steps);
-    std::printf("  %-28s %6ld %9ld %6ld %13s %8.2f %6zu  %s\n", name.c_str(), reported.first_preemptions,
-                reported.preemptions, least, steps.c_str(), extra, width, by.c_str());
+    const std::string steps =
+        std::to_string(reported.first_steps) + " -> " + std::to_string(reported.steps);
+    std::printf("  %-28s %6ld %9ld %6ld %13s %8.2f %6zu  %s\n", name.c_str(),
+                reported.first_preemptions, reported.preemptions, least, steps.c_str(), extra,
+                width, by.c_str());
     std::fflush(stdout);
   }
   std::sort(added.begin(), added.end());

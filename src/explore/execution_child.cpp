@@ -21,7 +21,8 @@ SharedHeader* g_header = nullptr;  // this execution's (install_child_detectors)
 // names). Async-signal-safe (a crash's handler calls it).
 [[noreturn]] void child_finish() {
   rt::Controller* c = rt::Controller::active();
-  if (g_header != nullptr && c != nullptr && g_header->bug.written()) c->note_frames(g_header->thread_notes);
+  if (g_header != nullptr && c != nullptr && g_header->bug.written())
+    c->note_frames(g_header->thread_notes);
   _exit(0);
 }
 
@@ -199,7 +200,8 @@ BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerpr
   bug.thread_names = h.thread_notes.names();
   bug.thread_stacks = h.thread_notes.stacks();
   bug.thread_frames = h.thread_notes.all_frames();
-  bug.frame_memory.assign(h.thread_notes.memory, h.thread_notes.memory + h.thread_notes.memory_used);
+  const rt::ThreadNotes& notes = h.thread_notes;
+  bug.frame_memory.assign(notes.memory, notes.memory + notes.memory_used);
   bug.allocations = h.allocations.touched_by(bug);
   return bug;
 }

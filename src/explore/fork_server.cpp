@@ -638,14 +638,16 @@ bool worth_minimising(const BugRecord& b) {
 // preemptions of any, when it comes within the budget. `found` becomes the best one, and
 // *output (when given) its execution's output. True in an execution's child, which the
 // caller returns into the program.
-bool minimise(MinimiseContext& c, BugRecord& found, const std::string& target, std::string* output) {
+bool minimise(MinimiseContext& c, BugRecord& found, const std::string& target,
+              std::string* output) {
   ServerState& s = c.s;
   const Config& cfg = s.config;
   SharedHeader& h = s.region->header();
   const BugRecord first = found;
   const std::uint64_t since = os::monotonic_ns();
   auto limit_ns = static_cast<std::uint64_t>(cfg.minimize_time_s * 1e9);
-  if (c.deadline_ns != 0) limit_ns = std::min(limit_ns, c.deadline_ns > since ? c.deadline_ns - since : 0);
+  if (c.deadline_ns != 0)
+    limit_ns = std::min(limit_ns, c.deadline_ns > since ? c.deadline_ns - since : 0);
   std::uint64_t ran = 0;
   bool stop = false;
   auto within_budget = [&] {
@@ -675,8 +677,10 @@ bool minimise(MinimiseContext& c, BugRecord& found, const std::string& target, s
     }
     const std::vector<Event> left_blocked = unfinished_steps(h);
     const Trace trace(s.region->events(),
-                      std::min<std::uint64_t>(h.steps.load(), s.region->max_events()), left_blocked);
-    if (h.error[0] != '\0' || !s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load()).empty()) {
+                      std::min<std::uint64_t>(h.steps.load(), s.region->max_events()),
+                      left_blocked);
+    if (h.error[0] != '\0' ||
+        !s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load()).empty()) {
       stop = true;
       return false;
     }

@@ -88,9 +88,11 @@ void __tsan_func_entry(void* caller_pc) {
 #if defined(__x86_64__)
       // Above this function's saved frame pointer and return address: the caller's stack
       // pointer at the call (__builtin_frame_address gives this function a frame pointer).
-      s->shadow_sp[s->shadow_depth] = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) + 16;
+      s->shadow_sp[s->shadow_depth] =
+          reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) + 16;
 #endif
-      s->shadow_entry[s->shadow_depth] = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+      s->shadow_entry[s->shadow_depth] =
+          reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
     }
     ++s->shadow_depth;
   }

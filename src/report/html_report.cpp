@@ -100,7 +100,8 @@ function select(step) {
   const el = document.getElementById('s' + step.i);
   el.classList.add('selected');
   document.getElementById('detail').textContent =
-      'step ' + (step.i + 1) + ', ' + step.tn + ': ' + step.op + (step.obj ? ' ' + step.obj + step.value : '') +
+      'step ' + (step.i + 1) + ', ' + step.tn + ': ' + step.op +
+      (step.obj ? ' ' + step.obj + step.value : '') +
       (step.loc ? '\n' + step.loc + (step.fn ? '  (' + step.fn + ')' : '') : '') +
       (step.src ? '\n    ' + step.src : '');
 }
@@ -339,7 +340,8 @@ void PageWriter::write_step(std::size_t i, const std::array<std::size_t, 2>& rac
            (failing ? "<span id=\"bug-marker\">&#10006; " + escape(kind) + "</span>" : "") +
            (loc.empty() ? "" : "<span class=\"loc\">" + escape(loc) + "</span>") + "</div>\n";
   steps_.push_back({{"i", i}, {"t", e.thread}, {"tn", names_.thread(e.thread)}, {"op", std::string(op_name(e.op.kind))},
-                    {"obj", obj}, {"value", value}, {"loc", loc}, {"fn", where.function}, {"src", src}});
+                    {"obj", obj}, {"value", value}, {"loc", loc}, {"fn", where.function},
+                    {"src", src}});
 }
 
 // Heap objects by where they were allocated (their steps name them heap#1, heap#2...).

@@ -121,8 +121,8 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
                     {"thread", a.thread},
                     {"step", a.step},
                     {"location", location_object(choose_location(a, symbolizer))}});
-    if (const std::string label = names.heap_block_label(i); label != ObjectNames::heap_block_name(i))
-      heap.back()["label"] = label;
+    const std::string label = names.heap_block_label(i);
+    if (label != ObjectNames::heap_block_name(i)) heap.back()["label"] = label;
   }
   b["heap_objects"] = std::move(heap);
   if (bug.leads_to_searched != 0) {

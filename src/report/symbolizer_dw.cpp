@@ -183,14 +183,28 @@ bool code_scopes(Dwarf_Die* parent, Dwarf_Addr pc, std::vector<Dwarf_Die>& path,
   return false;
 }
 
+// Calls f(cudie) for each compile unit of `dw`.
+template <typename F>
+void for_each_compile_unit(Dwarf* dw, F f) {
+  Dwarf_CU* cu = nullptr;
+  Dwarf_CU* next = nullptr;
+  Dwarf_Half version = 0;
+  std::uint8_t unit_type = 0;
+  Dwarf_Die cudie;
+  while (dwarf_get_units(dw, cu, &next, &version, &unit_type, &cudie, nullptr) == 0) {
+    cu = next;
+    if (dwarf_tag(&cudie) == DW_TAG_compile_unit) f(cudie);
+  }
+}
+
 // The static address a variable's location names (DW_OP_addr, or DWARF 5's indexed
 // DW_OP_addrx), unbiased; false for any other location (a local, a thread-local).
 bool static_address(Dwarf_Die* var, Dwarf_Addr* out) {
   Dwarf_Attribute attr;
   Dwarf_Op* ops = nullptr;
   std::size_t n = 0;
-  if (dwarf_attr(var, DW_AT_location, &attr) == nullptr || dwarf_getlocation(&attr, &ops, &n) != 0 ||
-      n != 1)
+  if (dwarf_attr(var, DW_AT_location, &attr) == nullptr ||
+      dwarf_getlocation(&attr, &ops, &n) != 0 || n != 1)
     return false;
   if (ops[0].atom == DW_OP_addr) {
     *out = ops[0].number;
@@ -198,12 +212,14 @@ bool static_address(Dwarf_Die* var, Dwarf_Addr* out) {
   }
   Dwarf_Attribute indexed;
   return (ops[0].atom == DW_OP_addrx || ops[0].atom == DW_OP_GNU_addr_index) &&
-         dwarf_getlocation_attr(&attr, &ops[0], &indexed) == 0 && dwarf_formaddr(&indexed, out) == 0;
+         dwarf_getlocation_attr(&attr, &ops[0], &indexed) == 0 &&
+         dwarf_formaddr(&indexed, out) == 0;
 }
 
 // Every variable with a static address under `parent` (namespaces' and functions' statics
 // too), by that address.
-void collect_variables(Dwarf_Die* parent, std::unordered_map<Dwarf_Addr, Dwarf_Off>& out, int depth) {
+void collect_variables(Dwarf_Die* parent, std::unordered_map<Dwarf_Addr, Dwarf_Off>& out,
+                       int depth) {
   Dwarf_Die child;
   if (depth > 32 || dwarf_child(parent, &child) != 0) return;
   do {
@@ -312,11 +328,14 @@ void member_path(Dwarf_Die type, Dwarf_Word offset, std::string* path) {
           Dwarf_Word count = 0, upper = 0;
           if (dwarf_tag(&range) != DW_TAG_subrange_type) continue;
           if (dwarf_formudata(dwarf_attr(&range, DW_AT_count, &attr), &count) != 0)
-            count = dwarf_formudata(dwarf_attr(&range, DW_AT_upper_bound, &attr), &upper) == 0 ? upper + 1 : 0;
+            count = dwarf_formudata(dwarf_attr(&range, DW_AT_upper_bound, &attr), &upper) == 0
+                        ? upper + 1
+                        : 0;
           counts.push_back(count);
         } while (dwarf_siblingof(&range, &range) == 0);
         Dwarf_Word stride = size;
-        for (std::size_t i = 1; i < counts.size(); ++i) stride *= std::max<Dwarf_Word>(counts[i], 1);
+        for (std::size_t i = 1; i < counts.size(); ++i)
+          stride *= std::max<Dwarf_Word>(counts[i], 1);
         for (std::size_t i = 0; i < std::max<std::size_t>(counts.size(), 1); ++i) {
           *path += "[" + std::to_string(offset / stride) + "]";
           offset %= stride;
@@ -383,7 +402,8 @@ std::uintptr_t stack_pointer(Dwfl_Module* mod, Dwarf_Addr pc, std::uintptr_t cfa
 // A function's frame base at `pc` (unbiased): gcc's is the CFA itself; clang's the frame
 // pointer, which an x86-64 prologue sets 16 bytes below it, or without one the stack
 // pointer.
-std::uintptr_t frame_base(Dwarf_Die* function, Dwarf_Addr pc, std::uintptr_t cfa, std::uintptr_t sp) {
+std::uintptr_t frame_base(Dwarf_Die* function, Dwarf_Addr pc, std::uintptr_t cfa,
+                          std::uintptr_t sp) {
   Dwarf_Attribute attr;
   Dwarf_Op op;
   if (dwarf_attr(function, DW_AT_frame_base, &attr) == nullptr || !single_op(&attr, pc, &op))
@@ -409,7 +429,8 @@ std::uintptr_t frame_slot(const Dwarf_Op& op, const FrameAddresses& frame) {
 }
 
 // The local of `scope` (a function or a block in it) at `address`, with its member path.
-std::string local_in(Dwarf_Die* scope, Dwarf_Addr pc, const FrameAddresses& frame, std::uintptr_t address) {
+std::string local_in(Dwarf_Die* scope, Dwarf_Addr pc, const FrameAddresses& frame,
+                     std::uintptr_t address) {
   Dwarf_Die child;
   if (dwarf_child(scope, &child) != 0) return "";
   do {
@@ -578,20 +599,13 @@ struct DwSymbolizer::Impl {
     auto [it, inserted] = cu_ranges.try_emplace(mod);
     if (!inserted) return it->second;
     std::vector<CuRange>& ranges = it->second;
-    Dwarf_CU* cu = nullptr;
-    Dwarf_CU* next = nullptr;
-    Dwarf_Half version = 0;
-    std::uint8_t unit_type = 0;
-    Dwarf_Die cudie;
-    while (dwarf_get_units(dw, cu, &next, &version, &unit_type, &cudie, nullptr) == 0) {
-      cu = next;
-      if (dwarf_tag(&cudie) != DW_TAG_compile_unit) continue;
+    for_each_compile_unit(dw, [&](Dwarf_Die& cudie) {
       Dwarf_Addr base = 0, start = 0, end = 0;
       ptrdiff_t offset = 0;
       while ((offset = dwarf_ranges(&cudie, offset, &base, &start, &end)) > 0) {
         if (start < end) ranges.push_back({start, end, cudie});
       }
-    }
+    });
     return ranges;
   }
 
@@ -601,17 +615,8 @@ struct DwSymbolizer::Impl {
     Dwarf* dw = dwfl_module_getdwarf(mod, &bias);
     if (dw == nullptr) return false;
     auto [it, inserted] = variables.try_emplace(mod);
-    if (inserted) {
-      Dwarf_CU* cu = nullptr;
-      Dwarf_CU* next = nullptr;
-      Dwarf_Half version = 0;
-      std::uint8_t unit_type = 0;
-      Dwarf_Die cudie;
-      while (dwarf_get_units(dw, cu, &next, &version, &unit_type, &cudie, nullptr) == 0) {
-        cu = next;
-        if (dwarf_tag(&cudie) == DW_TAG_compile_unit) collect_variables(&cudie, it->second, 0);
-      }
-    }
+    if (inserted)
+      for_each_compile_unit(dw, [&](Dwarf_Die& cu) { collect_variables(&cu, it->second, 0); });
     auto found = it->second.find(address - bias);
     return found != it->second.end() && dwarf_offdie(dw, found->second, out) != nullptr;
   }
@@ -906,7 +911,8 @@ bool DwSymbolizer::frame_scopes(std::uintptr_t pc, std::uintptr_t entry, std::ui
   Dwfl_Module* mod = impl_->module_at(entry - 1);
   Dwarf_Addr bias = 0;
   Dwarf_Die cu_storage;
-  Dwarf_Die* cudie = mod == nullptr ? nullptr : impl_->compile_unit(mod, entry - 1, &bias, &cu_storage);
+  Dwarf_Die* cudie =
+      mod == nullptr ? nullptr : impl_->compile_unit(mod, entry - 1, &bias, &cu_storage);
   if (cudie == nullptr) return false;
   // The scopes at the frame's pc when that is in the same function as its entry (it is
   // inside the blocks the frame has entered since), else at the entry.
@@ -999,7 +1005,8 @@ void DwSymbolizer::add_pointer(const std::string& name, Dwarf_Die type, std::uin
                                Dwarf_Addr code, std::vector<PointerLocal>* out) {
   strip_qualifiers(&type);
   const int tag = dwarf_tag(&type);
-  if (tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type && tag != DW_TAG_rvalue_reference_type)
+  if (tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type &&
+      tag != DW_TAG_rvalue_reference_type)
     return;
   PointerLocal p;
   p.name = name;

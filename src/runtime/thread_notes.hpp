@@ -37,7 +37,7 @@ struct ThreadNotes {
     size &= ~std::uintptr_t{7};
     // Word by word, not memcpy: the program's memcpy is interposed, and this may run in a
     // crash's signal handler.
-    const volatile std::uint64_t* from = reinterpret_cast<const volatile std::uint64_t*>(f.cfa - size);
+    const auto* from = reinterpret_cast<const volatile std::uint64_t*>(f.cfa - size);
     std::uint64_t* to = reinterpret_cast<std::uint64_t*>(memory + memory_used);
     for (std::uintptr_t w = 0; w < size / 8; ++w) to[w] = from[w];
     f.memory_at = memory_used;

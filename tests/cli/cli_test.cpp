@@ -83,7 +83,8 @@ TEST_F(Cli, ReportsNameThreadsAndHeapObjects) {
     if (text.find("// NEW-TALLY") != std::string::npos) new_line = line;
   }
   ASSERT_NE(new_line, 0);
-  const std::size_t heap = o.out.find("\nheap objects:\n  *tally (heap#1)  16 bytes  allocated by T0");
+  const std::size_t heap =
+      o.out.find("\nheap objects:\n  *tally (heap#1)  16 bytes  allocated by T0");
   ASSERT_NE(heap, std::string::npos) << o.out;
   EXPECT_NE(o.out.find("named_heap.cpp:" + std::to_string(new_line), heap), std::string::npos)
       << o.out;

@@ -328,7 +328,8 @@ std::vector<nlohmann::json> steps_of(const nlohmann::json& result, const std::st
 // workers read 0 and write 41; their read-modify-writes take turns 0 -> 2 -> 4, and of
 // their compare-exchanges on `owner` the second fails, reading the first one's id.
 TEST_F(Reports, EachAccessShowsTheValueItReadOrWrote) {
-  const std::string args = "-s dfs --jobs 1 --races off --preempt-on all -- " + kBin + "/cli_lost_count";
+  const std::string args =
+      "-s dfs --jobs 1 --races off --preempt-on all -- " + kBin + "/cli_lost_count";
   const Output o = weft("run " + args);
   ASSERT_EQ(o.status, 1) << o.out;
   ASSERT_TRUE(o.has("bug: assertion")) << o.out;

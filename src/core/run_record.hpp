@@ -75,6 +75,12 @@ struct FrameNote {
   std::uint32_t memory_at = 0, memory_size = 0;
 };
 
+// A word of the program's own data (a global pointer) that held the start of a heap block
+// when the execution ended: the report names the block after it.
+struct GlobalPointer {
+  std::uintptr_t global = 0, block = 0;
+};
+
 // How many of a trace's last steps a report shows by default: enough for any interleaving a
 // person reads, and a report of a 100,000-step livelock is written in well under a second.
 inline constexpr std::size_t kShownSteps = 1000;
@@ -124,6 +130,7 @@ struct BugRecord {
   // (empty: unknown): a local on its stack is named by the variable there.
   std::vector<std::vector<FrameNote>> thread_frames;
   std::vector<std::uint8_t> frame_memory;  // the frames' memory (FrameNote::memory_at)
+  std::vector<GlobalPointer> global_pointers;  // when the execution ended
   // The heap blocks the trace's operations touched, in allocation order (those the
   // execution allocated and the allocation log still held).
   std::vector<Allocation> allocations;

@@ -1,5 +1,6 @@
 #include "explore/execution_child.hpp"
 
+#include <link.h>
 #include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,12 +18,21 @@ namespace {
 
 SharedHeader* g_header = nullptr;  // this execution's (install_child_detectors)
 
-// The execution ends: with a bug, the threads' frames go to the report (their locals'
-// names). Async-signal-safe (a crash's handler calls it).
+// The program's writable data, its globals (find_program_data()).
+constexpr std::size_t kDataRanges = 8;
+constexpr std::uintptr_t kMostData = 16 << 20;  // searched for pointers, at most
+rt::DataRange g_data[kDataRanges];
+std::size_t g_ndata = 0;
+bool g_data_found = false;
+
+// The execution ends: with a bug, the threads' frames and the global pointers to heap
+// blocks go to the report (their names). Async-signal-safe (a crash's handler calls it).
 [[noreturn]] void child_finish() {
   rt::Controller* c = rt::Controller::active();
-  if (g_header != nullptr && c != nullptr && g_header->bug.written())
+  if (g_header != nullptr && c != nullptr && g_header->bug.written()) {
     c->note_frames(g_header->thread_notes);
+    g_header->allocations.note_held(g_data, g_ndata);
+  }
   _exit(0);
 }
 
@@ -155,8 +165,28 @@ void pin_to_one_cpu(int nth) {
   sched_setaffinity(0, sizeof one, &one);
 }
 
+void find_program_data() {
+  if (g_data_found) return;
+  g_data_found = true;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void*) -> int {
+        std::uintptr_t total = 0;
+        for (int i = 0; i < info->dlpi_phnum && g_ndata < kDataRanges; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_LOAD || (ph.p_flags & PF_W) == 0) continue;
+          const std::uintptr_t begin = info->dlpi_addr + ph.p_vaddr;
+          const std::uintptr_t size = std::min<std::uintptr_t>(ph.p_memsz, kMostData - total);
+          total += size;
+          if (size != 0) g_data[g_ndata++] = rt::DataRange{begin, begin + size};
+        }
+        return 1;  // the first object is the executable: its globals only
+      },
+      nullptr);
+}
+
 void install_child_detectors(SharedHeader& h, double hang_timeout_s, bool supervised) {
   g_header = &h;
+  find_program_data();
   detect::install_crash_handlers(&h.bug, &child_finish, &enter_runtime);
   detect::set_crash_site(&crash_site);
   if (supervised) {  // the fork server pinned itself before forking
@@ -202,6 +232,7 @@ BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerpr
   bug.thread_frames = h.thread_notes.all_frames();
   const rt::ThreadNotes& notes = h.thread_notes;
   bug.frame_memory.assign(notes.memory, notes.memory + notes.memory_used);
+  bug.global_pointers = h.allocations.held_by();
   bug.allocations = h.allocations.touched_by(bug);
   return bug;
 }

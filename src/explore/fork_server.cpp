@@ -738,6 +738,7 @@ void serve(ServerState& s) {
   // execution's child (reports name objects on it).
   std::uintptr_t stack_lo, stack_hi;
   os::thread_stack(&stack_lo, &stack_hi);
+  find_program_data();  // once, for every execution's child (reports name heap blocks)
   RunRecord run;
   std::vector<std::string> args = own_args();
   const std::string program = args.empty() ? "" : args[0];

@@ -39,7 +39,8 @@ ObjectNames::ObjectNames(const BugRecord& bug, Symbolizer& symbolizer)
 }
 
 // A heap block a pointer local of a live frame pointed at when the execution ended is
-// named after it ("tally", its members "tally->count"): the innermost frame's first.
+// named after it ("tally", its members "tally->count"): the innermost frame's first;
+// else a global pointer that held it then, or that a step stored its address in.
 void ObjectNames::name_heap_blocks() {
   pointers_.assign(bug_.allocations.size(), PointerLocal{});
   if (bug_.allocations.empty()) return;
@@ -63,6 +64,28 @@ void ObjectNames::name_heap_blocks() {
             break;
           }
     }
+  // A global pointer that held its address when the execution ended.
+  for (const GlobalPointer& g : bug_.global_pointers)
+    for (std::size_t i = bug_.allocations.size(); i-- > 0;) {
+      if (bug_.allocations[i].address != g.block) continue;
+      if (pointers_[i].name.empty())
+        if (const std::size_t pointee = sym_.global_pointee(g.global); pointee != 0)
+          pointers_[i] = PointerLocal{sym_.variable(g.global), g.block, pointee, false};
+      break;
+    }
+  // A global pointer a step stored a block's address in: g_registry = new Registry.
+  for (std::size_t step = 0; step < bug_.events.size(); ++step) {
+    const Event& e = bug_.events[step];
+    if ((e.values & kValueAfter) == 0 || e.op.size != sizeof(std::uintptr_t) || e.after == 0) continue;
+    for (std::size_t i = bug_.allocations.size(); i-- > 0;) {
+      const Allocation& a = bug_.allocations[i];
+      if (a.address != e.after || a.step > step) continue;
+      if (pointers_[i].name.empty())
+        if (const std::size_t pointee = sym_.global_pointee(e.op.object); pointee != 0)
+          pointers_[i] = PointerLocal{sym_.variable(e.op.object), e.after, pointee, false};
+      break;
+    }
+  }
 }
 
 std::string ObjectNames::pointed_name(std::size_t block, std::uintptr_t offset) const {

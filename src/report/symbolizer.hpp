@@ -48,6 +48,9 @@ class Symbolizer {
   std::vector<PointerLocal> pointer_locals(std::uintptr_t pc, std::uintptr_t entry,
                                            std::uintptr_t cfa, const WordReader& read);
   std::string pointee_path(std::size_t pointee, std::uint64_t offset);
+  // When `address` is exactly a global pointer (or a pointer member of one): the handle of
+  // the type it points to, for pointee_path(); 0 otherwise.
+  std::size_t global_pointee(std::uintptr_t address);
 
   // Line `line` (1-based) of `file` without its indentation and line end; "" when the file
   // is unreadable or too short.

@@ -266,7 +266,9 @@ bool library_type(Dwarf_Die* type) {
 
 // Appends to `path` what lies at `offset` in an object of `type`: ".member", "[3]",
 // recursively ("[0].balance"), then "+N" for bytes inside no member it can name.
-void member_path(Dwarf_Die type, Dwarf_Word offset, std::string* path) {
+// *reached (when given): the type of what lies exactly there (unset when the path ends
+// inside a member it cannot name).
+void member_path(Dwarf_Die type, Dwarf_Word offset, std::string* path, Dwarf_Die* reached = nullptr) {
   for (int depth = 0; depth < 16; ++depth) {
     strip_qualifiers(&type);
     const int tag = dwarf_tag(&type);
@@ -348,6 +350,7 @@ void member_path(Dwarf_Die type, Dwarf_Word offset, std::string* path) {
     if (!found) break;
   }
   if (offset != 0) *path += "+" + std::to_string(offset);
+  else if (reached != nullptr) *reached = type;
 }
 
 // A variable's name, which an inlined instance keeps in its abstract origin.
@@ -515,6 +518,7 @@ class DwSymbolizer final : public SymbolizerBackend {
   std::vector<PointerLocal> pointer_locals(std::uintptr_t pc, std::uintptr_t entry,
                                            std::uintptr_t cfa, const WordReader& read) override;
   std::string pointee_path(std::size_t pointee, std::uint64_t offset) override;
+  std::size_t global_pointee(std::uintptr_t address) override;
   std::vector<CodeRange> find_code(const std::vector<std::string>& patterns,
                                    std::vector<bool>* matched) override;
   std::vector<CodeRange> find_variables(const std::string& pattern) override;
@@ -523,6 +527,9 @@ class DwSymbolizer final : public SymbolizerBackend {
   struct Impl;
   struct FrameScopes;
   bool frame_scopes(std::uintptr_t pc, std::uintptr_t entry, std::uintptr_t cfa, FrameScopes* out);
+  // variable() under the lock; *pointee (when given): the type handle of what the global
+  // pointer exactly at `address` points to.
+  std::string global_at(std::uintptr_t address, std::size_t* pointee);
   // Appends `name` when `type` is a pointer or reference (`value`: what it held).
   // `code`: an address in the module whose debug information `type` is from.
   void add_pointer(const std::string& name, Dwarf_Die type, std::uintptr_t value, Dwarf_Addr code,
@@ -878,6 +885,10 @@ std::vector<CodeRange> DwSymbolizer::find_variables(const std::string& pattern) 
 
 std::string DwSymbolizer::variable(std::uintptr_t address) {
   std::lock_guard lock(impl_->mutex);
+  return global_at(address, nullptr);
+}
+
+std::string DwSymbolizer::global_at(std::uintptr_t address, std::size_t* pointee) {
   if (address == 0 || !impl_->ready()) return "";
   Dwfl_Module* mod = impl_->module_at(address);
   if (mod == nullptr) return "";
@@ -888,13 +899,26 @@ std::string DwSymbolizer::variable(std::uintptr_t address) {
   if (sym.st_size != 0 && offset >= sym.st_size) return "";  // past its end: not it
   std::string text = demangle(name);
   // The member and element there, as the debug information's type says (table[2].count).
-  Dwarf_Die var, type;
+  Dwarf_Die var, type, reached;
+  reached.addr = nullptr;  // set when the path names exactly the member there
   if (impl_->variable_die(mod, address - offset, &var) && type_of(&var, &type)) {
-    member_path(type, offset, &text);
+    member_path(type, offset, &text, &reached);
+    if (pointee != nullptr && reached.addr != nullptr) {
+      std::vector<PointerLocal> found;
+      add_pointer(text, reached, 0, address, &found);
+      if (!found.empty() && !found[0].reference) *pointee = found[0].pointee;
+    }
   } else if (offset != 0) {
     text += "+" + std::to_string(offset);
   }
   return text;
+}
+
+std::size_t DwSymbolizer::global_pointee(std::uintptr_t address) {
+  std::lock_guard lock(impl_->mutex);
+  std::size_t pointee = 0;
+  global_at(address, &pointee);
+  return pointee;
 }
 
 // A live frame as the debug information sees it: the code scopes it is in, innermost

@@ -401,3 +401,19 @@ TEST_F(Reports, ALocalIsNamedByItsVariableAndMember) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue #26: a heap block is named by the global pointer that held it when the execution
+// ended, and its members through it: the race is on q->count, not heap#1+8.
+TEST_F(Reports, AHeapBlockIsNamedByTheGlobalPointerToIt) {
+  const Output o = weft("run -s dfs --jobs 1 -- " + kBin + "/cli_global_queue");
+  ASSERT_EQ(o.status, 1) << o.out;
+  EXPECT_TRUE(o.has("race on q->count at 0x")) << o.out;
+  EXPECT_TRUE(o.has("*q (heap#1)  32 bytes  allocated by T0")) << o.out;
+  const nlohmann::json j = run("-s dfs --jobs 1 -- " + kBin + "/cli_global_queue", 1);
+  EXPECT_EQ(j["bugs"][0]["race"]["object_name"], "q->count") << j["bugs"][0]["race"];
+  EXPECT_EQ(j["bugs"][0]["heap_objects"][0]["label"], "*q (heap#1)");
+}
+
+}  // namespace

@@ -68,9 +68,10 @@ void ObjectNames::name_heap_blocks() {
   for (const GlobalPointer& g : bug_.global_pointers)
     for (std::size_t i = bug_.allocations.size(); i-- > 0;) {
       if (bug_.allocations[i].address != g.block) continue;
+      bool reference = false;
       if (pointers_[i].name.empty())
-        if (const std::size_t pointee = sym_.global_pointee(g.global); pointee != 0)
-          pointers_[i] = PointerLocal{sym_.variable(g.global), g.block, pointee, false};
+        if (const std::size_t pointee = sym_.global_pointee(g.global, &reference); pointee != 0)
+          pointers_[i] = PointerLocal{sym_.variable(g.global), g.block, pointee, reference};
       break;
     }
   // A global pointer a step stored a block's address in: g_registry = new Registry.
@@ -80,9 +81,10 @@ void ObjectNames::name_heap_blocks() {
     for (std::size_t i = bug_.allocations.size(); i-- > 0;) {
       const Allocation& a = bug_.allocations[i];
       if (a.address != e.after || a.step > step) continue;
+      bool reference = false;
       if (pointers_[i].name.empty())
-        if (const std::size_t pointee = sym_.global_pointee(e.op.object); pointee != 0)
-          pointers_[i] = PointerLocal{sym_.variable(e.op.object), e.after, pointee, false};
+        if (const std::size_t pointee = sym_.global_pointee(e.op.object, &reference); pointee != 0)
+          pointers_[i] = PointerLocal{sym_.variable(e.op.object), e.after, pointee, reference};
       break;
     }
   }

@@ -96,9 +96,9 @@ std::string Symbolizer::pointee_path(std::size_t pointee, std::uint64_t offset) 
   return offset == 0 ? "" : "+" + std::to_string(offset);
 }
 
-std::size_t Symbolizer::global_pointee(std::uintptr_t address) {
+std::size_t Symbolizer::global_pointee(std::uintptr_t address, bool* reference) {
   SymbolizerBackend* b = backend();
-  return b == nullptr ? 0 : b->global_pointee(address);
+  return b == nullptr ? 0 : b->global_pointee(address, reference);
 }
 
 std::vector<Symbolizer::CodeRange> Symbolizer::find_code(const std::vector<std::string>& patterns,

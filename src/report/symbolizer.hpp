@@ -48,9 +48,10 @@ class Symbolizer {
   std::vector<PointerLocal> pointer_locals(std::uintptr_t pc, std::uintptr_t entry,
                                            std::uintptr_t cfa, const WordReader& read);
   std::string pointee_path(std::size_t pointee, std::uint64_t offset);
-  // When `address` is exactly a global pointer (or a pointer member of one): the handle of
-  // the type it points to, for pointee_path(); 0 otherwise.
-  std::size_t global_pointee(std::uintptr_t address);
+  // When `address` is exactly a global pointer or reference (or such a member of one):
+  // the handle of the type it points to, for pointee_path(); 0 otherwise. *reference: a
+  // reference, whose object goes by its name.
+  std::size_t global_pointee(std::uintptr_t address, bool* reference);
 
   // Line `line` (1-based) of `file` without its indentation and line end; "" when the file
   // is unreadable or too short.

@@ -50,7 +50,7 @@ class SymbolizerBackend {
   virtual std::vector<PointerLocal> pointer_locals(std::uintptr_t pc, std::uintptr_t entry,
                                                    std::uintptr_t cfa, const WordReader& read) = 0;
   virtual std::string pointee_path(std::size_t pointee, std::uint64_t offset) = 0;
-  virtual std::size_t global_pointee(std::uintptr_t address) = 0;
+  virtual std::size_t global_pointee(std::uintptr_t address, bool* reference) = 0;
   virtual std::vector<CodeRange> find_code(const std::vector<std::string>& patterns,
                                            std::vector<bool>* matched) = 0;
   virtual std::vector<CodeRange> find_variables(const std::string& pattern) = 0;

@@ -518,7 +518,7 @@ class DwSymbolizer final : public SymbolizerBackend {
   std::vector<PointerLocal> pointer_locals(std::uintptr_t pc, std::uintptr_t entry,
                                            std::uintptr_t cfa, const WordReader& read) override;
   std::string pointee_path(std::size_t pointee, std::uint64_t offset) override;
-  std::size_t global_pointee(std::uintptr_t address) override;
+  std::size_t global_pointee(std::uintptr_t address, bool* reference) override;
   std::vector<CodeRange> find_code(const std::vector<std::string>& patterns,
                                    std::vector<bool>* matched) override;
   std::vector<CodeRange> find_variables(const std::string& pattern) override;
@@ -528,8 +528,8 @@ class DwSymbolizer final : public SymbolizerBackend {
   struct FrameScopes;
   bool frame_scopes(std::uintptr_t pc, std::uintptr_t entry, std::uintptr_t cfa, FrameScopes* out);
   // variable() under the lock; *pointee (when given): the type handle of what the global
-  // pointer exactly at `address` points to.
-  std::string global_at(std::uintptr_t address, std::size_t* pointee);
+  // pointer or reference exactly at `address` points to, *reference which it is.
+  std::string global_at(std::uintptr_t address, std::size_t* pointee, bool* reference);
   // Appends `name` when `type` is a pointer or reference (`value`: what it held).
   // `code`: an address in the module whose debug information `type` is from.
   void add_pointer(const std::string& name, Dwarf_Die type, std::uintptr_t value, Dwarf_Addr code,
@@ -885,10 +885,11 @@ std::vector<CodeRange> DwSymbolizer::find_variables(const std::string& pattern) 
 
 std::string DwSymbolizer::variable(std::uintptr_t address) {
   std::lock_guard lock(impl_->mutex);
-  return global_at(address, nullptr);
+  return global_at(address, nullptr, nullptr);
 }
 
-std::string DwSymbolizer::global_at(std::uintptr_t address, std::size_t* pointee) {
+std::string DwSymbolizer::global_at(std::uintptr_t address, std::size_t* pointee,
+                                    bool* reference) {
   if (address == 0 || !impl_->ready()) return "";
   Dwfl_Module* mod = impl_->module_at(address);
   if (mod == nullptr) return "";
@@ -906,7 +907,10 @@ std::string DwSymbolizer::global_at(std::uintptr_t address, std::size_t* pointee
     if (pointee != nullptr && reached.addr != nullptr) {
       std::vector<PointerLocal> found;
       add_pointer(text, reached, 0, address, &found);
-      if (!found.empty() && !found[0].reference) *pointee = found[0].pointee;
+      if (!found.empty()) {
+        *pointee = found[0].pointee;
+        if (reference != nullptr) *reference = found[0].reference;
+      }
     }
   } else if (offset != 0) {
     text += "+" + std::to_string(offset);
@@ -914,10 +918,10 @@ std::string DwSymbolizer::global_at(std::uintptr_t address, std::size_t* pointee
   return text;
 }
 
-std::size_t DwSymbolizer::global_pointee(std::uintptr_t address) {
+std::size_t DwSymbolizer::global_pointee(std::uintptr_t address, bool* reference) {
   std::lock_guard lock(impl_->mutex);
   std::size_t pointee = 0;
-  global_at(address, &pointee);
+  global_at(address, &pointee, reference);
   return pointee;
 }
 

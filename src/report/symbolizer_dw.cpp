@@ -622,8 +622,10 @@ struct DwSymbolizer::Impl {
     Dwarf* dw = dwfl_module_getdwarf(mod, &bias);
     if (dw == nullptr) return false;
     auto [it, inserted] = variables.try_emplace(mod);
-    if (inserted)
-      for_each_compile_unit(dw, [&](Dwarf_Die& cu) { collect_variables(&cu, it->second, 0); });
+    if (inserted) {
+      auto& found = it->second;  // (clang 14 captures no structured binding)
+      for_each_compile_unit(dw, [&](Dwarf_Die& cu) { collect_variables(&cu, found, 0); });
+    }
     auto found = it->second.find(address - bias);
     return found != it->second.end() && dwarf_offdie(dw, found->second, out) != nullptr;
   }

@@ -56,38 +56,33 @@ void ObjectNames::name_heap_blocks() {
     for (const FrameNote& f : frames) {
       if (f.cfa == 0 || f.memory_size == 0) continue;
       const WordReader reader = [&](std::uintptr_t a, std::uintptr_t* v) { return read(f, a, v); };
-      for (PointerLocal& p : sym_.pointer_locals(f.pc, f.entry, f.cfa, reader))
-        // The newest block that starts there: the one the pointer held at the end.
-        for (std::size_t i = bug_.allocations.size(); i-- > 0;)
-          if (bug_.allocations[i].address == p.value) {
-            if (pointers_[i].name.empty()) pointers_[i] = std::move(p);
-            break;
-          }
+      for (PointerLocal& p : sym_.pointer_locals(f.pc, f.entry, f.cfa, reader)) {
+        const std::size_t i = newest_block(p.value, kEnd);
+        if (i < pointers_.size() && pointers_[i].name.empty()) pointers_[i] = std::move(p);
+      }
     }
-  // A global pointer that held its address when the execution ended.
   for (const GlobalPointer& g : bug_.global_pointers)
-    for (std::size_t i = bug_.allocations.size(); i-- > 0;) {
-      if (bug_.allocations[i].address != g.block) continue;
-      bool reference = false;
-      if (pointers_[i].name.empty())
-        if (const std::size_t pointee = sym_.global_pointee(g.global, &reference); pointee != 0)
-          pointers_[i] = PointerLocal{sym_.variable(g.global), g.block, pointee, reference};
-      break;
-    }
-  // A global pointer a step stored a block's address in: g_registry = new Registry.
+    name_after_global(newest_block(g.block, kEnd), g.global);
+  // g_registry = new Registry, a step: its value is the block's address.
   for (std::size_t step = 0; step < bug_.events.size(); ++step) {
     const Event& e = bug_.events[step];
-    if ((e.values & kValueAfter) == 0 || e.op.size != sizeof(std::uintptr_t) || e.after == 0) continue;
-    for (std::size_t i = bug_.allocations.size(); i-- > 0;) {
-      const Allocation& a = bug_.allocations[i];
-      if (a.address != e.after || a.step > step) continue;
-      bool reference = false;
-      if (pointers_[i].name.empty())
-        if (const std::size_t pointee = sym_.global_pointee(e.op.object, &reference); pointee != 0)
-          pointers_[i] = PointerLocal{sym_.variable(e.op.object), e.after, pointee, reference};
-      break;
-    }
+    if ((e.values & kValueAfter) != 0 && e.op.size == sizeof(std::uintptr_t) && e.after != 0)
+      name_after_global(newest_block(e.after, step), e.op.object);
   }
+}
+
+std::size_t ObjectNames::newest_block(std::uintptr_t start, std::size_t step) const {
+  for (std::size_t i = bug_.allocations.size(); i-- > 0;)
+    if (bug_.allocations[i].address == start && bug_.allocations[i].step <= step) return i;
+  return kEnd;
+}
+
+void ObjectNames::name_after_global(std::size_t block, std::uintptr_t global) {
+  if (block >= pointers_.size() || !pointers_[block].name.empty()) return;
+  bool reference = false;
+  if (const std::size_t pointee = sym_.global_pointee(global, &reference); pointee != 0)
+    pointers_[block] =
+        PointerLocal{sym_.variable(global), bug_.allocations[block].address, pointee, reference};
 }
 
 std::string ObjectNames::pointed_name(std::size_t block, std::uintptr_t offset) const {

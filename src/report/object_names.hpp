@@ -47,6 +47,11 @@ class ObjectNames {
   // The debug information's name for a local of `thread` ("w.stop_"), "" when unknown.
   std::string local_name(std::uintptr_t address, ThreadId thread) const;
   void name_heap_blocks();
+  // The newest block starting at `start` allocated by `step` (kEnd: none).
+  std::size_t newest_block(std::uintptr_t start, std::size_t step) const;
+  // Names heap block `block` after the global pointer or reference at `global`, when that
+  // is one and the block has no name yet.
+  void name_after_global(std::size_t block, std::uintptr_t global);
   // What lies at `offset` in heap block `block`, after the pointer that names it.
   std::string pointed_name(std::size_t block, std::uintptr_t offset) const;
 

@@ -49,12 +49,11 @@ struct Event {
   std::uint64_t before = 0, after = 0;
 };
 
-// Whether the access of `e` leaves a value worth reading after it: a write of a scalar.
-inline bool has_value_after(const Event& e) {
-  const OpKind k = e.op.kind;
-  return (k == OpKind::Write || k == OpKind::AtomicStore || k == OpKind::AtomicRmw ||
-          k == OpKind::AtomicCas) &&
-         e.op.size != 0 && e.op.size <= 8;
+// Whether `e` is a write of a scalar whose value is read back after it (at the thread's
+// next step: a plain store passes no call weft sees once done; an atomic one's value is
+// noted by its interceptor).
+inline bool reads_value_after(const Event& e) {
+  return e.op.kind == OpKind::Write && e.op.size != 0 && e.op.size <= 8;
 }
 
 // The step ends the process: an exit, or the last step before a failure.

@@ -40,6 +40,18 @@ __attribute__((noinline)) void atomic_point(OpKind kind, const volatile void* a,
   ctl().memory_access(self, op, size);
 }
 
+// What the atomic operation at `a` just left there, for the report (Event::after).
+template <typename T>
+void value_left(const volatile T* a, T now) {
+  if constexpr (sizeof(T) <= 8) {
+    ThreadState* self = rt::controlled_thread();
+    if (self == nullptr || self->mutex_internals != 0) return;
+    std::uint64_t v = 0;
+    __builtin_memcpy(&v, &now, sizeof(T));
+    ctl().atomic_value_after(self, addr(const_cast<const T*>(a)), v);
+  }
+}
+
 // The read-modify-write just performed left memory as it was: its step says so, for the
 // livelock judge (a spin repeats such steps; work changes memory).
 __attribute__((noinline)) void unchanged_point() {
@@ -50,7 +62,8 @@ __attribute__((noinline)) void unchanged_point() {
 }
 
 template <typename T>
-T rmw_done(T old, T now) {
+T rmw_done(const volatile T* a, T old, T now) {
+  value_left(a, now);
   if (old == now) unchanged_point();
   return old;
 }
@@ -61,6 +74,7 @@ bool compare_exchange(volatile T* a, T* expected, T v, int mo, std::uintptr_t pc
   atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, pc);
   const bool ok = __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST,
                                               __ATOMIC_SEQ_CST);
+  value_left(a, ok ? v : *expected);
   if (!ok) unchanged_point();
   return ok;
 }
@@ -75,40 +89,41 @@ bool compare_exchange(volatile T* a, T* expected, T v, int mo, std::uintptr_t pc
   void __tsan_atomic##n##_store(volatile T* a, T v, int mo) {                                 \
     atomic_point(OpKind::AtomicStore, a, sizeof(T), mo, WEFT_RAW_PC);                         \
     __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                 \
+    value_left<T>(a, v);                                                                      \
   }                                                                                           \
   T __tsan_atomic##n##_exchange(volatile T* a, T v, int mo) {                                 \
     atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                           \
-    return rmw_done<T>(__atomic_exchange_n(a, v, __ATOMIC_SEQ_CST), v);                       \
+    return rmw_done<T>(a, __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST), v);                    \
   }                                                                                           \
   T __tsan_atomic##n##_fetch_add(volatile T* a, T v, int mo) {                                \
     atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                           \
     const T old = __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                 \
-    return rmw_done<T>(old, static_cast<T>(old + v));                                         \
+    return rmw_done<T>(a, old, static_cast<T>(old + v));                                      \
   }                                                                                           \
   T __tsan_atomic##n##_fetch_sub(volatile T* a, T v, int mo) {                                \
     atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                           \
     const T old = __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                 \
-    return rmw_done<T>(old, static_cast<T>(old - v));                                         \
+    return rmw_done<T>(a, old, static_cast<T>(old - v));                                      \
   }                                                                                           \
   T __tsan_atomic##n##_fetch_and(volatile T* a, T v, int mo) {                                \
     atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                           \
     const T old = __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                 \
-    return rmw_done<T>(old, static_cast<T>(old & v));                                         \
+    return rmw_done<T>(a, old, static_cast<T>(old & v));                                      \
   }                                                                                           \
   T __tsan_atomic##n##_fetch_or(volatile T* a, T v, int mo) {                                 \
     atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                           \
     const T old = __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                  \
-    return rmw_done<T>(old, static_cast<T>(old | v));                                         \
+    return rmw_done<T>(a, old, static_cast<T>(old | v));                                      \
   }                                                                                           \
   T __tsan_atomic##n##_fetch_xor(volatile T* a, T v, int mo) {                                \
     atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                           \
     const T old = __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                 \
-    return rmw_done<T>(old, static_cast<T>(old ^ v));                                         \
+    return rmw_done<T>(a, old, static_cast<T>(old ^ v));                                      \
   }                                                                                           \
   T __tsan_atomic##n##_fetch_nand(volatile T* a, T v, int mo) {                               \
     atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                           \
     const T old = __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                \
-    return rmw_done<T>(old, static_cast<T>(~(old & v)));                                      \
+    return rmw_done<T>(a, old, static_cast<T>(~(old & v)));                                   \
   }                                                                                           \
   int __tsan_atomic##n##_compare_exchange_strong(volatile T* a, T* c, T v, int mo, int fmo) { \
     return compare_exchange<T>(a, c, v, mo, WEFT_RAW_PC);                                     \

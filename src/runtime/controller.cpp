@@ -989,7 +989,7 @@ void Controller::note_value_before(ThreadState* self, const Op& op, std::size_t 
 void Controller::note_value_after() {
   if (step_ == 0) return;
   Event& e = events_[step_ - 1];
-  if (!has_value_after(e) || (e.values & kValueAfter) != 0) return;
+  if (!reads_value_after(e) || (e.values & kValueAfter) != 0) return;
   // Read by the thread that took the step (it calls pick() at its next point, or fails).
   ThreadState* self = e.thread < nthreads_ ? threads_[e.thread].get() : nullptr;
   if (self == nullptr || self != t_self) return;

@@ -212,6 +212,18 @@ class Controller {
   std::size_t thread_count() const { return nthreads_; }
   // A bug found by the program's own thread: never returns.
   [[noreturn]] void fail(BugReport bug);
+  // The value an atomic read-modify-write or store `self` just performed at `address` left
+  // there (Event::after), when it was a step.
+  void atomic_value_after(const ThreadState* self, std::uintptr_t address, std::uint64_t value) {
+    if (step_ == 0) return;
+    Event& e = events_[step_ - 1];
+    if (e.thread != self->id || e.op.object != address || (e.values & kValueAfter) != 0) return;
+    e.after = value;
+    e.values |= kValueAfter;
+  }
+  // The program is about to unmap memory: the value of its last plain write is read now,
+  // while it is still there.
+  void before_unmap() { note_value_after(); }
   // Notes each unfinished thread's frames (the execution is ending with a bug): a report
   // names the locals on its stack from them. Async-signal-safe.
   void note_frames(ThreadNotes& notes) const;

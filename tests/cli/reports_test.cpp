@@ -417,3 +417,18 @@ TEST_F(Reports, AHeapBlockIsNamedByTheGlobalPointerToIt) {
 }
 
 }  // namespace
+
+namespace {
+
+// Reading a write's value for the report never makes a crash: memory a write went to and
+// the program then unmaps (munmap, mremap) before its next step is read before it goes.
+// Every schedule, every access a step: no bug.
+TEST_F(Reports, AWriteToMemoryUnmappedBeforeTheNextStepIsNoCrash) {
+  for (const std::string strategy : {"dfs", "random"}) {
+    const nlohmann::json j = run("-s " + strategy + " --jobs 1 -n 200 --races off --preempt-on all -- " +
+                                 kBin + "/cli_unmap_after_write", 0);
+    EXPECT_TRUE(j["bugs"].empty()) << j.dump(1).substr(0, 3000);
+  }
+}
+
+}  // namespace

@@ -44,8 +44,8 @@ void write_coverage(SharedHeader& h, const Coverage& coverage);
 // needs the execution to answer its sampling signal (and pinned itself before forking).
 void install_child_detectors(SharedHeader& h, double hang_timeout_s, bool supervised = false);
 // Finds the program's writable data (its globals), once: an execution that ends with a bug
-// notes the global pointers to heap blocks there. The fork server calls it before forking,
-// so that each execution's child has it at no cost.
+// notes the global pointers to heap blocks there. Called before forking (the fork server,
+// weft::explore), so that each child has it at no cost and takes no loader lock.
 void find_program_data();
 
 // Only one controlled thread runs at a time: on one CPU, a hand-off is a local context

@@ -325,6 +325,9 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   SharedHeader& h = region.header();
 
   const std::uint64_t start = os::monotonic_ns();
+  // Before the fork: dl_iterate_phdr takes the loader's lock, which another thread of the
+  // test binary may hold at the fork.
+  find_program_data();
   std::fflush(nullptr);  // buffered output would otherwise be written twice
   const pid_t parent = os::getpid();
   const pid_t pid = fork();

@@ -264,90 +264,97 @@ bool library_type(Dwarf_Die* type) {
   return name.starts_with("std::") || name.starts_with("__gnu_cxx::") || name.starts_with("_");
 }
 
+// One step of member_path() into a structure: the member at *offset, appended to `path`
+// (".balance"; nothing for a base class), `type` and *offset now its own. False when no
+// member it can name holds that byte, or the type is the library's.
+bool into_member(Dwarf_Die* type, Dwarf_Word* offset, std::string* path) {
+  if (library_type(type)) return false;
+  // A lambda's captures: gcc names them __x, for the variable x they hold.
+  const bool closure = dwarf_diename(type) == nullptr && has_call_operator(type);
+  // Each member with its offset and size; a member whose type the debug information only
+  // declares (clang leaves out std::condition_variable's definition) reaches up to the
+  // next member, or the object's end.
+  struct Member {
+    Dwarf_Die die, type;
+    Dwarf_Word at = 0, size = 0;
+  };
+  std::vector<Member> members;
+  Dwarf_Die child;
+  if (dwarf_child(type, &child) == 0) do {
+    const int tag = dwarf_tag(&child);
+    Dwarf_Attribute attr;
+    Member m{child, {}, 0, 0};
+    if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
+        dwarf_formudata(dwarf_attr(&child, DW_AT_data_member_location, &attr), &m.at) != 0 ||
+        !type_of(&child, &m.type))
+      continue;
+    if (dwarf_aggregate_size(&m.type, &m.size) != 0) m.size = 0;
+    members.push_back(m);
+  } while (dwarf_siblingof(&child, &child) == 0);
+  Dwarf_Word whole = 0;
+  if (dwarf_aggregate_size(type, &whole) != 0) whole = 0;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    Member& m = members[i];
+    if (m.size == 0) {
+      const Dwarf_Word end = i + 1 < members.size() ? members[i + 1].at : whole;
+      m.size = end > m.at ? end - m.at : 0;
+    }
+    if (*offset < m.at || *offset - m.at >= m.size) continue;
+    if (dwarf_tag(&m.die) == DW_TAG_member) {
+      const char* name = dwarf_diename(&m.die);
+      if (name == nullptr) return false;  // an anonymous member: stop here
+      if (closure && std::strncmp(name, "__", 2) == 0) name += 2;
+      *path += std::string(".") + name;
+    }
+    *offset -= m.at;
+    *type = m.type;
+    return true;
+  }
+  return false;
+}
+
+// One step of member_path() into an array: the element at *offset ("[2]", "[1][0]" for
+// each dimension), `type` and *offset now the element's.
+bool into_element(Dwarf_Die* type, Dwarf_Word* offset, std::string* path) {
+  Dwarf_Die element, range;
+  Dwarf_Word size = 0;
+  if (!type_of(type, &element) || dwarf_aggregate_size(&element, &size) != 0 || size == 0)
+    return false;
+  // Each dimension's count, outermost first: int m[2][3] is 2 rows of 3.
+  std::vector<Dwarf_Word> counts;
+  if (dwarf_child(type, &range) == 0) do {
+    Dwarf_Attribute attr;
+    Dwarf_Word count = 0, upper = 0;
+    if (dwarf_tag(&range) != DW_TAG_subrange_type) continue;
+    if (dwarf_formudata(dwarf_attr(&range, DW_AT_count, &attr), &count) != 0)
+      count = dwarf_formudata(dwarf_attr(&range, DW_AT_upper_bound, &attr), &upper) == 0 ? upper + 1
+                                                                                         : 0;
+    counts.push_back(count);
+  } while (dwarf_siblingof(&range, &range) == 0);
+  Dwarf_Word stride = size;
+  for (std::size_t i = 1; i < counts.size(); ++i) stride *= std::max<Dwarf_Word>(counts[i], 1);
+  for (std::size_t i = 0; i < std::max<std::size_t>(counts.size(), 1); ++i) {
+    *path += "[" + std::to_string(*offset / stride) + "]";
+    *offset %= stride;
+    if (i + 1 < counts.size()) stride /= std::max<Dwarf_Word>(counts[i + 1], 1);
+  }
+  *type = element;
+  return true;
+}
+
 // Appends to `path` what lies at `offset` in an object of `type`: ".member", "[3]",
 // recursively ("[0].balance"), then "+N" for bytes inside no member it can name.
 // *reached (when given): the type of what lies exactly there (unset when the path ends
 // inside a member it cannot name).
-void member_path(Dwarf_Die type, Dwarf_Word offset, std::string* path, Dwarf_Die* reached = nullptr) {
+void member_path(Dwarf_Die type, Dwarf_Word offset, std::string* path,
+                 Dwarf_Die* reached = nullptr) {
   for (int depth = 0; depth < 16; ++depth) {
     strip_qualifiers(&type);
     const int tag = dwarf_tag(&type);
-    bool found = false;
-    if ((tag == DW_TAG_structure_type || tag == DW_TAG_class_type) && !library_type(&type)) {
-      // A lambda's captures: gcc names them __x, for the variable x they hold.
-      const bool closure = dwarf_diename(&type) == nullptr && has_call_operator(&type);
-      // Each member with its offset and size; a member whose type the debug information
-      // only declares (clang leaves out std::condition_variable's definition) reaches up
-      // to the next member, or the object's end.
-      struct Member {
-        Dwarf_Die die, type;
-        Dwarf_Word at = 0, size = 0;
-      };
-      std::vector<Member> members;
-      Dwarf_Die child;
-      if (dwarf_child(&type, &child) == 0) do {
-        const int mtag = dwarf_tag(&child);
-        Dwarf_Attribute attr;
-        Member m{child, {}, 0, 0};
-        if ((mtag != DW_TAG_member && mtag != DW_TAG_inheritance) ||
-            dwarf_formudata(dwarf_attr(&child, DW_AT_data_member_location, &attr), &m.at) != 0 ||
-            !type_of(&child, &m.type))
-          continue;
-        if (dwarf_aggregate_size(&m.type, &m.size) != 0) m.size = 0;
-        members.push_back(m);
-      } while (dwarf_siblingof(&child, &child) == 0);
-      Dwarf_Word whole = 0;
-      if (dwarf_aggregate_size(&type, &whole) != 0) whole = 0;
-      for (std::size_t i = 0; i < members.size(); ++i)
-        if (members[i].size == 0) {
-          const Dwarf_Word end = i + 1 < members.size() ? members[i + 1].at : whole;
-          members[i].size = end > members[i].at ? end - members[i].at : 0;
-        }
-      for (Member& m : members) {
-        Dwarf_Die member = m.die, mtype = m.type;
-        const int mtag = dwarf_tag(&member);
-        const Dwarf_Word at = m.at, size = m.size;
-        if (offset < at || offset - at >= size) continue;
-        if (mtag == DW_TAG_member) {
-          const char* name = dwarf_diename(&member);
-          if (name == nullptr) break;  // an anonymous member: stop here
-          if (closure && std::strncmp(name, "__", 2) == 0) name += 2;
-          *path += std::string(".") + name;
-        }
-        offset -= at;
-        type = mtype;
-        found = true;
-        break;
-      }
-    } else if (tag == DW_TAG_array_type) {
-      Dwarf_Die element, range;
-      Dwarf_Word size = 0;
-      if (type_of(&type, &element) && dwarf_aggregate_size(&element, &size) == 0 && size != 0) {
-        // Strides of each dimension, outermost first: int m[2][3] is 2 rows of 3.
-        std::vector<Dwarf_Word> counts;
-        if (dwarf_child(&type, &range) == 0) do {
-          Dwarf_Attribute attr;
-          Dwarf_Word count = 0, upper = 0;
-          if (dwarf_tag(&range) != DW_TAG_subrange_type) continue;
-          if (dwarf_formudata(dwarf_attr(&range, DW_AT_count, &attr), &count) != 0)
-            count = dwarf_formudata(dwarf_attr(&range, DW_AT_upper_bound, &attr), &upper) == 0
-                        ? upper + 1
-                        : 0;
-          counts.push_back(count);
-        } while (dwarf_siblingof(&range, &range) == 0);
-        Dwarf_Word stride = size;
-        for (std::size_t i = 1; i < counts.size(); ++i)
-          stride *= std::max<Dwarf_Word>(counts[i], 1);
-        for (std::size_t i = 0; i < std::max<std::size_t>(counts.size(), 1); ++i) {
-          *path += "[" + std::to_string(offset / stride) + "]";
-          offset %= stride;
-          if (i + 1 < counts.size()) stride /= std::max<Dwarf_Word>(counts[i + 1], 1);
-        }
-        type = element;
-        found = true;
-      }
-    }
-    if (!found) break;
+    const bool deeper = tag == DW_TAG_structure_type || tag == DW_TAG_class_type
+                            ? into_member(&type, &offset, path)
+                            : tag == DW_TAG_array_type && into_element(&type, &offset, path);
+    if (!deeper) break;
   }
   if (offset != 0) *path += "+" + std::to_string(offset);
   else if (reached != nullptr) *reached = type;

@@ -40,22 +40,19 @@ __attribute__((noinline)) void atomic_point(OpKind kind, const volatile void* a,
   ctl().memory_access(self, op, size);
 }
 
-// What the atomic operation at `a` just left there, for the report (Event::after).
+// What the atomic operation at `a` just did, for the step it took: the value it left
+// there (Event::after, for the report), and whether it left memory as it was (kUnchanged,
+// for the livelock judge: a spin repeats such steps; work changes memory).
 template <typename T>
-void value_left(const volatile T* a, T now) {
+__attribute__((noinline)) void atomic_done(const volatile T* a, T now, bool unchanged) {
+  ThreadState* self = rt::controlled_thread();
+  if (self == nullptr || self->mutex_internals != 0) return;
   if constexpr (sizeof(T) <= 8) {
-    ThreadState* self = rt::controlled_thread();
-    if (self == nullptr || self->mutex_internals != 0) return;
     std::uint64_t v = 0;
     __builtin_memcpy(&v, &now, sizeof(T));
     ctl().atomic_value_after(self, addr(const_cast<const T*>(a)), v);
   }
-}
-
-// The read-modify-write just performed left memory as it was: its step says so, for the
-// livelock judge (a spin repeats such steps; work changes memory).
-__attribute__((noinline)) void unchanged_point() {
-  if (ThreadState* self = rt::controlled_thread(); self != nullptr && self->mutex_internals == 0) {
+  if (unchanged) {
     RuntimeScope scope(self);
     ctl().mark_last_event(self, kUnchanged);
   }
@@ -63,8 +60,7 @@ __attribute__((noinline)) void unchanged_point() {
 
 template <typename T>
 T rmw_done(const volatile T* a, T old, T now) {
-  value_left(a, now);
-  if (old == now) unchanged_point();
+  atomic_done(a, now, old == now);
   return old;
 }
 
@@ -74,8 +70,7 @@ bool compare_exchange(volatile T* a, T* expected, T v, int mo, std::uintptr_t pc
   atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, pc);
   const bool ok = __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST,
                                               __ATOMIC_SEQ_CST);
-  value_left(a, ok ? v : *expected);
-  if (!ok) unchanged_point();
+  atomic_done(a, ok ? v : *expected, !ok);
   return ok;
 }
 
@@ -89,7 +84,7 @@ bool compare_exchange(volatile T* a, T* expected, T v, int mo, std::uintptr_t pc
   void __tsan_atomic##n##_store(volatile T* a, T v, int mo) {                                 \
     atomic_point(OpKind::AtomicStore, a, sizeof(T), mo, WEFT_RAW_PC);                         \
     __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                 \
-    value_left<T>(a, v);                                                                      \
+    atomic_done<T>(a, v, false);                                                              \
   }                                                                                           \
   T __tsan_atomic##n##_exchange(volatile T* a, T v, int mo) {                                 \
     atomic_point(OpKind::AtomicRmw, a, sizeof(T), mo, WEFT_RAW_PC);                           \

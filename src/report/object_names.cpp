@@ -86,12 +86,15 @@ void ObjectNames::name_after_global(std::size_t block, std::uintptr_t global) {
 }
 
 std::string ObjectNames::pointed_name(std::size_t block, std::uintptr_t offset) const {
+  // Once per place: a long trace asks again at every step.
+  auto [it, fresh] = pointed_.try_emplace({block, offset});
+  if (!fresh) return it->second;
   const PointerLocal& p = pointers_[block];
   const std::string path = sym_.pointee_path(p.pointee, offset);
-  if (p.reference) return p.name + path;
-  if (path.starts_with(".")) return p.name + "->" + path.substr(1);
-  if (path.starts_with("[")) return p.name + path;
-  return "*" + p.name + path;  // its start, or bytes inside no member it can name ("*p+3")
+  if (p.reference) return it->second = p.name + path;
+  if (path.starts_with(".")) return it->second = p.name + "->" + path.substr(1);
+  if (path.starts_with("[")) return it->second = p.name + path;
+  return it->second = "*" + p.name + path;  // its start, or inside no member ("*p+3")
 }
 
 std::string ObjectNames::heap_block_label(std::size_t index) const {

@@ -8,6 +8,7 @@
 // the steps first touch them ("stack#1 (T0)": one of T0's locals, shared by reference).
 // An address only when nothing better is known.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -60,6 +61,8 @@ class ObjectNames {
   mutable std::unordered_map<std::uintptr_t, std::string> globals_;  // looked up once each
   std::unordered_map<std::uintptr_t, std::string> locals_;  // addresses on a thread's stack
   std::vector<PointerLocal> pointers_;  // per heap block: the pointer naming it (name "": none)
+  // pointed_name() by block and offset, looked up once each.
+  mutable std::map<std::pair<std::size_t, std::uintptr_t>, std::string> pointed_;
   // Per address asked about: the heap blocks holding it, in allocation order.
   mutable std::unordered_map<std::uintptr_t, std::vector<std::size_t>> blocks_;
 };

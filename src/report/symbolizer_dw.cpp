@@ -537,10 +537,13 @@ class DwSymbolizer final : public SymbolizerBackend {
   // variable() under the lock; *pointee (when given): the type handle of what the global
   // pointer or reference exactly at `address` points to, *reference which it is.
   std::string global_at(std::uintptr_t address, std::size_t* pointee, bool* reference);
+  // Whether `type` is a pointer or reference; then p's pointee (a handle of the type it
+  // points to, `code` an address in the module whose debug information it is from) and
+  // reference are set.
+  bool pointer_to(Dwarf_Die type, Dwarf_Addr code, PointerLocal* p);
   // Appends `name` when `type` is a pointer or reference (`value`: what it held).
-  // `code`: an address in the module whose debug information `type` is from.
-  void add_pointer(const std::string& name, Dwarf_Die type, std::uintptr_t value, Dwarf_Addr code,
-                   std::vector<PointerLocal>* out);
+  void add_pointer(const std::string& name, Dwarf_Die type, std::uintptr_t value,
+                   Dwarf_Addr code, std::vector<PointerLocal>* out);
   std::unique_ptr<Impl> impl_;
 };
 
@@ -913,13 +916,10 @@ std::string DwSymbolizer::global_at(std::uintptr_t address, std::size_t* pointee
   reached.addr = nullptr;  // set when the path names exactly the member there
   if (impl_->variable_die(mod, address - offset, &var) && type_of(&var, &type)) {
     member_path(type, offset, &text, &reached);
-    if (pointee != nullptr && reached.addr != nullptr) {
-      std::vector<PointerLocal> found;
-      add_pointer(text, reached, 0, address, &found);
-      if (!found.empty()) {
-        *pointee = found[0].pointee;
-        if (reference != nullptr) *reference = found[0].reference;
-      }
+    PointerLocal p;
+    if (pointee != nullptr && reached.addr != nullptr && pointer_to(reached, address, &p)) {
+      *pointee = p.pointee;
+      if (reference != nullptr) *reference = p.reference;
     }
   } else if (offset != 0) {
     text += "+" + std::to_string(offset);
@@ -1038,23 +1038,27 @@ std::vector<PointerLocal> DwSymbolizer::pointer_locals(std::uintptr_t pc, std::u
   return out;
 }
 
-void DwSymbolizer::add_pointer(const std::string& name, Dwarf_Die type, std::uintptr_t value,
-                               Dwarf_Addr code, std::vector<PointerLocal>* out) {
+bool DwSymbolizer::pointer_to(Dwarf_Die type, Dwarf_Addr code, PointerLocal* p) {
   strip_qualifiers(&type);
   const int tag = dwarf_tag(&type);
   if (tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type &&
       tag != DW_TAG_rvalue_reference_type)
-    return;
-  PointerLocal p;
-  p.name = name;
-  p.value = value;
-  p.reference = tag != DW_TAG_pointer_type;
+    return false;
+  p->reference = tag != DW_TAG_pointer_type;
   Dwarf_Die pointee;
   if (type_of(&type, &pointee)) {
     impl_->pointees.emplace_back(code, dwarf_dieoffset(&pointee));
-    p.pointee = impl_->pointees.size();
+    p->pointee = impl_->pointees.size();
   }
-  out->push_back(std::move(p));
+  return true;
+}
+
+void DwSymbolizer::add_pointer(const std::string& name, Dwarf_Die type, std::uintptr_t value,
+                               Dwarf_Addr code, std::vector<PointerLocal>* out) {
+  PointerLocal p;
+  p.name = name;
+  p.value = value;
+  if (pointer_to(type, code, &p)) out->push_back(std::move(p));
 }
 
 std::string DwSymbolizer::pointee_path(std::size_t pointee, std::uint64_t offset) {

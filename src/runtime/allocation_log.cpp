@@ -56,12 +56,21 @@ std::vector<Allocation> AllocationLog::touched_by(const BugRecord& bug) const {
 namespace {
 
 // The log's block starts, for note_held(): open addressing, no allocation (it may run in
-// a signal handler). Twice the log's capacity: at most half full.
+// a signal handler). Twice the log's capacity: at most half full. Empty between calls:
+// each clears the slots it filled (g_filled), not the whole table.
 constexpr std::size_t kStarts = 2 * AllocationLog::kCapacity;
 std::uintptr_t g_starts[kStarts];
+std::uint16_t g_filled[AllocationLog::kCapacity];
 
 std::size_t start_slot(std::uintptr_t a) { return (a >> 4) * 0x9e3779b97f4a7c15ull >> 49; }
 static_assert(kStarts == std::size_t{1} << 15, "start_slot() gives 15 bits");
+
+// The slot holding `a`, or the empty one where it would go.
+std::size_t find_start(std::uintptr_t a) {
+  std::size_t slot = start_slot(a);
+  while (g_starts[slot] != 0 && g_starts[slot] != a) slot = (slot + 1) % kStarts;
+  return slot;
+}
 
 }  // namespace
 
@@ -69,24 +78,22 @@ void AllocationLog::note_held(const DataRange* data, std::size_t ranges) {
   nheld = 0;
   const std::uint64_t total = count.load(std::memory_order_acquire);
   const std::uint64_t n = total < kCapacity ? total : kCapacity;
-  if (n == 0) return;
-  for (std::size_t i = 0; i < kStarts; ++i) g_starts[i] = 0;
+  std::size_t filled = 0;
   for (std::uint64_t k = total - n; k < total; ++k) {
     const std::uintptr_t a = entries[k % kCapacity].address;
-    std::size_t slot = start_slot(a);
-    while (g_starts[slot] != 0 && g_starts[slot] != a) slot = (slot + 1) % kStarts;
+    const std::size_t slot = find_start(a);
+    if (a == 0 || g_starts[slot] == a) continue;
     g_starts[slot] = a;
+    g_filled[filled++] = static_cast<std::uint16_t>(slot);
   }
-  for (std::size_t r = 0; r < ranges; ++r)
-    for (std::uintptr_t w = (data[r].begin + 7) & ~std::uintptr_t{7}; w + 8 <= data[r].end; w += 8) {
+  for (std::size_t r = 0; r < ranges && filled != 0 && nheld < kMaxHeld; ++r)
+    for (std::uintptr_t w = (data[r].begin + 7) & ~std::uintptr_t{7};
+         w + 8 <= data[r].end && nheld < kMaxHeld; w += 8) {
       const std::uintptr_t v = *reinterpret_cast<const volatile std::uintptr_t*>(w);
       if (v == 0 || (v & 15) != 0) continue;  // blocks start 16-aligned
-      std::size_t slot = start_slot(v);
-      while (g_starts[slot] != 0 && g_starts[slot] != v) slot = (slot + 1) % kStarts;
-      if (g_starts[slot] != v) continue;
-      held[nheld++] = GlobalPointer{w, v};
-      if (nheld == kMaxHeld) return;
+      if (g_starts[find_start(v)] == v) held[nheld++] = GlobalPointer{w, v};
     }
+  for (std::size_t i = 0; i < filled; ++i) g_starts[g_filled[i]] = 0;
 }
 
 }  // namespace weft::rt

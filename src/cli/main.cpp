@@ -37,6 +37,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command_line.hpp"
+#include "cli/execution_numbering.hpp"
 #include "cli/merge_results.hpp"
 #include "cli/number_option.hpp"
 #include "cli/output_file.hpp"
@@ -638,36 +639,10 @@ bool jobs_wanted(std::uint32_t option, std::uint32_t shards, std::uint32_t* jobs
   return true;
 }
 
-// "found in execution N of M": N is the whole search's number already (the worker numbers
-// its executions so); M, the worker's own count, becomes the search's `executions`. The
-// words may be on two lines (a narrow terminal).
-std::string of_all_executions(std::string report, std::uint64_t executions) {
-  auto skip_space = [&](std::size_t i) {
-    while (i < report.size() && std::isspace(static_cast<unsigned char>(report[i]))) ++i;
-    return i;
-  };
-  auto word = [&](std::size_t i, std::string_view w) {
-    return report.compare(i, w.size(), w) == 0 ? skip_space(i + w.size()) : std::string::npos;
-  };
-  auto digits = [&](std::size_t i) {
-    while (i < report.size() && std::isdigit(static_cast<unsigned char>(report[i]))) ++i;
-    return i;
-  };
-  for (std::size_t at = report.find("found in"); at != std::string::npos; at = report.find("found in", at + 1)) {
-    std::size_t i = word(skip_space(at + 8), "execution");
-    if (i == std::string::npos || digits(i) == i) continue;
-    const std::uint64_t n = std::stoull(report.substr(i, std::min<std::size_t>(digits(i) - i, 19)));
-    i = word(skip_space(digits(i)), "of");
-    if (i == std::string::npos || digits(i) == i) continue;
-    report.replace(i, digits(i) - i, std::to_string(std::max(n, executions)));
-  }
-  return report;
-}
-
 // The report of one worker, its run and coverage lines replaced by the merged search's
 // (the lines a worker wrapped go with them), fitted to the terminal's width.
 std::string merged_report(const std::string& report, const nlohmann::ordered_json& m,
-                          std::uint32_t jobs) {
+                          std::uint32_t jobs, const weft::cli::ExecutionNumbering& numbering) {
   const std::string strategy = m.value("strategy", "");
   const std::uint64_t n = m.value("executions", std::uint64_t{0});
   const std::string executions = std::to_string(n) + (n == 1 ? " execution" : " executions");
@@ -714,7 +689,7 @@ std::string merged_report(const std::string& report, const nlohmann::ordered_jso
              weft::cut_executions_warning(cut, m.value("max_steps", std::uint64_t{0})) + "\n";
   }
   if (!interrupted.empty() && !said) out += weft::interrupted_line(n, interrupted) + "\n";
-  return weft::fit_lines(of_all_executions(out, n), weft::cli::terminal_width());
+  return weft::fit_lines(numbering.renumber(out, n), weft::cli::terminal_width());
 }
 
 // --gdb: gdb's commands, written to `script`. weft's runtime is preloaded into the
@@ -1162,6 +1137,8 @@ int launch(Run r, Mode mode) {
   const Instance* shown = &instances[0];
   std::string json = instances[0].json;
   std::string report = instances[0].report;
+  std::string page = instances[0].page;
+  weft::cli::ExecutionNumbering numbering;
   if (jobs > 1 || shard.sharded()) {
     std::vector<weft::cli::ShardResult> parts;
     for (std::uint32_t j = 0; j < jobs; ++j) {
@@ -1172,6 +1149,11 @@ int launch(Run r, Mode mode) {
     }
     std::vector<std::uint32_t> expected;
     for (std::uint32_t j = 0; j < jobs; ++j) expected.push_back(shard.index + shard.count * j);
+    // The whole search ran here: its executions are numbered as they ran.
+    if (!shard.sharded())
+      for (std::uint32_t j = 0; j < jobs; ++j)
+        if (std::string e = numbering.add_part(parts[j].json, j, jobs); !e.empty())
+          return status_of(fail("worker " + std::to_string(j) + " wrote an invalid result: " + e));
     // Without --keep-going the first bug stopped the others: it alone is the result.
     weft::cli::MergeOutcome m =
         weft::cli::merge_results(parts, shard.count * jobs, expected, !r.keep_going,
@@ -1192,14 +1174,19 @@ int launch(Run r, Mode mode) {
     if (shard.sharded())
       m.merged["shard"] = {{"index", shard.index}, {"count", shard.count}, {"source", sharding.source}};
     m.merged["jobs"] = jobs;
+    numbering.renumber(&m.merged);
     json = m.merged.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-    report = jobs > 1 ? merged_report(shown->report, m.merged, jobs) : shown->report;
+    page = shown->page;
+    if (jobs > 1) {
+      report = merged_report(shown->report, m.merged, jobs, numbering);
+      page = numbering.renumber(page, m.merged.value("executions", std::uint64_t{0}));
+    }
   }
   // gdb kills the execution it follows when it quits while that runs (not at the bug).
   if (gdb && json.find("the process was killed by signal 9") != std::string::npos)
     std::cerr << "weft: gdb killed the execution when it quit; the report shows how far it got\n";
   return finish_run(r, mode, program,
-                    {json, report, shown->output, shown->found, shown->trace, shown->page});
+                    {json, report, shown->output, shown->found, shown->trace, page});
 }
 
 struct Merge {

@@ -194,6 +194,20 @@ struct RunRecord {
   // Data races seen with --races=report (each pair of locations once): reported, not
   // bugs. Each record holds the execution and schedule that showed it.
   std::vector<BugRecord> races;
+  // A part of a larger search (shard sharded()): the places in the search's order of the
+  // executions it ran, as runs {first, count}. Merging workers' results numbers every
+  // execution by them: 1 + how many of the whole search's ran before it in that order.
+  struct OrderRun {
+    std::uint64_t first = 0;
+    std::uint64_t count = 0;
+  };
+  std::vector<OrderRun> order_runs;
+  void ran_in_order(std::uint64_t order) {
+    if (!order_runs.empty() && order_runs.back().first + order_runs.back().count == order)
+      ++order_runs.back().count;
+    else
+      order_runs.push_back({order, 1});
+  }
 };
 
 }  // namespace weft

@@ -1077,6 +1077,7 @@ void serve(ServerState& s) {
     if (!probe) {
       ++counted;
       ++in_round;
+      if (cfg.shard.sharded()) run.ran_in_order(this_order);
     }
     // A hang is confirmed by running the same execution again before it is reported: the
     // server's state is unchanged, so the child makes the same decisions. A stall that a

@@ -156,6 +156,11 @@ std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
   if (!run.interrupted.empty()) j["interrupted"] = run.interrupted;
   // Long executions cut at --steps (max_steps) with every thread still making progress:
   // not livelocks, so not bugs, and not explored past the bound.
+  // For weft run's merge of its workers' results (not in a result it shows).
+  if (run.shard.sharded()) {
+    j["order_runs"] = json::array();
+    for (const RunRecord::OrderRun& r : run.order_runs) j["order_runs"].push_back({r.first, r.count});
+  }
   j["max_steps"] = run.max_steps;
   j["cut_executions"] = run.cut_executions;
   j["coverage"] = {{"kind", run.coverage.kind},

@@ -28,6 +28,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -39,6 +40,7 @@
 #include "cli/command_line.hpp"
 #include "cli/execution_numbering.hpp"
 #include "cli/merge_results.hpp"
+#include "cli/result_file.hpp"
 #include "cli/number_option.hpp"
 #include "cli/output_file.hpp"
 #include "cli/output_paths.hpp"
@@ -68,11 +70,28 @@ int fail(const std::string& message) {
   return kError;
 }
 
+// Read whole, in one string sized to the file, straight from the kernel (a long trace's
+// outputs are tens of MB). "" when it cannot be read.
 std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  const int fd = open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  struct stat st;
+  std::string text;
+  if (fstat(fd, &st) == 0 && st.st_size > 0) {
+    text.reserve(static_cast<std::size_t>(st.st_size) + 1);  // a newline may be added
+    text.resize(static_cast<std::size_t>(st.st_size));
+  }
+  std::size_t done = 0;
+  for (;;) {
+    if (done == text.size()) text.resize(text.size() + 4096);  // grew, or not a regular file
+    const ssize_t n = read(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  close(fd);
+  text.resize(done);
+  return text;
 }
 
 // weft's runtime next to this executable: <prefix>/bin/weft -> <prefix>/lib/libweft.so,
@@ -355,7 +374,8 @@ struct Instance {
   bool group = true;  // the program leads a process group of its own (not under --gdb)
   fs::path results;
   // What the fork server wrote.
-  std::string json, report, output, found, trace, page;
+  std::string json, report, output, found;
+  weft::cli::ResultFile trace, page;
 };
 
 // Ctrl-C or SIGTERM: the first is passed on to the workers (the fork servers, or gdb),
@@ -489,15 +509,13 @@ std::string collect(Instance& in) {
            "does it clear LD_PRELOAD?); exit status " +
            std::to_string(WIFEXITED(in.status) ? WEXITSTATUS(in.status) : 128 + WTERMSIG(in.status));
   }
+  // The fork server writes it last, whole (renamed into place once written).
   in.json = read_file(in.results / "result.json");
-  // The fork server writes it last, checked; whatever cut it short must not pass for a result.
-  if (!nlohmann::json::accept(in.json))
-    return "the run's result " + (in.results / "result.json").string() + " is not valid JSON";
   in.report = read_file(in.results / "report.txt");
   in.output = read_file(in.results / "output.txt");
   in.found = read_file(in.results / "schedule.txt");
-  in.trace = read_file(in.results / "trace.json");
-  in.page = read_file(in.results / "report.html");
+  in.trace = weft::cli::ResultFile(in.results / "trace.json");
+  in.page = weft::cli::ResultFile(in.results / "report.html");
   return "";
 }
 
@@ -811,7 +829,8 @@ bool check_checkpoint(const Run& r, const std::string& program, const weft::Shar
 
 // What the fork servers left of a finished run (merged, for several).
 struct Outcome {
-  std::string json, report, output, found, trace, page;
+  std::string json, report, output, found;
+  weft::cli::ResultFile trace, page;
 };
 
 // A shell command in lines of at most `width` columns, broken at spaces outside quotes
@@ -877,13 +896,13 @@ std::string replay_hint(const Run& r, const std::string& file) {
 
 // Writes the run's files, each checked, and prints its report (to stdout, which
 // StdoutBuffer writes last). The exit status.
-int finish_run(const Run& r, Mode mode, const std::string& program, const Outcome& o) {
+int finish_run(const Run& r, Mode mode, const std::string& program, Outcome o) {
   const bool replay = mode == Mode::kReplay;
   const bool has_bug = !o.found.empty();
   const bool has_error = o.json.find("\"error\"") != std::string::npos;
   WriteErrors errors;
   if (r.json == "-") std::cout << o.json << "\n";
-  else if (!r.json.empty()) errors.add(weft::cli::write_output(r.json, "the JSON result", o.json + "\n"));
+  else if (!r.json.empty()) errors.add(weft::cli::write_output(r.json, "the JSON result", o.json += '\n'));
   if (r.json != "-" && (!r.quiet || has_bug || has_error || g_stop_signal != 0)) {  // (an interrupted run says so)
     if (has_bug && !o.output.empty() && !replay)
       std::cout << "output of the failing execution:\n" << o.output
@@ -891,9 +910,9 @@ int finish_run(const Run& r, Mode mode, const std::string& program, const Outcom
     std::cout << o.report;
   }
   if (!r.trace_out.empty() && has_bug)
-    errors.add(weft::cli::write_output(r.trace_out, "the trace", o.trace + "\n"));
+    errors.add(o.trace.copy_to(r.trace_out, "the trace"));
   if (!r.html.empty() && has_bug)
-    errors.add(weft::cli::write_output(r.html, "the HTML report", o.page));
+    errors.add(o.page.copy_to(r.html, "the HTML report"));
   // Nothing to picture without a bug: said, and no file is left looking like a report.
   if ((!r.trace_out.empty() || !r.html.empty()) && !has_bug && !has_error && r.json != "-")
     std::cerr << "weft: no bug found, so no interleaving to write (--trace-out, --html)\n";
@@ -1134,10 +1153,9 @@ int launch(Run r, Mode mode) {
   if (!problem.empty()) return status_of(fail(problem));
 
   // One worker's files are the run's; several are merged, the first bug's worker's shown.
-  const Instance* shown = &instances[0];
-  std::string json = instances[0].json;
-  std::string report = instances[0].report;
-  std::string page = instances[0].page;
+  // Moved, not copied: a long trace's files are tens of MB each.
+  Instance* shown = &instances[0];
+  std::optional<std::string> json, report;  // rewritten by the merge; else shown's
   weft::cli::ExecutionNumbering numbering;
   if (jobs > 1 || shard.sharded()) {
     std::vector<weft::cli::ShardResult> parts;
@@ -1163,7 +1181,7 @@ int launch(Run r, Mode mode) {
     if (m.winner >= 0) {
       shown = &instances[static_cast<std::size_t>(m.winner)];
     } else {
-      for (const Instance& in : instances)
+      for (Instance& in : instances)
         if (in.json.find("\"error\"") != std::string::npos) {
           shown = &in;
           break;
@@ -1176,17 +1194,19 @@ int launch(Run r, Mode mode) {
     m.merged["jobs"] = jobs;
     numbering.renumber(&m.merged);
     json = m.merged.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-    page = shown->page;
     if (jobs > 1) {
       report = merged_report(shown->report, m.merged, jobs, numbering);
-      page = numbering.renumber(page, m.merged.value("executions", std::uint64_t{0}));
+      shown->page.replace(numbering.renumber(shown->page.text(), m.merged.value("executions", std::uint64_t{0})));
     }
   }
+  Outcome o{json ? std::move(*json) : std::move(shown->json),
+            report ? std::move(*report) : std::move(shown->report),
+            std::move(shown->output), std::move(shown->found), std::move(shown->trace),
+            std::move(shown->page)};
   // gdb kills the execution it follows when it quits while that runs (not at the bug).
-  if (gdb && json.find("the process was killed by signal 9") != std::string::npos)
+  if (gdb && o.json.find("the process was killed by signal 9") != std::string::npos)
     std::cerr << "weft: gdb killed the execution when it quit; the report shows how far it got\n";
-  return finish_run(r, mode, program,
-                    {json, report, shown->output, shown->found, shown->trace, page});
+  return finish_run(r, mode, program, std::move(o));
 }
 
 struct Merge {

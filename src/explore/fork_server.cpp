@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -321,9 +322,11 @@ std::string execution_output(const ServerState& s) {
   return out + read_fd(s.output_fd);
 }
 
-// "" or why `text` could not be written to `path` (a full TMPDIR, say).
+// "" or why `text` could not be written to `path` (a full TMPDIR, say). Written under
+// another name and renamed: whatever cuts it short (a kill) leaves no `path`.
 std::string write_file(const std::string& path, const std::string& text) {
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  const std::string part = path + ".part";
+  const int fd = open(part.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) return std::strerror(errno);
   for (std::size_t done = 0; done < text.size();) {
     const ssize_t n = write(fd, text.data() + done, text.size() - done);
@@ -331,11 +334,17 @@ std::string write_file(const std::string& path, const std::string& text) {
     if (n <= 0) {
       const int error = n < 0 ? errno : ENOSPC;
       close(fd);
+      unlink(part.c_str());
       return std::strerror(error);
     }
     done += static_cast<std::size_t>(n);
   }
-  return close(fd) == 0 || errno == EINTR ? "" : std::strerror(errno);
+  if ((close(fd) != 0 && errno != EINTR) || rename(part.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    unlink(part.c_str());
+    return std::strerror(error);
+  }
+  return "";
 }
 
 std::vector<std::string> own_args() {
@@ -764,18 +773,21 @@ void serve(ServerState& s) {
     }
     // For weft run, every file checked and result.json last: its sign that the others are
     // whole. One cut short (a full TMPDIR) is said, and leaves no result.json behind.
-    const std::string json = format_json(run, symbolizer, program, args);
-    std::vector<std::pair<const char*, std::string>> files = {
-        {"report.txt", format_text(run, symbolizer, text_options)}, {"output.txt", output}};
+    // Each made and written in turn: a long trace's are tens of MB each.
+    std::vector<std::pair<const char*, std::function<std::string()>>> files = {
+        {"report.txt", [&] { return format_text(run, symbolizer, text_options); }},
+        {"output.txt", [&] { return output; }}};
     if (!run.bugs.empty()) {
-      files.emplace_back("schedule.txt", run.bugs[0].schedule);
-      files.emplace_back("trace.json", format_trace_events(run.bugs[0], symbolizer));
-      files.emplace_back("report.html", format_html(run, symbolizer, {program, cfg.replay_command, output}));
+      files.emplace_back("schedule.txt", [&] { return run.bugs[0].schedule; });
+      files.emplace_back("trace.json", [&] { return format_trace_events(run.bugs[0], symbolizer); });
+      files.emplace_back("report.html", [&] {
+        return format_html(run, symbolizer, {program, cfg.replay_command, output});
+      });
     }
-    files.emplace_back("result.json", json);
-    for (const auto& [name, text] : files) {
+    files.emplace_back("result.json", [&] { return format_json(run, symbolizer, program, args); });
+    for (const auto& [name, make] : files) {
       const std::string path = cfg.result_dir + "/" + name;
-      if (std::string why = write_file(path, text); !why.empty()) {
+      if (std::string why = write_file(path, make()); !why.empty()) {
         unlink((cfg.result_dir + "/result.json").c_str());
         const std::string line = "weft: cannot write the run's result to " + path + ": " + why + "\n";
         [[maybe_unused]] const ssize_t n = write(STDERR_FILENO, line.data(), line.size());

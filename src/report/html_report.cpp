@@ -7,6 +7,7 @@
 
 #include "report/culprit_steps.hpp"
 #include "report/happens_before_arrows.hpp"
+#include "report/json_line.hpp"
 #include "report/location.hpp"
 #include "report/object_history.hpp"
 #include "report/object_names.hpp"
@@ -17,16 +18,20 @@ namespace weft {
 namespace {
 
 std::string escape(const std::string& text) {
+  auto special = [](char c) { return c == '&' || c == '<' || c == '>' || c == '"' || c == '\''; };
+  auto next = std::find_if(text.begin(), text.end(), special);
+  if (next == text.end()) return text;  // most are plain
   std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
+  out.reserve(text.size() + 16);
+  for (auto at = text.begin();; at = next + 1, next = std::find_if(at, text.end(), special)) {
+    out.append(at, next);
+    if (next == text.end()) break;
+    switch (*next) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      default: out += "&#39;";
     }
   }
   return out;
@@ -131,6 +136,11 @@ class PageWriter {
 
   std::string write() {
     const std::string kind(bug_kind_name(bug_.kind));
+    // Room for every step (a box, its details for the script): a long trace's page grows
+    // to tens of MB, and each doubling would touch fresh pages.
+    const std::size_t shown = bug_.events.size() - from();
+    html_.reserve((std::size_t{64} << 10) + shown * 1024);
+    steps_.reserve(shown * 384);
     html_ = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>weft: " +
             escape(kind) + " in " + escape(context_.program) + "</title>\n<style>" + kStyle +
             "</style></head>\n<body>\n";
@@ -144,7 +154,9 @@ class PageWriter {
     write_heap_blocks();
     write_races_seen();
     write_output();
-    html_ += "<script>\nconst WEFT = " + payload() + ";\n" + kScript + "</script>\n</body></html>\n";
+    html_ += "<script>\nconst WEFT = ";
+    write_payload();
+    html_ += ";\n" + std::string(kScript) + "</script>\n</body></html>\n";
     return std::move(html_);
   }
 
@@ -257,7 +269,7 @@ class PageWriter {
   void write_heap_blocks();
   void write_races_seen();
   void write_output();
-  std::string payload() const;
+  void write_payload();
 
   const RunRecord& run_;
   const BugRecord& bug_;
@@ -265,7 +277,7 @@ class PageWriter {
   const HtmlContext& context_;
   const ObjectNames names_;
   std::string html_;
-  nlohmann::json steps_ = nlohmann::json::array();
+  std::string steps_;  // the steps' details for the script: JSON objects, comma-separated
 };
 
 void PageWriter::write_lanes() {
@@ -339,9 +351,12 @@ void PageWriter::write_step(std::size_t i, const std::array<std::size_t, 2>& rac
            (racing ? std::string("<span class=\"race-badge\">") + (i == race[0] ? "racing access" : "earlier access") + "</span>" : "") +
            (failing ? "<span id=\"bug-marker\">&#10006; " + escape(kind) + "</span>" : "") +
            (loc.empty() ? "" : "<span class=\"loc\">" + escape(loc) + "</span>") + "</div>\n";
-  steps_.push_back({{"i", i}, {"t", e.thread}, {"tn", names_.thread(e.thread)}, {"op", std::string(op_name(e.op.kind))},
-                    {"obj", obj}, {"value", value}, {"loc", loc}, {"fn", where.function},
-                    {"src", src}});
+  // Dumped now, not kept as a document: a long trace's took hundreds of MB.
+  if (!steps_.empty()) steps_ += ',';
+  JsonLine(&steps_)
+      .field("i", i).field("t", e.thread).field("tn", names_.thread(e.thread))
+      .field("op", op_name(e.op.kind)).field("obj", obj).field("value", value).field("loc", loc)
+      .field("fn", where.function).field("src", src);
 }
 
 // Heap objects by where they were allocated (their steps name them heap#1, heap#2...).
@@ -385,21 +400,21 @@ void PageWriter::write_output() {
 
 // The steps and arrows for the script, as JSON that cannot end the script or open a
 // comment in it: every '<', '>' and '&' escaped (they only occur inside its strings).
-std::string PageWriter::payload() const {
+void PageWriter::write_payload() {
   nlohmann::json arrows = nlohmann::json::array();
   for (const auto& [before, after] : happens_before_arrows(bug_.events))
     if (before >= from()) arrows.push_back({before, after});
-  const nlohmann::json data = {{"steps", steps_}, {"arrows", std::move(arrows)}};
-  const std::string text = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    if (c == '<') out += "\\u003c";
-    else if (c == '>') out += "\\u003e";
-    else if (c == '&') out += "\\u0026";
-    else out += c;
-  }
-  return out;
+  const std::string arrows_text = arrows.dump();
+  for (std::string_view text : {std::string_view("{\"steps\":["), std::string_view(steps_),
+                                std::string_view("],\"arrows\":"), std::string_view(arrows_text),
+                                std::string_view("}")})
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t special = std::min(text.find_first_of("<>&", at), text.size());
+      html_.append(text, at, special - at);
+      if (special == text.size()) break;
+      html_ += text[special] == '<' ? "\\u003c" : text[special] == '>' ? "\\u003e" : "\\u0026";
+      at = special + 1;
+    }
 }
 
 }  // namespace

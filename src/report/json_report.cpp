@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/json_line.hpp"
 #include "report/location.hpp"
 #include "report/object_history.hpp"
 #include "report/object_names.hpp"
@@ -21,7 +22,63 @@ std::string object_string(const Op& op) {
   return op.object == 0 ? std::string() : hex_address(op.object);
 }
 
-json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
+// The traces' steps, each dumped as it is made and spliced into the document's text after
+// (one step per line): a document holding 100,000 steps' objects took hundreds of MB and
+// most of a long report's time. A trace is a placeholder in the document until then.
+class StepArrays {
+ public:
+  // The placeholder of a trace whose steps, dumped, are `steps` (one per line).
+  json add(std::string steps) {
+    arrays_.push_back(std::move(steps));
+    return marker(arrays_.size() - 1);
+  }
+  // `dumped` with each placeholder (the value of a "trace" key) replaced by its array,
+  // its steps a line each below the line of its key (`indent` >= 0), or on that line (-1).
+  std::string splice(const std::string& dumped, int indent) const {
+    std::string out;
+    out.reserve(dumped.size() + total());
+    // With its key: a program's string that reads like a placeholder has its quotes
+    // escaped, so it never matches.
+    const std::string key = indent < 0 ? "\"trace\":" : "\"trace\": ";
+    std::size_t at = 0;
+    for (std::size_t k = 0; k < arrays_.size(); ++k) {
+      const std::string quoted = json(marker(k)).dump(-1, ' ', false);
+      const std::size_t found = dumped.find(key + quoted, at);
+      if (found == std::string::npos) continue;
+      const std::size_t value = found + key.size();
+      out.append(dumped, at, value - at);
+      const std::size_t line = dumped.rfind('\n', value) + 1;  // npos + 1: the first line
+      const std::string pad =
+          indent < 0 ? "" : "\n" + std::string(dumped.find_first_not_of(' ', line) - line, ' ');
+      const std::string step_pad = indent < 0 ? "" : pad + std::string(indent, ' ');
+      out += '[';
+      const std::string& steps = arrays_[k];
+      for (std::size_t from = 0; from < steps.size();) {
+        const std::size_t end = std::min(steps.find('\n', from), steps.size());
+        if (from != 0) out += ',';
+        out += step_pad;
+        out.append(steps, from, end - from);
+        from = end + 1;
+      }
+      if (!steps.empty()) out += pad;
+      out += ']';
+      at = value + quoted.size();
+    }
+    out.append(dumped, at, std::string::npos);
+    return out;
+  }
+
+ private:
+  static std::string marker(std::size_t k) { return "\x01steps:" + std::to_string(k); }
+  std::size_t total() const {
+    std::size_t n = 0;
+    for (const std::string& a : arrays_) n += a.size() + a.size() / 8;
+    return n;
+  }
+  std::vector<std::string> arrays_;
+};
+
+json bug_object(const BugRecord& bug, Symbolizer& symbolizer, StepArrays& steps) {
   const ObjectNames names(bug, symbolizer);
   json b;
   b["kind"] = std::string(bug_kind_name(bug.kind));
@@ -84,29 +141,28 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
                    {"history", std::move(events)}};
   }
 
-  json trace = json::array();
+  std::string trace;
   const std::size_t from = std::min(bug.shown_from, bug.events.size());
   if (from != 0) b["trace_omitted"] = from;
   for (std::size_t i = from; i < bug.events.size(); ++i) {
     const Event& e = bug.events[i];
     Frame where = choose_location(e, symbolizer);
-    json step = {{"step", i + 1},
-                 {"thread", e.thread},
-                 {"op", std::string(op_name(e.op.kind))},
-                 {"object", object_string(e.op)},
-                 {"object_name", names.object(e.op, i)},
-                 {"size", is_memory_access(e.op.kind) ? e.op.size : 0},
-                 {"preemption", (e.flags & kPreemption) != 0},
-                 {"location", where.file.empty()
-                                  ? std::string()
-                                  : where.file + ":" + std::to_string(where.line)},
-                 {"function", where.function}};
-    if (targets_thread(e.op.kind)) step["target"] = e.op.aux;
-    if (e.values & kValueBefore) step["value_before"] = e.before;
-    if (e.values & kValueAfter) step["value_after"] = e.after;
-    trace.push_back(std::move(step));
+    if (i != from) trace += '\n';
+    JsonLine step(&trace);
+    step.field("step", i + 1)
+        .field("thread", e.thread)
+        .field("op", op_name(e.op.kind))
+        .field("object", object_string(e.op))
+        .field("object_name", names.object(e.op, i))
+        .field("size", is_memory_access(e.op.kind) ? e.op.size : 0)
+        .field("preemption", (e.flags & kPreemption) != 0)
+        .field("location", where.file.empty() ? std::string() : where.file + ":" + std::to_string(where.line))
+        .field("function", where.function);
+    if (targets_thread(e.op.kind)) step.field("target", e.op.aux);
+    if (e.values & kValueBefore) step.field("value_before", e.before);
+    if (e.values & kValueAfter) step.field("value_after", e.after);
   }
-  b["trace"] = std::move(trace);
+  b["trace"] = steps.add(std::move(trace));
 
   json threads = json::array();
   for (ThreadId t = 0; t < bug.thread_names.size(); ++t)
@@ -127,7 +183,7 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer) {
   b["heap_objects"] = std::move(heap);
   if (bug.leads_to_searched != 0) {
     b["leads_to_searched"] = bug.leads_to_searched;
-    if (!bug.leads_to.empty()) b["leads_to"] = bug_object(bug.leads_to.front(), symbolizer);
+    if (!bug.leads_to.empty()) b["leads_to"] = bug_object(bug.leads_to.front(), symbolizer, steps);
   }
   return b;
 }
@@ -174,14 +230,15 @@ std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
                    {"nondeterminism", run.coverage.nondeterminism}};
   if (!run.coverage.points.empty()) j["coverage"]["points"] = run.coverage.points;
   if (!run.error.empty()) j["error"] = run.error;
+  StepArrays steps;
   json bugs = json::array();
-  for (const BugRecord& bug : run.bugs) bugs.push_back(bug_object(bug, symbolizer));
+  for (const BugRecord& bug : run.bugs) bugs.push_back(bug_object(bug, symbolizer, steps));
   j["bugs"] = std::move(bugs);
   json races = json::array();
-  for (const BugRecord& race : run.races) races.push_back(bug_object(race, symbolizer));
+  for (const BugRecord& race : run.races) races.push_back(bug_object(race, symbolizer, steps));
   j["races"] = std::move(races);
   // Replace invalid UTF-8 (a message quoting program bytes) rather than throw.
-  return j.dump(indent, ' ', false, json::error_handler_t::replace);
+  return steps.splice(j.dump(indent, ' ', false, json::error_handler_t::replace), indent);
 }
 
 }  // namespace weft

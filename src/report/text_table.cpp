@@ -1,6 +1,9 @@
 #include "report/text_table.hpp"
 
 #include <algorithm>
+#include <deque>
+#include <string_view>
+#include <unordered_map>
 
 #include "report/text_width.hpp"
 
@@ -20,27 +23,43 @@ std::size_t TextTable::least_width(std::size_t indent) const {
 void TextTable::render(std::string& out, const std::string& indent, std::size_t width) const {
   std::vector<std::size_t> target = natural_widths();
   const std::size_t columns = shrink(target, width, indent.size());
-  // The cells as they fit, and the columns' widths they make.
-  std::vector<std::vector<std::string>> cells(lines_.size());
+  // The cells as they fit (most as they are: only those shortened are new strings), each
+  // with its width, and the columns' widths they make.
+  struct Cell {
+    std::string_view text;
+    std::size_t width;
+  };
+  std::deque<std::string> shortened;
+  std::vector<std::unordered_map<std::string_view, std::string_view>> shortened_as(columns);
+  std::vector<std::vector<Cell>> cells(lines_.size());
   std::vector<std::size_t> shown(columns, 0);
   for (std::size_t r = 0; r < lines_.size(); ++r) {
     const std::vector<std::string>& row = lines_[r].cells;
     for (std::size_t c = 0; c < row.size() && c < columns; ++c) {
-      cells[r].push_back(fitted(row[c], c, target[c]));
-      shown[c] = std::max(shown[c], visible_width(cells[r].back()));
+      Cell cell{row[c], visible_width(row[c])};
+      if (cell.width > target[c] && fit_of(c) != nullptr) {
+        auto [at, fresh] = shortened_as[c].try_emplace(row[c]);
+        if (fresh) at->second = shortened.emplace_back(fitted(row[c], c, target[c]));
+        cell.text = at->second;
+        cell.width = visible_width(cell.text);
+      }
+      cells[r].push_back(cell);
+      shown[c] = std::max(shown[c], cell.width);
     }
   }
+  std::string text;
   for (std::size_t r = 0; r < lines_.size(); ++r) {
     const Line& l = lines_[r];
-    std::string text = indent;
+    text = indent;
     if (l.cells.empty()) {
-      for (std::size_t i = 0; i < l.column && i < columns; ++i) text += std::string(shown[i] + 2, ' ');
+      for (std::size_t i = 0; i < l.column && i < columns; ++i) text.append(shown[i] + 2, ' ');
       text += l.free;
     } else {
       for (std::size_t c = 0; c < cells[r].size(); ++c) {
         const ColumnFit* f = fit_of(c);
-        text += f != nullptr && f->paint ? f->paint(cells[r][c]) : cells[r][c];
-        if (c + 1 < cells[r].size()) text += std::string(shown[c] - visible_width(cells[r][c]) + 2, ' ');
+        if (f != nullptr && f->paint) text += f->paint(std::string(cells[r][c].text));
+        else text += cells[r][c].text;
+        if (c + 1 < cells[r].size()) text.append(shown[c] - cells[r][c].width + 2, ' ');
       }
     }
     while (!text.empty() && text.back() == ' ') text.pop_back();
@@ -95,8 +114,19 @@ std::size_t TextTable::shrink(std::vector<std::size_t>& width, std::size_t limit
 // The width column `c`'s cells take once fitted to `width`.
 std::size_t TextTable::taken_width(std::size_t c, std::size_t width) const {
   std::size_t most = 0;
-  for (const Line& l : lines_)
-    if (c < l.cells.size()) most = std::max(most, visible_width(fitted(l.cells[c], c, width)));
+  // A cell too wide is fitted once: a long trace's repeat (a loop's source line).
+  std::unordered_map<std::string_view, std::size_t> fitted_width;
+  for (const Line& l : lines_) {
+    if (c >= l.cells.size()) continue;
+    const std::string& cell = l.cells[c];
+    std::size_t taken = visible_width(cell);  // most cells fit as they are
+    if (taken > width) {
+      auto [at, fresh] = fitted_width.try_emplace(cell, 0);
+      if (fresh) at->second = visible_width(fitted(cell, c, width));
+      taken = at->second;
+    }
+    most = std::max(most, taken);
+  }
   return most;
 }
 

@@ -180,5 +180,34 @@ TEST(JsonReport, OneLineAndInvalidUtf8) {
   EXPECT_TRUE(j.at("bugs")[0].at("message").is_string());
 }
 
+// The traces' steps are written apart and spliced into the document (a line each): the
+// result is the same document, indented or on one line, with a trace in a trace (what a
+// race leads to) and a message that looks like the splice's placeholder.
+TEST(JsonReport, TracesAreSplicedIntoTheDocument) {
+  Symbolizer sym;
+  RunRecord run = weft_test::lost_update_run();
+  BugRecord& race = run.bugs[0];
+  race.message = "\x01steps:0";
+  race.leads_to_searched = 4;
+  race.leads_to.push_back(weft_test::lost_update_run().bugs[0]);
+  race.leads_to.back().kind = BugKind::kAssertion;
+  run.races.push_back(weft_test::lost_update_run().bugs[0]);
+  const json indented = json::parse(format_json(run, sym, "", {}, 2));
+  const std::string line = format_json(run, sym, "", {}, -1);
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  EXPECT_EQ(json::parse(line), indented);
+  EXPECT_EQ(indented.at("bugs")[0].at("message"), "\x01steps:0");
+  for (const json* b : {&indented.at("bugs")[0], &indented.at("bugs")[0].at("leads_to"), &indented.at("races")[0]}) {
+    ASSERT_EQ(b->at("trace").size(), run.bugs[0].events.size()) << *b;
+    for (std::size_t i = 0; i < run.bugs[0].events.size(); ++i) {
+      EXPECT_EQ(b->at("trace")[i].at("step"), i + 1);
+      EXPECT_EQ(b->at("trace")[i].at("thread"), run.bugs[0].events[i].thread);
+    }
+  }
+  // Indented, each step is a line of its own under its key's.
+  const std::string text = format_json(run, sym, "", {}, 2);
+  EXPECT_NE(text.find("      \"trace\": [\n        {\"step\":1,"), std::string::npos) << text.substr(0, 3000);
+}
+
 }  // namespace
 }  // namespace weft

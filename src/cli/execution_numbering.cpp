@@ -17,6 +17,7 @@ std::string ExecutionNumbering::add_part(const ojson& result, std::uint32_t inde
     if (!r.is_array() || r.size() != 2 || !r[0].is_number_unsigned() || !r[1].is_number_unsigned())
       return "field \"order_runs\" must hold pairs [first, count] of whole numbers >= 0";
     runs_.push_back({index, count, r[0].get<std::uint64_t>(), r[1].get<std::uint64_t>()});
+  count_ = count;
   }
   return "";
 }
@@ -34,13 +35,19 @@ std::uint64_t ExecutionNumbering::compact(std::uint64_t numbered) const {
   return before + 1;
 }
 
-void ExecutionNumbering::renumber(ojson* merged) const {
+void ExecutionNumbering::renumber(ojson* merged) {
   for (const char* list : {"bugs", "races"}) {
     if (!merged->contains(list)) continue;
     for (ojson& b : (*merged)[list]) {
-      b["execution"] = compact(b.value("execution", std::uint64_t{1}));
-      if (b.contains("leads_to"))
-        b["leads_to"]["execution"] = compact(b["leads_to"].value("execution", std::uint64_t{1}));
+      const std::uint64_t numbered = b.value("execution", std::uint64_t{1});
+      b["execution"] = compact(numbered);
+      if (!compacting_ || !b.contains("leads_to")) continue;
+      // What a race leads to: found by the worker that went on past the race, its
+      // executions after it (k places on in the order: k / count executions later).
+      ojson& leads = b["leads_to"];
+      const std::uint64_t later = leads.value("execution", std::uint64_t{1});
+      const std::uint64_t after = later > numbered ? (later - numbered) / count_ : 0;
+      leads["execution"] = leads_to_[later] = compact(numbered) + after;
     }
   }
 }
@@ -79,8 +86,12 @@ std::string ExecutionNumbering::renumber(std::string text, std::uint64_t executi
     // A sharded search's number is in the unsharded search: it may pass this part's count.
     replace_number(word(skip_space(i), "of"), &of, [&](std::uint64_t) { return std::max(n, executions); });
   }
+  const auto leads = [&](std::uint64_t k) {
+    const auto at = leads_to_.find(k);
+    return at != leads_to_.end() ? at->second : compact(k);
+  };
   for (std::size_t at = text.find("(execution"); at != std::string::npos; at = text.find("(execution", at + 1))
-    replace_number(skip_space(at + 10), &n, own);
+    replace_number(skip_space(at + 10), &n, leads);
   return text;
 }
 

@@ -6,6 +6,7 @@
 // search's ran before it in that order, so that "found in execution N of M" has N <= M,
 // and the text, the JSON and the HTML page show the same N whatever the workers.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,11 +23,14 @@ class ExecutionNumbering {
   // `numbered` itself when no part was added (a shard's workers: numbered in the
   // unsharded search, whose other executions ran elsewhere).
   std::uint64_t compact(std::uint64_t numbered) const;
-  // The merged result's bugs and races (and what each leads to), renumbered.
-  void renumber(nlohmann::ordered_json* merged) const;
+  // The merged result's bugs and races, renumbered; what a race leads to, the race's
+  // number and how many executions later its worker found it (the other workers' after
+  // the race ran or not as timing had it).
+  void renumber(nlohmann::ordered_json* merged);
   // A worker's text report or HTML page, renumbered: every "found in execution N" (the
-  // page's <span id="execution">N too) and leads-to's "(execution N"; "of M" becomes
-  // "of `executions`", the merged search's count. The words may be on two lines.
+  // page's <span id="execution">N too) and leads-to's "(execution N" (as the merged
+  // result, renumbered first, has it); "of M" becomes "of `executions`", the merged
+  // search's count. The words may be on two lines.
   std::string renumber(std::string text, std::uint64_t executions) const;
 
  private:
@@ -38,6 +42,8 @@ class ExecutionNumbering {
   };
   std::vector<Run> runs_;
   bool compacting_ = false;
+  std::uint32_t count_ = 0;
+  std::map<std::uint64_t, std::uint64_t> leads_to_;  // a leads-to's number: its new one
 };
 
 }  // namespace weft::cli

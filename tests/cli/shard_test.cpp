@@ -290,6 +290,23 @@ TEST_F(Shards, FoundInExecutionIsOneNumberInTextJsonAndHtml) {
     EXPECT_NE(html.find("found in execution <span id=\"execution\">" + std::to_string(n) + "</span>"),
               std::string::npos);
   }
+  // What a race leads to: the race's number and how many executions later its worker
+  // found it, the same on every run (the other worker's executions past the race ran or
+  // not as timing had it), and the same in the text.
+  std::string leads;
+  for (int k = 0; k < 3; ++k) {
+    const Output o = sh("cd " + dir_.string() + " && " + kClean + "COLUMNS=1000 " + kBin +
+                        "/weft run --json " + at("l.json") + " --jobs 2 -- " + kSuite + "/fail/bank_transfer");
+    ASSERT_EQ(o.status, 1) << o.out;
+    std::ifstream in(at("l.json"));
+    const json j = json::parse(in, nullptr, false);
+    ASSERT_TRUE(!j.is_discarded() && !j["bugs"].empty() && j["bugs"][0].contains("leads_to")) << o.out;
+    const std::uint64_t n = j["bugs"][0]["leads_to"]["execution"].get<std::uint64_t>();
+    EXPECT_GT(n, j["bugs"][0]["execution"].get<std::uint64_t>());
+    EXPECT_NE(o.out.find("(execution " + std::to_string(n) + ","), std::string::npos) << o.out;
+    if (k == 0) leads = std::to_string(n);
+    EXPECT_EQ(std::to_string(n), leads) << o.out;
+  }
   // Shards, merged: the whole search's number, also for a bug its shard found late.
   const std::string args = "--races=off -s random --seed 3 -n 60 --no-minimize -- " + fail;
   const json whole = run("WEFT_JOBS=1", args, 1, "whole.json");

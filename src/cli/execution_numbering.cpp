@@ -11,13 +11,13 @@ using ojson = nlohmann::ordered_json;
 std::string ExecutionNumbering::add_part(const ojson& result, std::uint32_t index,
                                          std::uint32_t count) {
   compacting_ = true;
+  count_ = count;
   const ojson runs = result.value("order_runs", ojson());
   if (!runs.is_array()) return "field \"order_runs\" is missing (expected an array of [first, count])";
   for (const ojson& r : runs) {
     if (!r.is_array() || r.size() != 2 || !r[0].is_number_unsigned() || !r[1].is_number_unsigned())
       return "field \"order_runs\" must hold pairs [first, count] of whole numbers >= 0";
     runs_.push_back({index, count, r[0].get<std::uint64_t>(), r[1].get<std::uint64_t>()});
-  count_ = count;
   }
   return "";
 }

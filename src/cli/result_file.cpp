@@ -61,7 +61,7 @@ std::string ResultFile::copy_to(const std::string& path, const std::string& what
   if (out < 0) return failed(errno);
   off_t at = 0;
   for (;;) {
-    ssize_t n = sendfile(out, fd_, &at, std::size_t{1} << 30);
+    const ssize_t n = sendfile(out, fd_, &at, std::size_t{1} << 30);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EINVAL || errno == ENOSYS)) {  // a file sendfile cannot write
       close(out);

@@ -8,7 +8,7 @@
 
 #include <cstring>
 
-#include "runtime/os.hpp"
+#include "sys/os.hpp"
 
 namespace weft::detect {
 namespace {

@@ -24,7 +24,7 @@
 #include "report/location.hpp"
 #include "report/symbolizer.hpp"
 #include "report/program_symbols_from.hpp"
-#include "runtime/os.hpp"
+#include "sys/os.hpp"
 #include "strategy/registry.hpp"
 #include "strategy/schedule_simplifier.hpp"
 

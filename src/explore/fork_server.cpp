@@ -57,7 +57,7 @@
 #include "runtime/fiber.hpp"
 #include "runtime/virtual_ids.hpp"
 #include "runtime/instrumented_code.hpp"
-#include "runtime/os.hpp"
+#include "sys/os.hpp"
 #include "strategy/registry.hpp"
 
 namespace weft::explorer {

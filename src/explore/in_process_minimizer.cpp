@@ -6,7 +6,7 @@
 #include "core/schedule.hpp"
 #include "explore/bug_identity.hpp"
 #include "explore/explorer.hpp"
-#include "runtime/os.hpp"
+#include "sys/os.hpp"
 #include "strategy/schedule_simplifier.hpp"
 
 namespace weft::explorer {

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <vector>
 
-#include "runtime/os.hpp"
+#include "sys/os.hpp"
 
 namespace weft::explorer {
 

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <initializer_list>
 
-#include "runtime/os.hpp"
+#include "sys/os.hpp"
 
 namespace weft::explorer {
 namespace {

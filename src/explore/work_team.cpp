@@ -11,7 +11,7 @@
 #include "core/jobs_layout.hpp"
 #include "core/team_plan.hpp"
 #include "explore/stop_request.hpp"
-#include "runtime/os.hpp"
+#include "sys/os.hpp"
 
 namespace weft::explorer {
 

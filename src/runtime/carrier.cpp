@@ -1,6 +1,6 @@
 #include "runtime/carrier.hpp"
 
-#include "runtime/os.hpp"
+#include "sys/os.hpp"
 #include "runtime/signals.hpp"
 
 #include <errno.h>

@@ -15,7 +15,7 @@
 
 #include "detect/deadlock.hpp"
 #include "runtime/key_registry.hpp"
-#include "runtime/os.hpp"
+#include "sys/os.hpp"
 #include "runtime/signals.hpp"
 
 namespace weft::rt {

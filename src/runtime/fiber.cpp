@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "runtime/internal_heap.hpp"
-#include "runtime/os.hpp"
+#include "sys/os.hpp"
 
 #if defined(__x86_64__)
 // weft_fiber_switch_{fsgsbase,syscall}(void** save, void* to, uintptr_t tcb): push the

@@ -7,7 +7,7 @@
 #include <bit>
 #include <cstring>
 
-#include "runtime/os.hpp"
+#include "sys/os.hpp"
 
 namespace weft::rt {
 namespace {

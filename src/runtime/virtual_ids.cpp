@@ -1,7 +1,7 @@
 #include "runtime/virtual_ids.hpp"
 
 #include "runtime/controller.hpp"
-#include "runtime/os.hpp"
+#include "sys/os.hpp"
 
 namespace weft::rt {
 

@@ -1,4 +1,4 @@
-#include "runtime/os.hpp"
+#include "sys/os.hpp"
 
 #include <dlfcn.h>
 #include <linux/futex.h>

@@ -14,21 +14,13 @@
 #include <string>
 
 #include "detect/deadlock.hpp"
+#include "detect/livelock.hpp"
 #include "runtime/key_registry.hpp"
 #include "sys/os.hpp"
 #include "runtime/signals.hpp"
 
 namespace weft::rt {
 namespace {
-
-// The steps a livelock report (and the progress test before it) looks back over.
-constexpr std::uint64_t kLivelockWindow = 1000;
-
-// A read-modify-write step that changed memory (one that did not is marked kUnchanged).
-bool changed_memory(const Event& e) {
-  return (e.op.kind == OpKind::AtomicRmw || e.op.kind == OpKind::AtomicCas) &&
-         (e.flags & kUnchanged) == 0;
-}
 
 }  // namespace
 
@@ -795,100 +787,22 @@ bool Controller::in_no_preempt_code(const ThreadState& t) const {
   return false;
 }
 
-// The last steps' window, as livelock() reads it. Under fair scheduling a livelock is
-// threads spinning while they wait, and fairness marks every yield and detected spin
-// (sched_yield, sleeps, loops of loads or read-modify-writes, failed try-locks): there
-// must be none, apart from read-modify-writes that changed memory (fairness must take a
-// loop of them for a spin before they run: a test-and-set spin is one; counting is
-// work). A loop that waits without looking like a spin (it also stores) starves the
-// thread it waits for (a good-samaritan violation): so an enabled thread that did not run
-// in the window is a sign, unless the runners also synchronised (locks, semaphores,
-// condition variables...), which a memory-polling loop does not: a thread taking a lock
-// over and over while a priority schedule holds the others back works. So does one that
-// changes many objects (a parallel-for body's atomic increments of an array's elements):
-// a loop that waits changes the same few, whatever the schedule.
+// The last steps, as the livelock verdicts (detect/livelock.hpp) read them.
+std::span<const Event> Controller::last_steps() const {
+  const std::uint64_t window = std::min<std::uint64_t>(step_, detect::kLivelockWindow);
+  return {events_ + (step_ - window), events_ + step_};
+}
+
 bool Controller::progressing() const {
-  if (!config_.fair) return false;
-  const std::uint64_t first = step_ - std::min<std::uint64_t>(step_, kLivelockWindow);
-  bool synchronised = false;
-  constexpr std::size_t kManyObjects = 16;
-  std::uintptr_t changed[kManyObjects];
-  std::size_t nchanged = 0;
-  for (std::uint64_t i = first; i < step_; ++i) {
-    const Event& e = events_[i];
-    if ((e.flags & kYielded) && !changed_memory(e)) return false;
-    synchronised |= !is_memory_access(e.op.kind) && e.op.kind != OpKind::Fence &&
-                    e.op.kind != OpKind::HbRelease && e.op.kind != OpKind::HbAcquire;
-    const bool changes = e.op.kind == OpKind::Write || e.op.kind == OpKind::AtomicStore || changed_memory(e);
-    if (changes && nchanged < kManyObjects &&
-        std::find(changed, changed + nchanged, e.op.object) == changed + nchanged)
-      changed[nchanged++] = e.op.object;
-  }
-  if (synchronised || nchanged == kManyObjects) return true;
-  for (ThreadId t : enabled_) {
-    bool ran = false;
-    for (std::uint64_t i = first; i < step_ && !ran; ++i) ran = events_[i].thread == t;
-    if (!ran) return false;
-  }
-  return true;
+  return config_.fair && detect::progressing(last_steps(), enabled_);
 }
 
 void Controller::livelock() {
+  const detect::Livelock verdict = detect::describe_livelock(last_steps(), config_.max_steps, config_.fair);
   BugReport bug;
   bug.kind = BugKind::kLivelock;
-  const std::string steps = std::to_string(config_.max_steps);
-  // Who ran in the last part of the execution, and did they yield (CHESS 4.3)?
-  const std::uint64_t window = std::min<std::uint64_t>(step_, kLivelockWindow);
-  struct Runner {
-    ThreadId thread;
-    std::uint64_t steps = 0;
-    bool yielded = false;
-    Op last;
-  };
-  std::vector<Runner> runners;
-  std::uint64_t writes = 0;  // steps that changed memory: a long run rather than a spin?
-  for (std::uint64_t i = step_ - window; i < step_; ++i) {
-    const Event& e = events_[i];
-    switch (e.op.kind) {
-      case OpKind::AtomicStore: case OpKind::Write: ++writes; break;
-      case OpKind::AtomicRmw: case OpKind::AtomicCas: writes += changed_memory(e); break;
-      default: break;
-    }
-    auto it = std::find_if(runners.begin(), runners.end(),
-                           [&](const Runner& r) { return r.thread == e.thread; });
-    if (it == runners.end()) it = runners.insert(runners.end(), Runner{e.thread, 0, false, Op{}});
-    ++it->steps;
-    it->yielded |= (e.flags & kYielded) != 0;
-    it->last = e.op;
-  }
-  std::sort(runners.begin(), runners.end(),
-            [](const Runner& a, const Runner& b) { return a.thread < b.thread; });
-  std::string who, selfish;
-  for (const Runner& r : runners) {
-    bug.blocked.push_back(BlockedThread{r.thread, r.last});
-    who += (who.empty() ? "T" : ", T") + std::to_string(r.thread);
-    if (!r.yielded) selfish += (selfish.empty() ? "T" : ", T") + std::to_string(r.thread);
-  }
-  const std::string last = "the last " + std::to_string(window) + " steps";
-  std::string msg;
-  if (!config_.fair) {
-    msg = "possible livelock: the execution exceeded " + steps +
-          " steps (fair scheduling off: the schedule may just starve a thread); " + who +
-          " ran in " + last;
-  } else if (!selfish.empty()) {
-    msg = "livelock: good-samaritan violation: " + selfish + " ran in " + last + " of " +
-          steps + " without ever yielding, so a spin loop starves the thread it waits for";
-  } else {
-    msg = "livelock: the execution exceeded " + steps + " steps under fair scheduling; " +
-          who + " kept running and yielding in " + last;
-    // A spin waits and reads; a long computation keeps writing. Say which this looks like.
-    msg += writes * 2 > window
-               ? ", most of them writing memory (" + std::to_string(writes) +
-                     " writes): perhaps a long execution rather than a livelock; if it ends, "
-                     "raise the bound (--steps)"
-               : " without changing memory";
-  }
-  bug.message = msg;
+  bug.blocked = verdict.runners;
+  bug.message = verdict.message;  // a view: the verdict lives until fail() ends the thread
   fail(bug);
 }
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -393,6 +394,7 @@ class Controller {
   // Past max_steps, the last steps show progress rather than a livelock (see
   // ControllerConfig::cut_long_executions).
   bool progressing() const;
+  std::span<const Event> last_steps() const;
   // Gives `t` an OS thread: an idle carrier, or a new one (a custom stack size needs one).
   int start_os_thread(ThreadState* t, const pthread_attr_t* attr);
   static void* carrier_main(void* carrier);

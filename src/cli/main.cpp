@@ -38,9 +38,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command_line.hpp"
+#include "cli/command_support.hpp"
 #include "cli/execution_numbering.hpp"
+#include "cli/merge_command.hpp"
 #include "cli/merge_results.hpp"
+#include "cli/merged_report.hpp"
+#include "cli/program_lookup.hpp"
 #include "cli/result_file.hpp"
+#include "cli/worker_processes.hpp"
 #include "cli/number_option.hpp"
 #include "cli/output_file.hpp"
 #include "cli/output_paths.hpp"
@@ -62,98 +67,35 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kOk = 0, kBug = 1, kError = 2;
+using weft::cli::fail;
+using weft::cli::find_in_path;
+using weft::cli::kBug;
+using weft::cli::kError;
+using weft::cli::kOk;
+using weft::cli::Merge;
+using weft::cli::merge_command;
+using weft::cli::merged_report;
+using weft::cli::read_file;
+using weft::cli::resolve_program;
+using weft::cli::runtime_path;
+using weft::cli::schedule_path;
+using weft::cli::schedule_written;
+using weft::cli::WriteErrors;
+using weft::cli::add_worker;
+using weft::cli::catch_stop_signals;
+using weft::cli::collect;
+using weft::cli::ControlFile;
+using weft::cli::Instance;
+using weft::cli::kill_workers;
+using weft::cli::spawn;
+using weft::cli::status_of;
+using weft::cli::stop_signal;
+using weft::cli::stops;
+using weft::cli::wait_for_workers;
+using weft::cli::wait_with_progress;
+using weft::cli::workers_lead_groups;
+
 constexpr const char* kDefaultStrategy = "portfolio";
-
-int fail(const std::string& message) {
-  std::cerr << "weft: " << message << "\n";
-  return kError;
-}
-
-// Read whole, in one string sized to the file, straight from the kernel (a long trace's
-// outputs are tens of MB). "" when it cannot be read.
-std::string read_file(const fs::path& p) {
-  const int fd = open(p.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return "";
-  struct stat st;
-  std::string text;
-  if (fstat(fd, &st) == 0 && st.st_size > 0) {
-    text.reserve(static_cast<std::size_t>(st.st_size) + 1);  // a newline may be added
-    text.resize(static_cast<std::size_t>(st.st_size));
-  }
-  std::size_t done = 0;
-  for (;;) {
-    if (done == text.size()) text.resize(text.size() + 4096);  // grew, or not a regular file
-    const ssize_t n = read(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-  }
-  close(fd);
-  text.resize(done);
-  return text;
-}
-
-// weft's runtime next to this executable: <prefix>/bin/weft -> <prefix>/lib/libweft.so,
-// or where it was installed.
-std::string runtime_path() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  for (const char* rel : {"../lib/libweft.so", WEFT_INSTALLED_RUNTIME, "../lib/weft/libweft.so"}) {
-    fs::path p = self.parent_path() / rel;
-    if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec).string();
-  }
-  return "";
-}
-
-// Where execvp would look for `name`, in order: itself when it names a path, else each
-// directory of PATH.
-std::vector<fs::path> path_candidates(const std::string& name) {
-  std::vector<fs::path> candidates;
-  if (name.find('/') != std::string::npos) {
-    candidates.emplace_back(name);
-  } else if (const char* path = std::getenv("PATH")) {
-    std::stringstream ss(path);
-    std::string dir;
-    while (std::getline(ss, dir, ':')) candidates.push_back(fs::path(dir.empty() ? "." : dir) / name);
-  }
-  return candidates;
-}
-
-// The program as execvp would find it (a directory in PATH is passed over, as execvp
-// does); "" with *why when it cannot be run.
-std::string resolve_program(const std::string& name, std::string* why) {
-  const bool path_given = name.find('/') != std::string::npos;
-  for (const fs::path& p : path_candidates(name)) {
-    std::error_code ec;
-    if (!fs::exists(p, ec) || (!path_given && fs::is_directory(p, ec))) continue;
-    if (fs::is_directory(p, ec)) {
-      *why = p.string() + " is a directory, not a program";
-      return "";
-    }
-    if (access(p.c_str(), X_OK) != 0) {
-      *why = "program '" + p.string() + "' is not executable";
-      return "";
-    }
-    *why = weft::cli::program_problem(p.string());
-    return why->empty() ? p.string() : "";
-  }
-  *why = "program '" + name + "' not found";
-  // A name without '/' is looked up in PATH only, as the shell does.
-  if (std::error_code ec; !path_given && fs::exists(name, ec))
-    *why += " in PATH (" + (fs::is_directory(name, ec) ? "./" + name + " is a directory"
-                                                       : "give its path: ./" + name) + ")";
-  return "";
-}
-
-// `name` as the shell would find it in PATH; "" when it is not there.
-std::string find_in_path(const std::string& name) {
-  for (const fs::path& p : path_candidates(name)) {
-    std::error_code ec;
-    if (fs::is_regular_file(p, ec) && access(p.c_str(), X_OK) == 0) return p.string();
-  }
-  return "";
-}
 
 struct Run {
   std::string strategy = kDefaultStrategy;
@@ -344,285 +286,7 @@ void print_stats(const std::string& json_text) {
   std::cout << weft::fit_lines(text.str(), weft::cli::terminal_width());
 }
 
-// Where a bug's schedule goes: --schedule-out, or NAME.weft-schedule in the current
-// directory (NAME: the program's file name).
-std::string schedule_path(const std::string& option, const std::string& program) {
-  return option.empty() ? fs::path(program).filename().string() + ".weft-schedule" : option;
-}
-
-// The errors of the files a command wrote, printed once it is done (report()): each in
-// one line. A bug or an interruption keeps its exit status (the more important verdict:
-// the report said it); otherwise a lost output is an error (2).
-struct WriteErrors {
-  std::vector<std::string> lines;
-  void add(std::string error) {
-    if (!error.empty()) lines.push_back(std::move(error));
-  }
-  int report(int code) const {
-    for (const std::string& l : lines) fail(l);
-    return !lines.empty() && code == kOk ? kError : code;
-  }
-};
-
 enum class Mode { kRun, kReplay, kMinimize };
-
-// One weft run process tree: the program, its fork server and the executions it forks.
-struct Instance {
-  pid_t pid = -1;
-  int status = 0;
-  bool reaped = false;
-  bool group = true;  // the program leads a process group of its own (not under --gdb)
-  fs::path results;
-  // What the fork server wrote.
-  std::string json, report, output, found;
-  weft::cli::ResultFile trace, page;
-};
-
-// Ctrl-C or SIGTERM: the first is passed on to the workers (the fork servers, or gdb),
-// whose searches end in order and leave their partial result (explore/stop_request.hpp);
-// a second kills them at once. Kept where a signal handler can read them.
-struct Workers {
-  static constexpr int kMost = 256;  // --jobs' most
-  pid_t pid[kMost] = {};
-  std::atomic<bool> reaped[kMost] = {};
-  std::atomic<int> count{0};
-  bool groups = true;  // each leads a process group (not gdb)
-};
-Workers g_workers;
-std::atomic<int> g_stop_signal{0};  // the first SIGINT or SIGTERM weft got; 0 none
-std::atomic<int> g_stops{0};        // how many it got
-
-void on_stop_signal(int sig) {
-  const bool first = g_stops.fetch_add(1) == 0;
-  if (first) g_stop_signal = sig;
-  const char* said = sig == SIGINT ? "weft: SIGINT: ending the search (again: stop at once)\n"
-                                   : "weft: SIGTERM: ending the search (again: stop at once)\n";
-  if (first && write(STDERR_FILENO, said, std::strlen(said)) < 0) {
-  }
-  for (int j = 0; j < g_workers.count; ++j) {
-    if (g_workers.reaped[j]) continue;
-    const pid_t p = g_workers.pid[j];
-    if (first) kill(p, sig);  // a fork server ends its search; gdb quits
-    else if (!g_workers.groups || kill(-p, SIGKILL) != 0) kill(p, SIGKILL);
-  }
-}
-
-// SIGINT (unless gdb's, to interrupt the program) and SIGTERM end the run in order.
-void catch_stop_signals(bool gdb) {
-  struct sigaction sa {};
-  sa.sa_handler = &on_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = 0;  // no SA_RESTART: a wait returns, to see a second signal
-  sigaction(SIGTERM, &sa, nullptr);
-  if (gdb) sa.sa_handler = SIG_IGN;
-  sigaction(SIGINT, &sa, nullptr);
-}
-
-// The exit status: 128 + the signal when one interrupted the run (130 SIGINT, 143 SIGTERM).
-int status_of(int code) { return g_stop_signal != 0 ? 128 + g_stop_signal : code; }
-
-// A worker weft started: the handler may signal it; and one that has a signal to catch up
-// on (it came while the worker was being started).
-void add_worker(pid_t pid) {
-  const int j = g_workers.count;
-  g_workers.pid[j] = pid;
-  g_workers.count = j + 1;
-  if (const int sig = g_stop_signal; sig != 0) kill(pid, sig);
-}
-
-void worker_reaped(pid_t pid) {
-  for (int j = 0; j < g_workers.count; ++j)
-    if (g_workers.pid[j] == pid) g_workers.reaped[j] = true;
-}
-
-// A process group of its own (own_group), which weft kills when the program ends; else
-// weft's, so that a debugger stays in the terminal's foreground group. fixed_layout: no
-// address-space randomisation (where the kernel allows it): the workers of one --jobs run
-// then lay the program out alike, so that the states one worker's cache learnt (which
-// name objects by address) mean the same to the others.
-// Nothing it starts outlives weft: the child dies with weft (PR_SET_PDEATHSIG, kept
-// across exec), whatever kills weft. A fork server (own_group) starts with SIGINT and
-// SIGTERM blocked, weft's requests to stop that it polls (explore/stop_request.hpp);
-// `lifeline`: a pipe's read end to keep open across exec (-1 none).
-pid_t spawn(const std::vector<std::string>& env, const std::vector<std::string>& argv,
-            bool own_group = true, bool fixed_layout = false, int lifeline = -1) {
-  std::fflush(nullptr);
-  sigset_t stops, before;
-  sigemptyset(&stops);
-  sigaddset(&stops, SIGINT);
-  sigaddset(&stops, SIGTERM);
-  // Blocked around fork: weft's handler must not run in the child.
-  sigprocmask(SIG_BLOCK, &stops, &before);
-  const pid_t parent = getpid();
-  const pid_t pid = fork();
-  if (pid != 0) {
-    if (pid > 0 && own_group) setpgid(pid, pid);
-    sigprocmask(SIG_SETMASK, &before, nullptr);
-    return pid;
-  }
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != parent) _exit(127);  // weft died before the line above
-  if (own_group) setpgid(0, 0);
-  if (!own_group) {  // gdb: its signals are its own
-    signal(SIGTERM, SIG_DFL);
-    sigprocmask(SIG_SETMASK, &before, nullptr);
-  }
-  if (lifeline >= 0) fcntl(lifeline, F_SETFD, 0);
-  if (fixed_layout) {
-    const int now = personality(0xffffffff);
-    if (now != -1) personality(static_cast<unsigned long>(now) | ADDR_NO_RANDOMIZE);
-  }
-  for (const std::string& e : env) putenv(strdup(e.c_str()));
-  std::vector<char*> cargv;
-  for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-  cargv.push_back(nullptr);
-  // argv[0] is a path already: execv, not execvp, whose fallback would hand a file the
-  // kernel refuses to /bin/sh.
-  execv(cargv[0], cargv.data());
-  std::fprintf(stderr, "weft: cannot execute %s: %s\n", cargv[0], std::strerror(errno));
-  _exit(127);
-}
-
-// Waits for the instance's program (or only looks, unless `block`), then kills what is
-// left of its process group: nothing of the run may outlive it. Whether it has ended.
-bool reap(Instance& in, bool block) {
-  if (in.reaped) return true;
-  pid_t r;
-  while ((r = waitpid(in.pid, &in.status, block ? 0 : WNOHANG)) < 0 && errno == EINTR) {
-  }
-  if (r != in.pid) return false;
-  worker_reaped(in.pid);
-  if (in.group) kill(-in.pid, SIGKILL);
-  in.reaped = true;
-  return true;
-}
-
-// "" when the instance left its result; else the error to report.
-std::string collect(Instance& in) {
-  std::error_code ec;
-  if (!fs::exists(in.results / "result.json", ec)) {
-    if (WIFEXITED(in.status) && WEXITSTATUS(in.status) == 127) return "-";  // said already
-    if (WIFSIGNALED(in.status) && WTERMSIG(in.status) == SIGKILL)
-      return "the program's process (weft's fork server) was killed (signal 9) before it "
-             "wrote a result";
-    return "the program ended without weft taking control (is it statically linked, or "
-           "does it clear LD_PRELOAD?); exit status " +
-           std::to_string(WIFEXITED(in.status) ? WEXITSTATUS(in.status) : 128 + WTERMSIG(in.status));
-  }
-  // The fork server writes it last, whole (renamed into place once written).
-  in.json = read_file(in.results / "result.json");
-  in.report = read_file(in.results / "report.txt");
-  in.output = read_file(in.results / "output.txt");
-  in.found = read_file(in.results / "schedule.txt");
-  in.trace = weft::cli::ResultFile(in.results / "trace.json");
-  in.page = weft::cli::ResultFile(in.results / "report.html");
-  return "";
-}
-
-// The --jobs control file (core/jobs_layout.hpp), made and mapped once: the words the
-// progress line reads, and the team area (explore/work_team.hpp). Inactive (nothing
-// mapped) for one worker.
-class ControlFile {
- public:
-  // Makes it for `workers` (> 1): the first-bug word unset, the barrier counting them all,
-  // the rest a hole until a worker writes there. "" or the error.
-  std::string make(const fs::path& path, std::size_t workers) {
-    bytes_ = weft::JobsLayout::file_bytes(workers);
-    const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0 || ftruncate(fd, static_cast<off_t>(bytes_)) != 0) {
-      const std::string why = std::strerror(errno);
-      if (fd >= 0) close(fd);
-      return "cannot make " + path.string() + ": " + why;
-    }
-    void* map = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    if (map == MAP_FAILED) return "cannot map " + path.string() + ": " + std::strerror(errno);
-    words_ = static_cast<std::atomic<std::uint64_t>*>(map);
-    team_ = reinterpret_cast<std::atomic<std::uint64_t>*>(static_cast<char*>(map) +
-                                                           weft::JobsLayout::kTeamOffset);
-    words_[weft::JobsLayout::kFirstBug].store(weft::JobsLayout::kNoBug);
-    team_[weft::JobsLayout::kBarrier].store(weft::JobsLayout::barrier(0, workers, 0));
-    return "";
-  }
-  ~ControlFile() {
-    if (words_ != nullptr) munmap(words_, bytes_);
-  }
-  const std::atomic<std::uint64_t>* words() const { return words_; }
-
-  // A worker that ended without leaving its team (it died, or failed before it joined)
-  // would keep the others waiting at the team's barrier: they are told to leave.
-  void release_team(const std::vector<Instance>& instances) {
-    if (team_ == nullptr) return;
-    bool abort = false;
-    for (std::size_t j = 0; j < instances.size(); ++j)
-      abort |= instances[j].reaped &&
-               team_[weft::JobsLayout::slot(j) + weft::JobsLayout::kDeparted].load() == 0;
-    if (abort && team_[weft::JobsLayout::kAbort].exchange(1) == 0)
-      syscall(SYS_futex, weft::JobsLayout::generation_word(team_[weft::JobsLayout::kBarrier]),
-              FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
-  }
-
- private:
-  std::atomic<std::uint64_t>* words_ = nullptr;
-  std::atomic<std::uint64_t>* team_ = nullptr;
-  std::size_t bytes_ = 0;
-};
-
-// Waits for every worker; with several, any that ends early releases the others' team.
-void wait_for_workers(std::vector<Instance>& instances, ControlFile& control) {
-  if (instances.size() == 1) {
-    reap(instances[0], true);
-    return;
-  }
-  for (;;) {
-    std::size_t running = 0;
-    for (Instance& in : instances) running += !reap(in, false);
-    if (running == 0) return;
-    control.release_team(instances);
-    int status;
-    pid_t pid;
-    while ((pid = waitpid(-1, &status, 0)) < 0 && errno == EINTR) {
-    }
-    if (pid < 0) return;
-    worker_reaped(pid);
-    for (Instance& in : instances)
-      if (in.pid == pid && !in.reaped) {
-        in.status = status;
-        in.reaped = true;
-        if (in.group) kill(-in.pid, SIGKILL);
-      }
-  }
-}
-
-// --jobs on a terminal: the workers' executions and bugs (fork_server.cpp's JobsControl
-// words), four times a second, cleared when they are done.
-void wait_with_progress(std::vector<Instance>& instances, ControlFile& control) {
-  const std::atomic<std::uint64_t>* w = control.words();
-  const auto start = std::chrono::steady_clock::now();
-  bool shown = false;
-  for (;;) {
-    std::size_t running = 0;
-    for (Instance& in : instances) running += !reap(in, false);
-    if (running == 0 || w == nullptr) break;
-    control.release_team(instances);
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    std::uint64_t executions = 0, bugs = 0;
-    for (std::size_t j = 0; j < instances.size(); ++j) {
-      executions += w[weft::JobsLayout::executions(j)].load(std::memory_order_relaxed);
-      bugs += w[weft::JobsLayout::bugs(j)].load(std::memory_order_relaxed);
-    }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    char line[160];
-    std::snprintf(line, sizeof line, "\r\033[Kweft: %llu executions, %llu/s, %zu of %zu workers running, %llu %s, %.1f s",
-                  static_cast<unsigned long long>(executions),
-                  static_cast<unsigned long long>(executions / std::max(seconds, 1e-3)), running,
-                  instances.size(), static_cast<unsigned long long>(bugs), bugs == 1 ? "bug" : "bugs",
-                  seconds);
-    shown = write(STDERR_FILENO, line, std::strlen(line)) > 0;
-  }
-  if (shown && write(STDERR_FILENO, "\r\033[K", 4) < 0) {
-  }
-}
 
 // The number of workers: --jobs N, else WEFT_JOBS, else the cores. Each of the `shards`
 // shards' workers runs one part of shards x workers, at most Shard::kMaxCount: more asked
@@ -655,59 +319,6 @@ bool jobs_wanted(std::uint32_t option, std::uint32_t shards, std::uint32_t* jobs
     return false;
   }
   return true;
-}
-
-// The report of one worker, its run and coverage lines replaced by the merged search's
-// (the lines a worker wrapped go with them), fitted to the terminal's width.
-std::string merged_report(const std::string& report, const nlohmann::ordered_json& m,
-                          std::uint32_t jobs, const weft::cli::ExecutionNumbering& numbering) {
-  const std::string strategy = m.value("strategy", "");
-  const std::uint64_t n = m.value("executions", std::uint64_t{0});
-  const std::string executions = std::to_string(n) + (n == 1 ? " execution" : " executions");
-  const bool complete = m.value("complete", false);
-  const std::string interrupted = m.value("interrupted", "");
-  const std::string summary = m["coverage"].value("summary", "");
-  std::ostringstream seconds;
-  seconds.precision(2);
-  seconds << std::fixed << m.value("elapsed_s", 0.0);
-  const std::string seed = std::to_string(m.value("seed", std::uint64_t{0}));  // not an int
-  std::istringstream in(report);
-  std::string out;
-  bool said = false;  // the interrupted line (a worker stopped before the signal has none)
-  bool replaced = false;  // the last line was replaced: its indented continuations go too
-  for (std::string line; std::getline(in, line);) {
-    if (replaced && line.starts_with("  ")) continue;
-    replaced = true;
-    if (line.starts_with("run: strategy "))
-      line = "run: strategy " + strategy + ", seed " + seed + ", " +
-             executions + " on " + std::to_string(jobs) + " workers in " +
-             seconds.str() + " s, " + (complete ? "complete" : "not complete");
-    else if (line.starts_with("coverage: "))
-      line = "coverage: " + summary;
-    else if (line.starts_with("warning: long executions: "))
-      continue;  // one worker's count: the merged one follows the summary
-    else if (line.starts_with("no bug found in "))
-      line = "no bug found in " + executions + " on " + std::to_string(jobs) +
-             " workers (" + strategy + ", seed " + seed + ", " +
-             (complete ? "complete" : interrupted.empty() ? "budget" : "interrupted") + "; " +
-             summary + ")";
-    else if (line.starts_with("interrupted after ") && !interrupted.empty())
-      line = weft::interrupted_line(n, interrupted);
-    else
-      replaced = false;
-    said |= line.starts_with("interrupted after ") && !interrupted.empty();
-    // Per-worker details on lines of their own.
-    if (line.starts_with("coverage: ") || line.starts_with("no bug found in "))
-      for (const std::string& part : weft::coverage_lines(line)) out += part + "\n";
-    else
-      out += line + "\n";
-    const std::uint64_t cut = m.value("cut_executions", std::uint64_t{0});
-    if (cut != 0 && (line.starts_with("coverage: ") || line.starts_with("no bug found in ")))
-      out += "warning: " +
-             weft::cut_executions_warning(cut, m.value("max_steps", std::uint64_t{0})) + "\n";
-  }
-  if (!interrupted.empty() && !said) out += weft::interrupted_line(n, interrupted) + "\n";
-  return weft::fit_lines(numbering.renumber(out, n), weft::cli::terminal_width());
 }
 
 // --gdb: gdb's commands, written to `script`. weft's runtime is preloaded into the
@@ -751,7 +362,7 @@ bool write_gdb_script(const fs::path& script, const std::vector<std::string>& pr
 void wait_for_orphans() {
   for (;;) {
     const pid_t r = waitpid(-1, nullptr, 0);
-    if (r < 0 && errno == EINTR && g_stops < 2) continue;
+    if (r < 0 && errno == EINTR && stops() < 2) continue;
     if (r < 0) return;
   }
 }
@@ -833,40 +444,6 @@ struct Outcome {
   weft::cli::ResultFile trace, page;
 };
 
-// A shell command in lines of at most `width` columns, broken at spaces outside quotes
-// with a backslash, so that it still pastes into a shell.
-std::string command_lines(const std::string& command, std::size_t width, const std::string& indent) {
-  std::vector<std::string> words;
-  bool quoted = false;
-  for (std::size_t i = 0, from = 0; i <= command.size(); ++i) {
-    if (i < command.size() && command[i] == '\'') quoted = !quoted;
-    if (i == command.size() || (command[i] == ' ' && !quoted)) {
-      words.push_back(command.substr(from, i - from));
-      from = i + 1;
-    }
-  }
-  std::string out, line = indent;
-  for (const std::string& w : words) {
-    if (line.size() > indent.size() && line.size() + 1 + w.size() + 2 > width) {
-      out += line + " \\\n";
-      line = indent + "  ";
-    } else if (line.size() > indent.size()) {
-      line += ' ';
-    }
-    line += w;
-  }
-  return out + line + "\n";
-}
-
-// "schedule written to FILE; replay it with: COMMAND", on one line when it fits the
-// terminal, else the command on lines of its own.
-std::string schedule_written(const std::string& file, const std::string& command) {
-  const std::string said = "schedule written to " + file + "; replay it with:";
-  const std::size_t width = weft::cli::terminal_width();
-  if (said.size() + 1 + command.size() <= width) return said + " " + command + "\n";
-  return weft::fit_lines(said + "\n", width) + command_lines(command, width, "  ");
-}
-
 // A word as a POSIX shell reads it back: as it is when plain, else in single quotes.
 std::string shell_word(const std::string& word) {
   const bool plain = !word.empty() && word.find_first_not_of(
@@ -903,7 +480,7 @@ int finish_run(const Run& r, Mode mode, const std::string& program, Outcome o) {
   WriteErrors errors;
   if (r.json == "-") std::cout << o.json << "\n";
   else if (!r.json.empty()) errors.add(weft::cli::write_output(r.json, "the JSON result", o.json += '\n'));
-  if (r.json != "-" && (!r.quiet || has_bug || has_error || g_stop_signal != 0)) {  // (an interrupted run says so)
+  if (r.json != "-" && (!r.quiet || has_bug || has_error || stop_signal() != 0)) {  // (an interrupted run says so)
     if (has_bug && !o.output.empty() && !replay)
       std::cout << "output of the failing execution:\n" << o.output
                 << (o.output.back() == '\n' ? "" : "\n") << "\n";
@@ -1102,7 +679,7 @@ int launch(Run r, Mode mode) {
   if (jobs > 1)
     if (std::string error = control_file.make(control, jobs); !error.empty())
       return status_of(fail(error));
-  g_workers.groups = !gdb;
+  workers_lead_groups(!gdb);
   // Numbers of one width: every worker's environment is as long as the others', and so
   // its initial stack lies where theirs does (see spawn()'s fixed_layout).
   auto padded = [](std::uint64_t n, std::uint64_t max) {
@@ -1129,8 +706,7 @@ int launch(Run r, Mode mode) {
     in.pid = spawn(e, argv, in.group, jobs > 1 || !r.checkpoint.empty(), lifeline[0]);
     if (in.pid < 0) {
       const std::string why = std::strerror(errno);
-      for (int k = 0; k < g_workers.count; ++k)
-        kill(in.group ? -g_workers.pid[k] : g_workers.pid[k], SIGKILL);
+      kill_workers();
       return status_of(fail("fork failed: " + why));
     }
     add_worker(in.pid);
@@ -1140,7 +716,7 @@ int launch(Run r, Mode mode) {
     wait_with_progress(instances, control_file);
   wait_for_workers(instances, control_file);
   if (gdb) wait_for_orphans();
-  if (g_stops >= 2)  // a second signal: no result (the temporary files are removed)
+  if (stops() >= 2)  // a second signal: no result (the temporary files are removed)
     return status_of(fail("stopped at once by a second signal: no result"));
   std::string problem;
   for (Instance& in : instances)
@@ -1207,95 +783,6 @@ int launch(Run r, Mode mode) {
   if (gdb && o.json.find("the process was killed by signal 9") != std::string::npos)
     std::cerr << "weft: gdb killed the execution when it quit; the report shows how far it got\n";
   return finish_run(r, mode, program, std::move(o));
-}
-
-struct Merge {
-  std::vector<std::string> files;
-  std::string json;
-  std::string schedule_out;
-  bool quiet = false;
-};
-
-// weft merge's text summary: the bugs, the shards merged, the coverage.
-void print_merge_summary(const nlohmann::ordered_json& j, std::uint32_t count) {
-  if (j.contains("error")) std::cout << "weft: error: " << j["error"].get<std::string>() << "\n";
-  std::ostringstream text;  // fitted to the terminal, the shards' details a line each
-  const auto& bugs = j["bugs"];
-  for (std::size_t i = 0; i < bugs.size(); ++i) {
-    const auto& b = bugs[i];
-    const auto loc = b.value("location", nlohmann::ordered_json::object());
-    text << (bugs.size() > 1 ? "bug " + std::to_string(i + 1) + " of " + std::to_string(bugs.size())
-                             : std::string("bug"))
-         << ": " << b.value("kind", "") << " at "
-         << (loc.value("file", "").empty() ? std::string("?")
-                                           : loc.value("file", "") + ":" + std::to_string(loc.value("line", std::uint64_t{0})))
-         << (loc.value("function", "").empty() ? "" : " (" + loc.value("function", "") + ")")
-         << ": " << b.value("message", "") << "\n  found in execution "
-         << b.value("execution", std::uint64_t{0}) << " by shard " << b.value("shard", 0) << "/" << count
-         << " (its execution " << b.value("shard_execution", b.value("execution", std::uint64_t{0})) << "), "
-         << b.value("preemptions", std::uint64_t{0}) << " preemptions; " << b.value("hits", std::uint64_t{1})
-         << (b.value("hits", std::uint64_t{1}) == 1 ? " hit" : " hits") << "\n";
-  }
-  text << "merged " << j["shards"]["merged"].size() << " of " << count << " shards: "
-       << j.value("executions", std::uint64_t{0}) << " executions\n";
-  for (const std::string& line : weft::coverage_lines("coverage: " + j["coverage"].value("summary", "")))
-    text << line << "\n";
-  const std::uint64_t cut = j.value("cut_executions", std::uint64_t{0});
-  const std::uint64_t max_steps = j.value("max_steps", std::uint64_t{0});
-  if (cut != 0) text << "warning: " << weft::cut_executions_warning(cut, max_steps) << "\n";
-  std::cout << weft::fit_lines(text.str(), weft::cli::terminal_width());
-}
-
-// weft merge: the shards' results as one, the first bug's schedule written out.
-int merge_command(const Merge& a) {
-  if (std::string why = weft::cli::unwritable("--json", a.json); !why.empty()) return fail(why);
-  if (std::string why = weft::cli::unwritable("--schedule-out", a.schedule_out); !why.empty())
-    return fail(why);
-  std::vector<weft::cli::NamedPath> read;
-  for (const std::string& f : a.files) read.push_back({"one of the results to merge", f});
-  // Checked again once the default --schedule-out is known (the program's name).
-  if (std::string why = weft::cli::output_clash({{"--json", a.json}, {"--schedule-out", a.schedule_out}}, read);
-      !why.empty())
-    return fail(why);
-  std::vector<weft::cli::ShardResult> inputs;
-  for (const std::string& f : a.files) {
-    std::error_code ec;
-    if (!fs::is_regular_file(f, ec)) return fail("result file '" + f + "' not found");
-    auto parsed = nlohmann::ordered_json::parse(read_file(f), nullptr, false);
-    if (parsed.is_discarded()) return fail(f + " is not JSON (expected a result of weft run --json)");
-    inputs.push_back({f, std::move(parsed)});
-  }
-  std::string error;
-  const std::uint32_t count = weft::cli::shard_count_of(inputs, &error);
-  if (count == 0) return fail(error);
-  std::vector<std::uint32_t> expected;
-  for (std::uint32_t i = 0; i < count; ++i) expected.push_back(i);
-  weft::cli::MergeOutcome m = weft::cli::merge_results(inputs, count, expected);
-  if (!m.error.empty()) return fail(m.error);
-  const auto& j = m.merged;
-  const std::string program = j.value("program", "");
-  const std::string schedule_file = schedule_path(a.schedule_out, program);
-  if (std::string why = weft::cli::output_clash(
-          {{"--json", a.json},
-           {a.schedule_out.empty() ? "the default --schedule-out" : "--schedule-out", schedule_file}},
-          read);
-      !why.empty())
-    return fail(why);
-  WriteErrors errors;
-  const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-  if (a.json == "-") std::cout << text << "\n";
-  else if (!a.json.empty()) errors.add(weft::cli::write_output(a.json, "the merged JSON result", text + "\n"));
-  const bool has_error = j.contains("error");
-  const auto& bugs = j["bugs"];
-  if (a.json != "-" && (!a.quiet || !bugs.empty() || has_error)) print_merge_summary(j, count);
-  if (!bugs.empty()) {
-    const std::string e = weft::cli::write_output(schedule_file, "the schedule",
-                                                  bugs[0].value("schedule", "") + "\n");
-    errors.add(e);
-    if (e.empty() && a.json != "-")
-      std::cout << schedule_written(schedule_file, "weft replay " + schedule_file + " -- " + program);
-  }
-  return errors.report(has_error ? kError : bugs.empty() ? kOk : kBug);
 }
 
 // A validator for an option with a fixed set of values, naming them when the value is wrong.
@@ -1701,7 +1188,7 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
       !app.got_subcommand("minimize")) {  // nothing to end in order: a signal ends it
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    if (const int sig = g_stop_signal; sig != 0) raise(sig);
+    if (const int sig = stop_signal(); sig != 0) raise(sig);
   }
   if (program_cmd != nullptr) {
     Run& r = program_cmd == run_cmd ? run : program_cmd == replay_cmd ? replay : minimize;

@@ -1278,9 +1278,12 @@ void serve(ServerState& s) {
   run.coverage = s.strategy->coverage_with_stats();
   if (replaying) run.coverage = Coverage{};
   // (A worker that ran nothing but learnt racy locations from the others searched, as a
-  // team, an instrumented program.)
-  else state_points(run.coverage, rt::claimed_points(cfg.preempt_on, cfg.races != "off",
-                                                     run.instrumented || !s.racy.empty()));
+  // team, an instrumented program. One that learnt nothing either does not know whether
+  // the program is instrumented: it states no points; the others' statement is the
+  // search's.)
+  else if (counted != 0 || !s.racy.empty() || !cfg.shard.sharded())
+    state_points(run.coverage, rt::claimed_points(cfg.preempt_on, cfg.races != "off",
+                                                  run.instrumented || !s.racy.empty()));
   run.complete = run.complete && covered(run.coverage);
   if (cfg.minimize_only && run.bugs.empty() && run.error.empty())
     run.error = "the schedule shows no bug in this program: there is nothing to minimise";

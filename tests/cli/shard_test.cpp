@@ -332,6 +332,19 @@ TEST_F(Shards, FoundInExecutionIsOneNumberInTextJsonAndHtml) {
   EXPECT_GT(whole["bugs"][0]["execution"].get<std::uint64_t>(), 3u) << "a bug its shard found after its first execution";
 }
 
+// A worker given no work ran no execution of the (instrumented) program: it does not say
+// that plain accesses were no scheduling points, which it cannot know; the search's
+// statement is the worker's that ran.
+TEST_F(Shards, AWorkerThatRanNothingStatesNoPoints) {
+  const Output o = sh("cd " + dir_.string() + " && " + kClean + "COLUMNS=1000 " + kBin +
+                      "/weft run --jobs 2 -s dpor -n 0 -- " + kSuite + "/pass/bank_transfer");
+  EXPECT_EQ(o.status, 0) << o.out;
+  EXPECT_NE(o.out.find("worker 1: dpor: every happens-before class explored: 0 executions"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("synchronisation and atomics only"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("complete: every schedule explored (points: synchronisation, atomics and the accesses seen racing)"),
+            std::string::npos) << o.out;
+}
+
 // A missing shard is named and voids the coverage claim; results of different searches
 // are refused, naming the mismatch.
 TEST_F(Shards, MergeNamesMissingShardsAndRefusesMismatches) {

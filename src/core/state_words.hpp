@@ -57,12 +57,17 @@ class StateReader {
     if (v > max) ok_ = false;
     return ok_ ? v : 0;
   }
-  // A count of items of `each` words (at least 1) that the words left can hold.
+  // A count of items of `each` words (at least 1) that the words after it can hold (read
+  // first: the count's own word is no room for items).
   std::uint64_t get_count(std::uint64_t each) {
-    return get_at_most(left() / (each == 0 ? 1 : each));
+    const std::uint64_t n = get();
+    if (n > left() / (each == 0 ? 1 : each)) ok_ = false;
+    return ok_ ? n : 0;
   }
   std::string get_string() {
-    const std::uint64_t n = get_at_most(left() * 8);
+    const std::uint64_t n = get();
+    if (n > left() * 8) ok_ = false;
+    if (!ok_) return std::string();
     std::string s(n, '\0');
     for (std::size_t i = 0; ok_ && i < n; i += 8) {
       const std::uint64_t w = get();

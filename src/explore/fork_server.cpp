@@ -33,6 +33,9 @@
 #include "detect/watchdog.hpp"
 #include "explore/bug_identity.hpp"
 #include "explore/execution_child.hpp"
+#include "explore/jobs_control.hpp"
+#include "explore/progress_line.hpp"
+#include "explore/race_aftermath.hpp"
 #include "explore/output_check.hpp"
 #include "explore/point_log.hpp"
 #include "explore/replay_strategy.hpp"
@@ -140,55 +143,6 @@ std::unique_ptr<Strategy> make_server_strategy(const Config& cfg, std::string* e
   }
   return strategy;
 }
-
-// weft run --jobs: the workers of one search share words (core/jobs_layout.hpp), among
-// them the smallest global number (Shard::global) of an execution that found a bug. A
-// worker stops before an execution numbered above it: every execution below the first
-// bug runs, whatever the timing, so that the same bug is found first on every run.
-class JobsControl {
- public:
-  JobsControl(const std::string& path, std::uint32_t worker) {
-    if (path.empty()) return;
-    const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
-    if (fd < 0) return;
-    const std::size_t words = JobsLayout::words(std::size_t{worker} + 1);
-    void* p = mmap(nullptr, words * sizeof(std::uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED) return;
-    auto* w = static_cast<std::atomic<std::uint64_t>*>(p);
-    first_bug_ = w + JobsLayout::kFirstBug;
-    started_ = w + JobsLayout::kStarted;
-    executions_ = w + JobsLayout::executions(worker);
-    bugs_ = w + JobsLayout::bugs(worker);
-  }
-  void progress(std::uint64_t executions, std::uint64_t bugs) {
-    if (executions_ == nullptr) return;
-    executions_->store(executions, std::memory_order_relaxed);
-    bugs_->store(bugs, std::memory_order_relaxed);
-  }
-  bool active() const { return first_bug_ != nullptr; }
-  // Systematic strategies share the --executions budget: their subtrees differ in size,
-  // so an even split would stop one worker early while another still has work.
-  bool take_execution(std::uint64_t budget) {
-    return budget == 0 || started_->fetch_add(1, std::memory_order_relaxed) < budget;
-  }
-  // Another shard found a bug numbered below `global`.
-  bool beaten(std::uint64_t global) const {
-    return first_bug_ != nullptr && first_bug_->load(std::memory_order_acquire) < global;
-  }
-  void found(std::uint64_t global) {
-    if (first_bug_ == nullptr) return;
-    std::uint64_t now = first_bug_->load();
-    while (global < now && !first_bug_->compare_exchange_weak(now, global)) {
-    }
-  }
-
- private:
-  std::atomic<std::uint64_t>* first_bug_ = nullptr;
-  std::atomic<std::uint64_t>* started_ = nullptr;  // executions started by all workers
-  std::atomic<std::uint64_t>* executions_ = nullptr;  // this worker's
-  std::atomic<std::uint64_t>* bugs_ = nullptr;
-};
 
 // One line, written whole (O_APPEND: the workers of --jobs share the file): the class
 // number, and " failed" when a failing step (an assertion, a crash) ended the execution:
@@ -478,45 +432,6 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
   }
 }
 
-// The progress line of a long exploration (a terminal's stderr): executions, their rate,
-// how far the strategy got, bugs so far, time; rewritten in place a few times a second.
-class ProgressLine {
- public:
-  explicit ProgressLine(bool on) : on_(on), start_(os::monotonic_ns()), last_(start_) {}
-  void update(std::uint64_t executions, const Strategy& strategy, std::size_t bugs) {
-    if (!on_) return;
-    const std::uint64_t now = os::monotonic_ns();
-    if (now - last_ < 250000000) return;  // 4 times a second
-    last_ = now;
-    const double seconds = static_cast<double>(now - start_) / 1e9;
-    const Coverage c = strategy.coverage_with_stats();
-    std::string line = "weft: " + std::to_string(executions) + " executions, " +
-                       std::to_string(static_cast<std::uint64_t>(executions / seconds)) + "/s";
-    if (c.exploring_bound >= 0)
-      line += ", bound " + std::to_string(c.exploring_bound) + ": " +
-              std::to_string(c.exploring_executions) + " run";
-    if (c.frontier != 0) line += ", " + std::to_string(c.frontier) + " known to run";
-    line += ", " + std::to_string(bugs) + (bugs == 1 ? " bug" : " bugs");
-    char t[32];
-    std::snprintf(t, sizeof t, ", %.1f s", seconds);
-    line += t;
-    line = "\r\033[K" + line;
-    shown_ = true;
-    if (write(STDERR_FILENO, line.data(), line.size()) < 0) on_ = false;
-  }
-  // Cleared at the end.
-  void clear() {
-    if (!shown_) return;
-    shown_ = false;
-    if (write(STDERR_FILENO, "\r\033[K", 4) < 0) on_ = false;
-  }
-
- private:
-  bool on_;
-  bool shown_ = false;
-  std::uint64_t start_, last_;
-};
-
 // A fresh slate in shared memory for execution `index` (0-based), then its child: the
 // pid in the server, 0 in the child, -1 when fork failed.
 pid_t fork_execution(ServerState& s, std::uint64_t index) {
@@ -549,27 +464,6 @@ pid_t fork_execution(ServerState& s, std::uint64_t index) {
   }
   return pid;
 }
-
-// After the first data race (--races fail, without --keep-going) the search goes on, the
-// race's accesses now scheduling points and races no longer failing, for what the race
-// leads to (an assertion, a crash, a deadlock...), within 10 s and 2000 executions (and
-// the run's own budget); the race is reported with it.
-struct RaceAftermath {
-  static constexpr std::uint64_t kMostNs = 10'000'000'000;
-  static constexpr std::uint64_t kMostExecutions = 2000;
-  bool on = false;
-  std::uint64_t since_ns = 0;
-  std::uint64_t since_executions = 0;
-
-  void begin(std::uint64_t now_ns, std::uint64_t executions) {
-    on = true;
-    since_ns = now_ns;
-    since_executions = executions;
-  }
-  bool over(std::uint64_t now_ns, std::uint64_t executions) const {
-    return on && (now_ns - since_ns >= kMostNs || executions - since_executions >= kMostExecutions);
-  }
-};
 
 // --checkpoint FILE, when FILE exists: the saved search replaces the new one (its racy
 // points first, which make its space, then its strategy's state); *executions and *bugs

@@ -40,6 +40,7 @@
 #include "explore/point_log.hpp"
 #include "explore/replay_strategy.hpp"
 #include "explore/search_checkpoint.hpp"
+#include "explore/server_config.hpp"
 #include "runtime/internal_heap.hpp"
 #include "explore/shared_region.hpp"
 #include "explore/stop_request.hpp"
@@ -66,64 +67,10 @@
 namespace weft::explorer {
 namespace {
 
-struct Config {
-  bool replay = false;
-  // weft minimize: replay the schedule given, then minimise the bug it shows.
-  bool minimize_only = false;
-  // After a sampling strategy's find (or minimize_only): look for the same bug with fewer
-  // preemptions, within these budgets.
-  bool minimize = true;
-  bool progress = false;  // a progress line on stderr (a terminal, not --quiet)
-  std::uint64_t minimize_executions = 2000;
-  double minimize_time_s = 20;
-  std::string result_dir;
-  std::string replay_command;  // WEFT_REPLAY_COMMAND: what the HTML page says replays the bug
-  std::string strategy = "random";
-  std::uint64_t seed = 0;
-  std::uint64_t executions = 1000;
-  double time_s = 0;
-  std::uint64_t steps = 100000;
-  bool fair = true;
-  bool stdout_to_stderr = false;  // a replay whose JSON result goes to stdout
-  bool colour = false;            // the text report goes to a terminal
-  std::size_t width = kDefaultTextWidth;  // the text report's most columns (the terminal's)
-  bool keep_going = false;        // go on after a bug, counting each distinct one's hits
-  bool full_trace = false;        // reports show every step, not a long trace's last ones
-  std::vector<std::string> no_preempt_in;  // patterns of code run without preemption
-  std::string races = "fail";       // off, report or fail
-  bool races_explicit = false;      // asked for on the command line
-  rt::PreemptOn preempt_on = rt::PreemptOn::kRacy;
-  bool explore_timeouts = false;
-  bool spurious_wakeups = false;
-  bool state_cache = true;
-  std::uint64_t bound = StrategyOptions::kNoBound;  // --bound pb:<c>
-  std::string bound_error;                           // a malformed WEFT_BOUND
-  std::string number_error;  // the first malformed value of a WEFT_* variable
-  double hang_timeout_s = 10;
-  ExpectedExit expect_exit;  // --expect-exit: the status the program returns by design
-  std::string check_output;  // --check-output: "" off, "-" stdout, else the file it writes
-  std::string schedule;
-  // WEFT_SCHEDULE_OPTIONS: the options weft run records in every schedule written (weft3);
-  // unset: none recorded (weft1, weft2).
-  bool record_options = false;
-  std::vector<std::pair<std::string, std::string>> schedule_options;
-  Shard shard;               // WEFT_SHARD=<i>/<n>: this server runs shard i of n
-  std::string jobs_control;  // WEFT_JOBS_CONTROL: weft run --jobs's shared words
-  std::uint32_t jobs_worker = 0;  // WEFT_JOBS_WORKER: this worker's number
-  std::uint32_t jobs_workers = 1;  // WEFT_JOBS_WORKERS: how many there are
-  // WEFT_CLASS_LOG (the claims oracle's, not a user's): a file each counted execution's
-  // happens-before class number is appended to, one line each (-1: none); not those
-  // the state cache cut short, which are not whole executions.
-  int class_log = -1;
-  std::string checkpoint;          // WEFT_CHECKPOINT: --checkpoint FILE
-  double checkpoint_every_s = 60;  // WEFT_CHECKPOINT_EVERY
-  std::vector<std::pair<std::string, std::string>> checkpoint_options;  // WEFT_CHECKPOINT_OPTIONS
-};
-
 // The run's strategy; bf's method= and var= names are looked up in the program's symbols
 // (here, before any fork: every execution has the same mappings).
 // `shard`: the part of the search it covers (the worker's, unless said).
-std::unique_ptr<Strategy> make_server_strategy(const Config& cfg, std::string* error,
+std::unique_ptr<Strategy> make_server_strategy(const ServerConfig& cfg, std::string* error,
                                                std::optional<Shard> shard = std::nullopt) {
   if (!cfg.bound_error.empty()) {
     *error = cfg.bound_error;
@@ -158,16 +105,9 @@ void log_class(int fd, const Trace& trace) {
   if (write(fd, line, static_cast<std::size_t>(n)) != n) std::perror("weft: WEFT_CLASS_LOG");
 }
 
-std::string take_env(const char* name) {
-  const char* v = std::getenv(name);
-  std::string s = v == nullptr ? "" : v;
-  unsetenv(name);
-  return s;
-}
-
 // What the child needs after fork (it keeps the server's memory, copy-on-write).
 struct ServerState {
-  Config config;
+  ServerConfig config;
   std::unique_ptr<SharedRegion> region;
   std::unique_ptr<PointLog> log;
   std::unique_ptr<Strategy> strategy;
@@ -470,7 +410,7 @@ pid_t fork_execution(ServerState& s, std::uint64_t index) {
 // continue from its counts. false: *error, one line.
 bool resume_search(ServerState& s, SearchCheckpoint& checkpoint, std::uint64_t* executions,
                    std::uint64_t* bugs, std::string* error) {
-  const Config& cfg = s.config;
+  const ServerConfig& cfg = s.config;
   if (!cfg.jobs_control.empty()) {
     *error = "--checkpoint runs one worker: use --jobs 1";
     return false;
@@ -504,7 +444,7 @@ bool resume_search(ServerState& s, SearchCheckpoint& checkpoint, std::uint64_t* 
 
 // Every schedule of the run, made to name the options its execution ran under: those weft
 // run gave, but races reported for what a race leads to (the search went on past races).
-void record_options(RunRecord& run, const Config& cfg) {
+void record_options(RunRecord& run, const ServerConfig& cfg) {
   auto reporting = cfg.schedule_options;  // races first, as weft run lists them
   std::erase_if(reporting, [](const auto& o) { return o.first == "races"; });
   reporting.insert(reporting.begin(), {"races", "report"});
@@ -544,7 +484,7 @@ bool worth_minimising(const BugRecord& b) {
 bool minimise(MinimiseContext& c, BugRecord& found, const std::string& target,
               std::string* output) {
   ServerState& s = c.s;
-  const Config& cfg = s.config;
+  const ServerConfig& cfg = s.config;
   SharedHeader& h = s.region->header();
   const BugRecord first = found;
   const std::uint64_t since = os::monotonic_ns();
@@ -636,7 +576,7 @@ std::string joined_points(const std::vector<std::string>& points) {
 
 // Never returns in the server; returns in each execution's child.
 void serve(ServerState& s) {
-  const Config& cfg = s.config;
+  const ServerConfig& cfg = s.config;
   // The main thread's stack is found by reading /proc/self/maps: once, here, for every
   // execution's child (reports name objects on it).
   std::uintptr_t stack_lo, stack_hi;
@@ -1225,21 +1165,6 @@ void serve(ServerState& s) {
   finish(note);
 }
 
-// A number weft run wrote into a WEFT_* variable, read as weft run read it from its
-// command line (core/numbers.hpp); a bad one (the variables set by hand) is the run's
-// error, not a default or a number rounded through a double.
-template <typename Spec, typename T>
-void take_number(const char* name, const Spec& spec, T* out, std::string* error) {
-  const std::string text = take_env(name);
-  if (text.empty()) return;
-  std::conditional_t<std::is_same_v<Spec, Seconds>, double, std::uint64_t> v{};
-  if (std::string e = read_number(text, spec, &v); !e.empty()) {
-    if (error->empty()) *error = std::string(name) + "=" + e;
-    return;
-  }
-  *out = static_cast<T>(v);
-}
-
 }  // namespace
 
 void maybe_run_fork_server() {
@@ -1252,84 +1177,10 @@ void maybe_run_fork_server() {
   detect::warm_up_unwinder();  // once here, not in each execution: crashes and hangs unwind
   auto* s = new ServerState();  // shared with every child; never freed
   g_server = s;
-  Config& c = s->config;
+  ServerConfig& c = s->config;
   c.replay = mode == "replay";
   c.minimize_only = mode == "minimize";
-  c.minimize = take_env("WEFT_MINIMIZE") != "0";
-  c.progress = take_env("WEFT_PROGRESS") == "1" && isatty(STDERR_FILENO);
-  c.result_dir = take_env("WEFT_RESULT_DIR");
-  c.replay_command = take_env("WEFT_REPLAY_COMMAND");
-  if (std::string x = take_env("WEFT_STRATEGY"); !x.empty()) c.strategy = x;
-  std::string* bad = &c.number_error;
-  take_number("WEFT_SEED", kSeedNumber, &c.seed, bad);
-  take_number("WEFT_EXECUTIONS", kExecutionsNumber, &c.executions, bad);
-  take_number("WEFT_TIME", kTimeSeconds, &c.time_s, bad);
-  take_number("WEFT_STEPS", kStepsNumber, &c.steps, bad);
-  take_number("WEFT_HANG_TIMEOUT", kHangTimeoutSeconds, &c.hang_timeout_s, bad);
-  if (std::string x = take_env("WEFT_EXPECT_EXIT"); !x.empty())
-    if (std::string e = ExpectedExit::parse(x, &c.expect_exit); !e.empty() && bad->empty())
-      *bad = "WEFT_EXPECT_EXIT=" + e;
-  c.fair = take_env("WEFT_FAIR") != "0";
-  c.stdout_to_stderr = take_env("WEFT_STDOUT_TO_STDERR") == "1";
-  c.colour = take_env("WEFT_COLOR") == "1";
-  if (const std::string x = take_env("WEFT_COLUMNS");
-      !x.empty() && x.size() <= 5 && x.find_first_not_of("0123456789") == std::string::npos)
-    c.width = std::stoul(x);  // weft run checked it; 0: no limit
-  c.keep_going = take_env("WEFT_KEEP_GOING") == "1";
-  c.full_trace = take_env("WEFT_FULL_TRACE") == "1";
-  c.check_output = take_env("WEFT_CHECK_OUTPUT");
-  c.explore_timeouts = take_env("WEFT_EXPLORE_TIMEOUTS") == "1";
-  c.spurious_wakeups = take_env("WEFT_SPURIOUS_WAKEUPS") == "1";
-  c.state_cache = take_env("WEFT_STATE_CACHE") != "0";
-  if (std::string x = take_env("WEFT_BOUND"); !x.empty())
-    parse_bound_option(x, &c.bound, &c.bound_error);
-  {
-    std::stringstream patterns(take_env("WEFT_NO_PREEMPT_IN"));
-    for (std::string p; std::getline(patterns, p, ',');)
-      if (!p.empty()) c.no_preempt_in.push_back(p);
-  }
-  c.schedule = take_env("WEFT_SCHEDULE");
-  if (std::getenv("WEFT_SCHEDULE_OPTIONS") != nullptr) {
-    c.record_options = true;
-    if (!decode_schedule_options(take_env("WEFT_SCHEDULE_OPTIONS"), &c.schedule_options) &&
-        bad->empty())
-      *bad = "WEFT_SCHEDULE_OPTIONS is malformed";
-  }
-  if (std::string file = take_env("WEFT_SCHEDULE_FILE"); !file.empty()) {
-    std::string why;
-    if ((!detail::read_schedule_line(file, &c.schedule, &why) || c.schedule.empty()) && bad->empty())
-      *bad = "WEFT_SCHEDULE_FILE='" + file + "' " + (why.empty() ? "cannot be read" : why);
-  }
-  // Read by the runtime, as set: a bad value is the run's error, not a silent default.
-  if (std::string e = detail::fibers_error(); !e.empty() && bad->empty()) *bad = e;
-  if (const std::string x = take_env("WEFT_SHARD"); !x.empty()) {
-    if (Shard s; Shard::parse(x, &s) && s.valid() && s.count <= Shard::kMaxCount)
-      c.shard = s;
-    else if (bad->empty())
-      *bad = "WEFT_SHARD='" + x + "' is not valid: give I/N, shard I of N shards (0 <= I < N, " +
-             "N " + kShardCountNumber.accepted + ")";
-  }
-  c.jobs_control = take_env("WEFT_JOBS_CONTROL");
-  if (std::string f = take_env("WEFT_CLASS_LOG"); !f.empty()) {
-    c.class_log = open(f.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (c.class_log < 0 && bad->empty()) *bad = "WEFT_CLASS_LOG='" + f + "': " + std::strerror(errno);
-  }
-  constexpr WholeNumber kWorker{0, kJobsNumber.hi - 1, "a worker's number from 0 to 255"};
-  take_number("WEFT_JOBS_WORKER", kWorker, &c.jobs_worker, bad);
-  take_number("WEFT_JOBS_WORKERS", kJobsNumber, &c.jobs_workers, bad);
-  c.checkpoint = take_env("WEFT_CHECKPOINT");
-  take_number("WEFT_CHECKPOINT_EVERY", kCheckpointEverySeconds, &c.checkpoint_every_s, bad);
-  if (!decode_checkpoint_options(take_env("WEFT_CHECKPOINT_OPTIONS"), &c.checkpoint_options) &&
-      bad->empty())
-    *bad = "WEFT_CHECKPOINT_OPTIONS is malformed";
-  if (std::string x = take_env("WEFT_RACES"); !x.empty()) {
-    c.races = x;
-    c.races_explicit = true;
-  }
-  if (std::string x = take_env("WEFT_PREEMPT_ON"); x == "sync")
-    c.preempt_on = rt::PreemptOn::kSync;
-  else if (x == "all")
-    c.preempt_on = rt::PreemptOn::kAll;
+  read_server_config(&c);
   rt::VirtualClock::enabled = take_env("WEFT_REAL_TIME") != "1";
   // A program this one executes must not find weft preloaded and become a server too,
   // nor inherit the eager binding weft asked for.

@@ -2,13 +2,38 @@
 // What a strategy can state about the part of the schedule space it has covered.
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace weft {
 
+// What a strategy's coverage can state: nothing (a sampler), every schedule or class, or
+// every schedule within a bound of one kind; a portfolio's, its members'.
+enum class CoverageKind : std::uint8_t {
+  kNone,
+  kFull,
+  kPreemptionBound,
+  kDelayBound,
+  kThreadBound,
+  kVariableBound,
+  kPortfolio,
+};
+
+// The name the JSON result and the reports use (a contract: JSON coverage.kind).
+constexpr std::string_view coverage_kind_name(CoverageKind k) {
+  switch (k) {
+    case CoverageKind::kNone: return "none";
+    case CoverageKind::kFull: return "full";
+    case CoverageKind::kPreemptionBound: return "preemption-bound";
+    case CoverageKind::kDelayBound: return "delay-bound";
+    case CoverageKind::kThreadBound: return "thread-bound";
+    case CoverageKind::kVariableBound: return "variable-bound";
+    case CoverageKind::kPortfolio: return "portfolio";
+  }
+  return "none";
+}
+
 struct Coverage {
-  // "none" (sampling: no guarantee), "full" (every schedule / every class),
-  // "preemption-bound", "delay-bound", ... (later strategies add kinds).
-  std::string kind = "none";
+  CoverageKind kind = CoverageKind::kNone;
   bool complete = false;        // the stated space was explored entirely
   std::int64_t bound = -1;      // for bounded kinds: the largest bound fully explored
   std::uint64_t executions = 0; // executions that count towards the statement
@@ -51,7 +76,7 @@ inline std::string points_scope(const std::string& points) {
 // The claim's scope, said: `c` learns which points it was about, and its line says so
 // when it claims anything.
 inline void state_points(Coverage& c, const std::string& points) {
-  if (c.kind == "none") return;
+  if (c.kind == CoverageKind::kNone) return;
   c.points = points;
   if (!c.summary.empty()) c.summary += "; points: " + points_scope(points);
 }
@@ -59,6 +84,6 @@ inline void state_points(Coverage& c, const std::string& points) {
 // Whether a search that ran out of executions to run covered its space: a systematic
 // strategy says so in its coverage (not when the program did not follow its schedules, or
 // did what its analysis does not follow); a sampler claims nothing either way.
-inline bool covered(const Coverage& c) { return c.complete || c.kind == "none"; }
+inline bool covered(const Coverage& c) { return c.complete || c.kind == CoverageKind::kNone; }
 
 }  // namespace weft

@@ -130,7 +130,7 @@ std::uint64_t Result::seed() const { return d_->record.seed; }
 std::string Result::coverage() const {
   const Coverage& c = d_->record.coverage;
   if (!c.summary.empty()) return c.summary;
-  return std::to_string(d_->record.executions) + " executions sampled (" + c.kind + ")";
+  return std::to_string(d_->record.executions) + " executions sampled (" + std::string(coverage_kind_name(c.kind)) + ")";
 }
 std::string Result::report() const {
   return format_text(d_->record, d_->symbolizer->get());

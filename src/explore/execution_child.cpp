@@ -78,7 +78,7 @@ void write_coverage(SharedHeader& h, const Coverage& cov) {
   h.coverage_nodes_created = cov.nodes_created;
   h.coverage_peak_nodes = cov.peak_nodes;
   h.coverage_complete = cov.complete;
-  detect::copy_text(h.coverage_kind, sizeof h.coverage_kind, cov.kind.c_str());
+  h.coverage_kind = cov.kind;
   detect::copy_text(h.coverage_summary, sizeof h.coverage_summary, cov.summary.c_str());
   detect::copy_text(h.coverage_origin, sizeof h.coverage_origin, cov.origin.c_str());
   detect::copy_text(h.coverage_nondeterminism, sizeof h.coverage_nondeterminism,

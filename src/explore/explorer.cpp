@@ -361,7 +361,7 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   run.executions = h.executions.load();
   run.complete = h.complete;
   run.instrumented = h.instrumented;
-  run.coverage.kind = h.coverage_kind[0] != '\0' ? h.coverage_kind : "none";
+  run.coverage.kind = h.coverage_kind;
   run.coverage.complete = h.coverage_complete;
   run.coverage.bound = h.coverage_bound;
   run.coverage.executions = h.coverage_executions;

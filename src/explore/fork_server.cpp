@@ -741,8 +741,9 @@ void serve(ServerState& s) {
   // A shard runs its share of the budget: the executions numbered below it.
   std::uint64_t max_executions = replaying ? 1 : cfg.executions;  // 0: no limit
   bool no_share = false;  // the budget is smaller than the shard count
-  const std::string kind = s.strategy->coverage().kind;
-  const bool shared_budget = !replaying && jobs.active() && kind != "none" && kind != "portfolio";
+  const CoverageKind kind = s.strategy->coverage().kind;
+  const bool shared_budget =
+      !replaying && jobs.active() && kind != CoverageKind::kNone && kind != CoverageKind::kPortfolio;
   if (!replaying && cfg.executions != 0 && cfg.shard.sharded() && !shared_budget) {
     max_executions = cfg.shard.share(cfg.executions);
     no_share = max_executions == 0;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <new>
 
+#include "core/coverage.hpp"
 #include "core/event.hpp"
 #include "core/schedule.hpp"
 #include "detect/bug_slot.hpp"
@@ -42,7 +43,7 @@ struct SharedHeader {
   std::uint64_t coverage_nodes_created = 0;
   std::uint64_t coverage_peak_nodes = 0;
   bool coverage_complete = false;
-  char coverage_kind[32] = {};
+  CoverageKind coverage_kind = CoverageKind::kNone;
   char coverage_summary[512] = {};
   char coverage_origin[64] = {};
   char coverage_nondeterminism[512] = {};

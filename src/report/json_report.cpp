@@ -219,7 +219,7 @@ std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
   }
   j["max_steps"] = run.max_steps;
   j["cut_executions"] = run.cut_executions;
-  j["coverage"] = {{"kind", run.coverage.kind},
+  j["coverage"] = {{"kind", std::string(coverage_kind_name(run.coverage.kind))},
                    {"complete", run.coverage.complete},
                    {"bound", run.coverage.bound},
                    {"executions", run.coverage.executions},

@@ -461,7 +461,7 @@ class TextWriter {
   std::string coverage_text() const {
     const Coverage& c = run_.coverage;
     if (!c.summary.empty()) return c.summary;
-    std::string text = c.kind;
+    std::string text(coverage_kind_name(c.kind));
     if (c.bound >= 0) text += ", bound " + std::to_string(c.bound);
     text += c.complete ? ", complete" : ", not complete";
     return text;

@@ -198,7 +198,7 @@ Coverage BestFirstStrategy::coverage() const {
     return c;
   }
   Coverage c;
-  c.kind = "preemption-bound";
+  c.kind = CoverageKind::kPreemptionBound;
   c.executions = tree_.stats().executions;
   const bool faithful = tree_.nondeterminism().empty();
   c.nondeterminism = tree_.nondeterminism();

@@ -55,7 +55,7 @@ class BoundedSearch : public TreeStrategy {
  protected:
   struct Names {
     const char* strategy;  // "pb": the summary's prefix
-    const char* kind;      // "preemption-bound"
+    CoverageKind kind;     // CoverageKind::kPreemptionBound
     const char* unit;      // "preemption" (plural: + "s")
   };
   BoundedSearch(Names names, std::uint64_t limit);

@@ -22,7 +22,7 @@ class DelayBoundStrategy final : public BoundedSearch {
   // bound: the most delays an execution may have (kUnbounded: until every schedule has
   // run). Coverage kind "delay-bound".
   explicit DelayBoundStrategy(std::uint64_t bound = kUnbounded)
-      : BoundedSearch({"db", "delay-bound", "delay"}, bound) {}
+      : BoundedSearch({"db", CoverageKind::kDelayBound, "delay"}, bound) {}
 
  private:
   std::uint64_t decision_cost(const ExecutionTree::Record& r,

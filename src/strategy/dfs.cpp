@@ -45,7 +45,7 @@ void DfsStrategy::expand(const Trace& trace) {
 
 Coverage DfsStrategy::coverage() const {
   Coverage c;
-  c.kind = bound_ == kUnbounded ? "full" : "preemption-bound";
+  c.kind = bound_ == kUnbounded ? CoverageKind::kFull : CoverageKind::kPreemptionBound;
   c.executions = tree_.stats().executions;
   c.classes = cached_classes();
   const bool faithful = tree_.nondeterminism().empty();

@@ -125,7 +125,7 @@ std::string DporStrategy::counts() const {
 
 Coverage DporStrategy::coverage() const {
   Coverage c;
-  c.kind = "full";
+  c.kind = CoverageKind::kFull;
   c.executions = tree_.stats().executions;
   c.classes = c.executions - redundant_executions();
   const bool faithful = tree_.nondeterminism().empty();

@@ -50,7 +50,7 @@ void PctStrategy::execution_done(const Trace& trace) {
 
 Coverage PctStrategy::coverage() const {
   Coverage c;
-  c.kind = "none";
+  c.kind = CoverageKind::kNone;
   c.executions = executions_;
   const std::uint64_t n = std::max<std::uint64_t>(max_threads_, 1);
   std::string bound = "1/(" + std::to_string(n);

@@ -94,7 +94,7 @@ void PctvbStrategy::execution_done(const Trace& trace) {
 
 Coverage PctvbStrategy::coverage() const {
   Coverage c;
-  c.kind = "none";
+  c.kind = CoverageKind::kNone;
   c.executions = executions_;
   std::size_t shared = 0;
   for (const Variable& v : vars_) shared += v.shared;

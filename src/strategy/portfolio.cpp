@@ -40,7 +40,7 @@ bool PortfolioStrategy::set_shard(const Shard& shard) {
 
 Coverage PortfolioStrategy::coverage() const {
   Coverage c;
-  c.kind = "portfolio";
+  c.kind = CoverageKind::kPortfolio;
   std::string parts;
   bool complete = false;
   for (const Member& m : members_) {
@@ -50,9 +50,9 @@ Coverage PortfolioStrategy::coverage() const {
     if (c.nondeterminism.empty()) c.nondeterminism = mc.nondeterminism;
     // One member that exhausted a space with a guarantee covers it for the whole run
     // (not its shard's part of one).
-    complete |= m.exhausted && !m.split && mc.complete && mc.kind == "full";
+    complete |= m.exhausted && !m.split && mc.complete && mc.kind == CoverageKind::kFull;
     // Samplers state nothing beyond their count; systematic members say what they covered.
-    const bool states_coverage = mc.kind != "none" && !mc.summary.empty();
+    const bool states_coverage = mc.kind != CoverageKind::kNone && !mc.summary.empty();
     parts += (parts.empty() ? "" : "; ") + m.name + ": " + std::to_string(m.executions) +
              (states_coverage ? " (" + mc.summary + ")" : "");
   }

@@ -83,7 +83,7 @@ std::size_t PosStrategy::choose_value(std::size_t n) {
 
 Coverage PosStrategy::coverage() const {
   Coverage c;
-  c.kind = "none";
+  c.kind = CoverageKind::kNone;
   c.executions = executions_;
   c.summary = std::string(relax_reads_ ? "pos*" : "pos") + ": " + std::to_string(executions_) +
               " executions; partial-order sampling, no coverage guarantee (each partial "

@@ -24,7 +24,7 @@ class PreemptionBoundStrategy final : public BoundedSearch {
   // bound: the most preemptions an execution may have (kUnbounded: iterate for ever, i.e.
   // until every schedule has run). Coverage kind "preemption-bound".
   explicit PreemptionBoundStrategy(std::uint64_t bound = kUnbounded)
-      : BoundedSearch({"pb", "preemption-bound", "preemption"}, bound) {}
+      : BoundedSearch({"pb", CoverageKind::kPreemptionBound, "preemption"}, bound) {}
 
  private:
   std::uint64_t decision_cost(const ExecutionTree::Record& r, std::span<const ThreadId>,

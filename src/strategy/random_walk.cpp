@@ -21,7 +21,7 @@ std::size_t RandomWalkStrategy::choose_value(std::size_t n) {
 
 Coverage RandomWalkStrategy::coverage() const {
   Coverage c;
-  c.kind = "none";
+  c.kind = CoverageKind::kNone;
   c.executions = executions_;
   c.summary = "random: " + std::to_string(executions_) +
               " random executions; sampling, no coverage guarantee";

@@ -124,7 +124,7 @@ void ThreadBoundStrategy::execution_done(const Trace& trace) {
 
 Coverage ThreadBoundStrategy::coverage() const {
   Coverage c;
-  c.kind = "thread-bound";
+  c.kind = CoverageKind::kThreadBound;
   c.executions = done_;
   const std::string name = "tb:" + std::to_string(t_) + (c_ ? ":" + std::to_string(c_) : "");
   if (max_threads_ == 0) {

@@ -107,7 +107,7 @@ void VariableBoundStrategy::expand(const Trace&) {
 
 Coverage VariableBoundStrategy::coverage() const {
   Coverage cov;
-  cov.kind = "variable-bound";
+  cov.kind = CoverageKind::kVariableBound;
   cov.executions = tree_.stats().executions;
   const std::string name = "vb:" + std::to_string(max_v_) + "," + std::to_string(max_c_) + ": ";
   if (!tree_.nondeterminism().empty()) {

@@ -22,7 +22,7 @@ void expect_location_object(const json& loc) {
 TEST(JsonReport, EveryContractFieldWithItsType) {
   Symbolizer sym;
   RunRecord run = weft_test::lost_update_run();
-  run.coverage.kind = "none";
+  run.coverage.kind = CoverageKind::kNone;
   run.coverage.executions = 17;
   json j = json::parse(format_json(run, sym, "./counter_test", {"--gtest_filter=x", "-v"}));
 
@@ -132,7 +132,7 @@ TEST(JsonReport, DeadlockErrorAndUnknowns) {
   RunRecord run;
   run.strategy = "dfs";
   run.error = "budget too small";
-  run.coverage.kind = "preemption-bound";
+  run.coverage.kind = CoverageKind::kPreemptionBound;
   run.coverage.bound = 2;
   BugRecord bug;
   bug.kind = BugKind::kDeadlock;

@@ -52,7 +52,7 @@ TEST(BestFirst, EveryPriorityCoversEveryClassDporCovers) {
       EXPECT_TRUE(got.exhausted);
       EXPECT_EQ(got.classes, all.classes) << "seed " << seed << ", priority list " << k;
       EXPECT_TRUE(got.coverage.complete) << got.coverage.summary;
-      EXPECT_EQ(got.coverage.kind, "full");
+      EXPECT_EQ(got.coverage.kind, CoverageKind::kFull);
     }
   }
 }
@@ -72,7 +72,7 @@ TEST(BestFirst, WithABoundItRunsExactlyTheExecutionsPbRuns) {
             << "bound " << bound << " seed " << seed << " list " << k;
         const Coverage c = s->coverage();
         EXPECT_TRUE(c.complete) << c.summary;
-        EXPECT_EQ(c.kind, "preemption-bound");
+        EXPECT_EQ(c.kind, CoverageKind::kPreemptionBound);
         EXPECT_EQ(c.bound, static_cast<std::int64_t>(bound));
       }
     }

@@ -88,7 +88,7 @@ TEST(DelayBound, RunsExactlyTheExecutionsWithinEachBound) {
         EXPECT_TRUE(nondecreasing_delays(runs));
 
         const Coverage cov = db.coverage();
-        EXPECT_EQ(cov.kind, "delay-bound");
+        EXPECT_EQ(cov.kind, CoverageKind::kDelayBound);
         EXPECT_TRUE(cov.complete);
         EXPECT_EQ(cov.bound, static_cast<std::int64_t>(d));
         EXPECT_EQ(cov.executions, brute);

@@ -37,7 +37,7 @@ void expect_complete(const RunResult& r, std::uint64_t executions) {
   EXPECT_EQ(r.distinct_schedules, executions);  // all distinct
   EXPECT_TRUE(r.exhausted);
   EXPECT_EQ(r.violations, 0u) << r.violation;
-  EXPECT_EQ(r.coverage.kind, "full");
+  EXPECT_EQ(r.coverage.kind, CoverageKind::kFull);
   EXPECT_TRUE(r.coverage.complete);
   EXPECT_EQ(r.coverage.executions, executions);
   EXPECT_EQ(r.coverage.summary, "dfs: all " + std::to_string(executions) + " schedules explored");

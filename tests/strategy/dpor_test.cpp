@@ -57,7 +57,7 @@ Comparison compare_with_brute_force(const Program& p, const std::string& what,
     EXPECT_EQ(got.coverage.classes, got.classes.size()) << what;
   }
   EXPECT_TRUE(got.coverage.complete) << what << ": " << got.coverage.summary;
-  EXPECT_EQ(got.coverage.kind, "full");
+  EXPECT_EQ(got.coverage.kind, CoverageKind::kFull);
   return {all.classes.size(), got.executions, dpor.redundant_executions()};
 }
 

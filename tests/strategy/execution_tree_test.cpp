@@ -263,7 +263,7 @@ TEST(ExecutionTree, DfsClaimsNoCoverageForANondeterministicProgram) {
     dfs.execution_done(Trace());
   }
   const Coverage c = dfs.coverage();
-  EXPECT_EQ(c.kind, "full");
+  EXPECT_EQ(c.kind, CoverageKind::kFull);
   EXPECT_FALSE(c.complete);
   EXPECT_FALSE(dfs.nondeterminism().empty());
   EXPECT_EQ(c.nondeterminism, dfs.nondeterminism());

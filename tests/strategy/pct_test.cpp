@@ -153,7 +153,7 @@ TEST(Pct, CoverageStatesTheGuarantee) {
   PctStrategy s(0, 3);
   model::run(s, model::pos_running_example(), 10);
   const Coverage c = s.coverage();
-  EXPECT_EQ(c.kind, "none");
+  EXPECT_EQ(c.kind, CoverageKind::kNone);
   EXPECT_FALSE(c.complete);
   EXPECT_EQ(c.executions, 10u);
   EXPECT_EQ(c.summary,

@@ -216,7 +216,7 @@ TEST(Pos, CoverageIsSamplingOnly) {
   PosStrategy s(1, true);
   model::run(s, model::pos_running_example(), 10);
   const Coverage c = s.coverage();
-  EXPECT_EQ(c.kind, "none");
+  EXPECT_EQ(c.kind, CoverageKind::kNone);
   EXPECT_FALSE(c.complete);
   EXPECT_EQ(c.executions, 10u);
   EXPECT_EQ(c.summary.substr(0, 16), "pos*: 10 executi");

@@ -98,7 +98,7 @@ TEST(PreemptionBound, RunsExactlyTheExecutionsWithinEachBound) {
         EXPECT_TRUE(pb.exhausted());
 
         const Coverage cov = pb.coverage();
-        EXPECT_EQ(cov.kind, "preemption-bound");
+        EXPECT_EQ(cov.kind, CoverageKind::kPreemptionBound);
         EXPECT_TRUE(cov.complete);
         EXPECT_EQ(cov.bound, static_cast<std::int64_t>(c));
         EXPECT_EQ(cov.executions, formula);
@@ -214,7 +214,7 @@ TEST(PreemptionBound, ABoundTheProgramDoesNotNeedCompletesAndSaysSo) {
   const model::RunResult r = model::run(pb, model::independent_threads(2, 2), 0);
   EXPECT_EQ(r.executions, 6u);
   EXPECT_TRUE(r.exhausted);
-  EXPECT_EQ(r.coverage.kind, "preemption-bound");
+  EXPECT_EQ(r.coverage.kind, CoverageKind::kPreemptionBound);
   EXPECT_TRUE(r.coverage.complete);
   EXPECT_EQ(r.coverage.bound, 10);
   EXPECT_EQ(r.coverage.executions, 6u);

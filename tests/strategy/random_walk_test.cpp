@@ -126,7 +126,7 @@ TEST(RandomWalk, ClaimsNoCoverage) {
   RandomWalkStrategy s(0);
   model::run(s, model::independent_threads(2, 2), 10);
   const Coverage c = s.coverage();
-  EXPECT_EQ(c.kind, "none");
+  EXPECT_EQ(c.kind, CoverageKind::kNone);
   EXPECT_FALSE(c.complete);
   EXPECT_EQ(c.executions, 10u);
 }

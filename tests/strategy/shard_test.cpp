@@ -129,7 +129,7 @@ TEST(Shard, DporShardsCoverEveryClassOnce) {
         for (std::uint32_t i = 0; i < n; ++i) {
           const ShardRun part = run_shard(spec, p, Shard{i, n});
           EXPECT_TRUE(part.coverage.complete) << spec << " seed " << seed;
-          EXPECT_EQ(part.coverage.kind, "full");
+          EXPECT_EQ(part.coverage.kind, CoverageKind::kFull);
           merged.insert(part.classes.begin(), part.classes.end());
           classes += part.coverage.classes;
           counted += part.counted;

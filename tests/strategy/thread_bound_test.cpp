@@ -39,7 +39,7 @@ TEST(ThreadBound, TwoFixedOrdersCoverEveryOrderOfEveryTwoThreads) {
       EXPECT_TRUE(a_first) << a << " before " << b;
     }
   const Coverage c = s.coverage();
-  EXPECT_EQ(c.kind, "thread-bound");
+  EXPECT_EQ(c.kind, CoverageKind::kThreadBound);
   EXPECT_EQ(c.bound, 2);
   EXPECT_TRUE(c.complete);
   EXPECT_EQ(c.executions, 2u);

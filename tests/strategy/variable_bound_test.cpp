@@ -80,7 +80,7 @@ TEST(VariableBound, ExactlyTheExecutionsWithinBothBoundsEachOnce) {
             << "seed " << seed << " v " << v << " c " << c;
         const Coverage cov = vb.coverage();
         EXPECT_TRUE(cov.complete) << cov.summary;
-        EXPECT_EQ(cov.kind, "variable-bound");
+        EXPECT_EQ(cov.kind, CoverageKind::kVariableBound);
         EXPECT_EQ(cov.bound, static_cast<std::int64_t>(v));
         // The whole space is claimed exactly when the bounds left nothing out.
         EXPECT_EQ(cov.summary.find("every schedule") != std::string::npos, want.size() == all.size())

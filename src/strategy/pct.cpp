@@ -6,7 +6,7 @@
 namespace weft {
 
 PctStrategy::PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t steps)
-    : seed_(seed), depth_(depth < 1 ? 1 : depth), fixed_steps_(steps), priorities_(depth_) {
+    : SamplingStrategy(seed), depth_(depth < 1 ? 1 : depth), fixed_steps_(steps), priorities_(depth_) {
   changes_.reserve(depth_ - 1);
 }
 
@@ -16,7 +16,7 @@ std::uint64_t PctStrategy::steps() const {
 }
 
 bool PctStrategy::next_execution() {
-  rng_.reseed(execution_seed(seed_, shard_.global(executions_++)));
+  draw_next_execution();
   priorities_.reset();
   const std::uint64_t k = steps();
   changes_.clear();
@@ -37,10 +37,6 @@ ThreadId PctStrategy::choose(const SchedulingPoint& p) {
     ++next_change_;
   }
   return priorities_.highest(p);
-}
-
-std::size_t PctStrategy::choose_value(std::size_t n) {
-  return n <= 1 ? 0 : static_cast<std::size_t>(rng_.below(n));
 }
 
 void PctStrategy::execution_done(const Trace& trace) {

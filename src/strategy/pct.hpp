@@ -13,14 +13,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/rng.hpp"
-#include "core/state_words.hpp"
-#include "core/strategy.hpp"
 #include "strategy/pct_priorities.hpp"
+#include "strategy/sampling_strategy.hpp"
 
 namespace weft {
 
-class PctStrategy final : public Strategy {
+class PctStrategy final : public SamplingStrategy {
  public:
   static constexpr std::uint64_t kDefaultSteps = 100;
 
@@ -31,28 +29,7 @@ class PctStrategy final : public Strategy {
 
   bool next_execution() override;  // never exhausted
   ThreadId choose(const SchedulingPoint& p) override;
-  std::size_t choose_value(std::size_t n) override;  // uniform: PCT says nothing of data
   void execution_done(const Trace& trace) override;
-  bool set_shard(const Shard& shard) override {
-    shard_ = shard;
-    return true;
-  }
-  // Checkpoints: execution k draws from its own seed, so the count (and what the
-  // executions so far taught) is the whole state.
-  bool resumable() const override { return true; }
-  void save_state(bool unfinished, std::vector<std::uint64_t>* out) const override {
-    StateWriter w(out);
-    w.put_executions(executions_, unfinished);
-    w.put(longest_);
-    w.put(max_threads_);
-  }
-  bool load_state(std::span<const std::uint64_t> words) override {
-    StateReader r(words);
-    executions_ = r.get();
-    longest_ = r.get();
-    max_threads_ = r.get();
-    return r.done();
-  }
   Coverage coverage() const override;  // kind "none", with the guarantee in the summary
 
   std::uint32_t depth() const { return depth_; }
@@ -64,14 +41,20 @@ class PctStrategy final : public Strategy {
     std::uint32_t priority;
   };
 
-  std::uint64_t seed_;
-  Shard shard_;  // execution k draws from execution_seed(seed_, shard_.global(k))
+  // Checkpoints: the executions' count, and what they taught.
+  void save_more(StateWriter& w) const override {
+    w.put(longest_);
+    w.put(max_threads_);
+  }
+  void load_more(StateReader& r) override {
+    longest_ = r.get();
+    max_threads_ = r.get();
+  }
+
   std::uint32_t depth_;
   std::uint64_t fixed_steps_;
   std::uint64_t longest_ = 0;       // steps of the longest execution so far
   std::uint64_t max_threads_ = 0;   // most threads seen in one execution
-  std::uint64_t executions_ = 0;
-  Rng rng_;
   PctPriorities priorities_;  // of this execution's threads
   std::vector<ChangePoint> changes_;  // by step; equal steps by i, so the last i wins
   std::size_t next_change_ = 0;

@@ -6,13 +6,13 @@
 namespace weft {
 
 PctvbStrategy::PctvbStrategy(std::uint64_t seed, std::uint32_t depth, std::uint32_t variables)
-    : seed_(seed),
+    : SamplingStrategy(seed),
       depth_(depth < 1 ? 1 : depth),
       variables_(variables < 1 ? 1 : variables),
       priorities_(depth_) {}
 
 bool PctvbStrategy::next_execution() {
-  rng_.reseed(execution_seed(seed_, shard_.global(executions_++)));
+  draw_next_execution();
   priorities_.reset();
   chosen_.clear();
   accesses_.clear();
@@ -71,10 +71,6 @@ ThreadId PctvbStrategy::choose(const SchedulingPoint& p) {
     }
   }
   return t;
-}
-
-std::size_t PctvbStrategy::choose_value(std::size_t n) {
-  return n <= 1 ? 0 : static_cast<std::size_t>(rng_.below(n));
 }
 
 void PctvbStrategy::execution_done(const Trace& trace) {

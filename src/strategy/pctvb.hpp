@@ -22,25 +22,21 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/rng.hpp"
-#include "core/strategy.hpp"
 #include "strategy/pct_priorities.hpp"
+#include "strategy/sampling_strategy.hpp"
 
 namespace weft {
 
-class PctvbStrategy final : public Strategy {
+class PctvbStrategy final : public SamplingStrategy {
  public:
   // depth >= 1 (d), variables >= 1 (v).
   PctvbStrategy(std::uint64_t seed, std::uint32_t depth, std::uint32_t variables);
 
   bool next_execution() override;  // never exhausted
   ThreadId choose(const SchedulingPoint& p) override;
-  std::size_t choose_value(std::size_t n) override;
   void execution_done(const Trace& trace) override;
-  bool set_shard(const Shard& shard) override {
-    shard_ = shard;
-    return true;
-  }
+  // What it learnt of the program's variables is not saved: no checkpoints.
+  bool resumable() const override { return false; }
   Coverage coverage() const override;  // kind "none", the guarantee in the summary
   bool needs_memory_accesses() const override { return true; }
 
@@ -59,13 +55,9 @@ class PctvbStrategy final : public Strategy {
     std::uint32_t priority;  // i
   };
 
-  std::uint64_t seed_;
-  Shard shard_;  // execution k draws from execution_seed(seed_, shard_.global(k))
   std::uint32_t depth_;
   std::uint32_t variables_;
-  std::uint64_t executions_ = 0;
   std::uint64_t max_threads_ = 0;
-  Rng rng_;
   PctPriorities priorities_;
   std::vector<Variable> vars_;
   std::unordered_map<std::uintptr_t, std::size_t> index_;  // object -> vars_

@@ -18,12 +18,12 @@ bool voluntary_yield(const Op& op) { return op.kind == OpKind::Yield || op.kind 
 }  // namespace
 
 PosStrategy::PosStrategy(std::uint64_t seed, bool relax_reads, std::uint32_t fairness_yields)
-    : seed_(seed), relax_reads_(relax_reads), fairness_yields_(fairness_yields) {
+    : SamplingStrategy(seed), relax_reads_(relax_reads), fairness_yields_(fairness_yields) {
   pending_.reserve(16);
 }
 
 bool PosStrategy::next_execution() {
-  rng_.reseed(execution_seed(seed_, shard_.global(executions_++)));
+  draw_next_execution();
   for (Pending& e : pending_) e.assigned = false;
   yields_ = 0;
   resets_ = 0;
@@ -75,10 +75,6 @@ ThreadId PosStrategy::choose(const SchedulingPoint& p) {
     ++resets_;
   }
   return chosen;
-}
-
-std::size_t PosStrategy::choose_value(std::size_t n) {
-  return n <= 1 ? 0 : static_cast<std::size_t>(rng_.below(n));
 }
 
 Coverage PosStrategy::coverage() const {

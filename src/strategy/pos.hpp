@@ -17,13 +17,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/rng.hpp"
-#include "core/state_words.hpp"
-#include "core/strategy.hpp"
+#include "strategy/sampling_strategy.hpp"
 
 namespace weft {
 
-class PosStrategy final : public Strategy {
+class PosStrategy final : public SamplingStrategy {
  public:
   // The paper's fairness workaround (section 5): after this many voluntary yields
   // (Yield, Sleep) since the last reset, every priority is drawn afresh.
@@ -36,24 +34,7 @@ class PosStrategy final : public Strategy {
 
   bool next_execution() override;  // never exhausted
   ThreadId choose(const SchedulingPoint& p) override;
-  std::size_t choose_value(std::size_t n) override;  // uniform: POS says nothing of data
   void execution_done(const Trace&) override {}
-  bool set_shard(const Shard& shard) override {
-    shard_ = shard;
-    return true;
-  }
-  // Checkpoints: execution k draws from its own seed, so the count (and what the
-  // executions so far taught) is the whole state.
-  bool resumable() const override { return true; }
-  void save_state(bool unfinished, std::vector<std::uint64_t>* out) const override {
-    StateWriter w(out);
-    w.put_executions(executions_, unfinished);
-  }
-  bool load_state(std::span<const std::uint64_t> words) override {
-    StateReader r(words);
-    executions_ = r.get();
-    return r.done();
-  }
   Coverage coverage() const override;  // kind "none": sampling proves nothing
 
   bool relaxes_reads() const { return relax_reads_; }
@@ -70,12 +51,8 @@ class PosStrategy final : public Strategy {
     bool assigned = false;
   };
 
-  std::uint64_t seed_;
-  Shard shard_;  // execution k draws from execution_seed(seed_, shard_.global(k))
   bool relax_reads_;
   std::uint32_t fairness_yields_;
-  std::uint64_t executions_ = 0;
-  Rng rng_;
   std::vector<Pending> pending_;  // by ThreadId; kept (not shrunk) across executions
   std::uint32_t yields_ = 0;      // voluntary yields since the last reset
   std::uint64_t resets_ = 0;

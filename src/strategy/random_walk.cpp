@@ -5,7 +5,7 @@
 namespace weft {
 
 bool RandomWalkStrategy::next_execution() {
-  rng_.reseed(execution_seed(seed_, shard_.global(executions_++)));
+  draw_next_execution();
   return true;
 }
 
@@ -13,10 +13,6 @@ ThreadId RandomWalkStrategy::choose(const SchedulingPoint& p) {
   // A forced step draws nothing: the stream is spent on real choices only.
   if (p.enabled.size() == 1) return p.enabled.front();
   return p.enabled[rng_.below(p.enabled.size())];
-}
-
-std::size_t RandomWalkStrategy::choose_value(std::size_t n) {
-  return n <= 1 ? 0 : static_cast<std::size_t>(rng_.below(n));
 }
 
 Coverage RandomWalkStrategy::coverage() const {

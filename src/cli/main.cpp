@@ -363,8 +363,58 @@ std::string output_problem(const Run& r, Mode mode, const std::string& program,
                  r.schedule_file}});
 }
 
-int launch(Run r, Mode mode) {
+// What the fork server is told, in WEFT_* variables (explore/server_config.cpp reads them):
+// the run's options, where its files go, and what it replays.
+std::vector<std::string> server_environment(const Run& r, Mode mode, const std::string& program,
+                                            const std::string& schedule, const fs::path& results,
+                                            std::uint32_t jobs, const weft::Shard& shard) {
   const bool replay = mode == Mode::kReplay;
+  return {
+      "WEFT_MODE=" + std::string(replay ? "replay" : mode == Mode::kMinimize ? "minimize" : "run"),
+      std::string("WEFT_MINIMIZE=") + (r.no_minimize ? "0" : "1"),
+      // A progress line on a terminal's stderr, unless asked for quiet (one worker only:
+      // several would write over each other).
+      std::string("WEFT_PROGRESS=") + (!r.quiet && jobs == 1 && isatty(STDERR_FILENO) ? "1" : "0"),
+      "WEFT_STRATEGY=" + r.strategy,
+      "WEFT_SEED=" + std::to_string(r.seed),
+      "WEFT_EXECUTIONS=" + std::to_string(r.executions),
+      "WEFT_TIME=" + weft::seconds_text(r.time_s),
+      "WEFT_STEPS=" + std::to_string(r.steps),
+      "WEFT_HANG_TIMEOUT=" + weft::seconds_text(r.hang_timeout_s),
+      "WEFT_EXPECT_EXIT=" + r.expect_exit,
+      "WEFT_CHECK_OUTPUT=" + r.check_output,
+      // In a file: an environment string longer than 128 KiB (a long execution's schedule)
+      // would make exec fail with E2BIG.
+      "WEFT_SCHEDULE_FILE=" + (schedule.empty() ? std::string() : (results / "replay.weft-schedule").string()),
+      std::string("WEFT_REAL_TIME=") + (r.real_time ? "1" : "0"),
+      std::string("WEFT_FAIR=") + (r.no_fair ? "0" : "1"),
+      std::string("WEFT_KEEP_GOING=") + (r.keep_going ? "1" : "0"),
+      std::string("WEFT_FULL_TRACE=") + (r.full_trace ? "1" : "0"),
+      std::string("WEFT_EXPLORE_TIMEOUTS=") + (r.explore_timeouts ? "1" : "0"),
+      std::string("WEFT_SPURIOUS_WAKEUPS=") + (r.spurious_wakeups ? "1" : "0"),
+      std::string("WEFT_STATE_CACHE=") + (r.no_state_cache ? "0" : "1"),
+      "WEFT_NO_PREEMPT_IN=" + r.no_preempt_in,
+      "WEFT_BOUND=" + r.bound,
+      "WEFT_RACES=" + r.races,
+      "WEFT_PREEMPT_ON=" + r.preempt_on,
+      std::string("WEFT_COLOR=") + (colour_report(r) ? "1" : "0"),
+      // Five digits always: the environment's length, and so the stack's place, stays the
+      // same whatever the terminal (see spawn()'s fixed_layout).
+      "WEFT_COLUMNS=" + [] {
+        const std::string n = std::to_string(weft::cli::terminal_width());
+        return std::string(5 - std::min<std::size_t>(n.size(), 5), '0') + n;
+      }(),
+      // A replay's program writes to the terminal, but stdout must stay pure JSON.
+      std::string("WEFT_STDOUT_TO_STDERR=") + (replay && r.json == "-" ? "1" : "0"),
+      "WEFT_CHECKPOINT=" + (replay || r.checkpoint.empty() ? std::string() : fs::absolute(r.checkpoint).string()),
+      "WEFT_CHECKPOINT_EVERY=" + weft::seconds_text(r.checkpoint_every_s),
+      "WEFT_CHECKPOINT_OPTIONS=" + weft::encode_checkpoint_options(search_options(r, shard)),
+      "WEFT_SCHEDULE_OPTIONS=" + weft::encode_schedule_options(execution_options(r)),
+      "WEFT_REPLAY_COMMAND=" + replay_command(r, mode, program),
+  };
+}
+
+int launch(Run r, Mode mode) {
   if (r.command.empty()) return fail("no program given (usage: weft run [options] -- PROGRAM [ARGS...])");
   std::string why;
   const std::string program = resolve_program(r.command[0], &why);
@@ -424,49 +474,7 @@ int launch(Run r, Mode mode) {
         !e.empty())
       return status_of(fail(e));
 
-  std::vector<std::string> env = {
-      "WEFT_MODE=" + std::string(replay ? "replay" : mode == Mode::kMinimize ? "minimize" : "run"),
-      std::string("WEFT_MINIMIZE=") + (r.no_minimize ? "0" : "1"),
-      // A progress line on a terminal's stderr, unless asked for quiet (one worker only:
-      // several would write over each other).
-      std::string("WEFT_PROGRESS=") + (!r.quiet && jobs == 1 && isatty(STDERR_FILENO) ? "1" : "0"),
-      "WEFT_STRATEGY=" + r.strategy,
-      "WEFT_SEED=" + std::to_string(r.seed),
-      "WEFT_EXECUTIONS=" + std::to_string(r.executions),
-      "WEFT_TIME=" + weft::seconds_text(r.time_s),
-      "WEFT_STEPS=" + std::to_string(r.steps),
-      "WEFT_HANG_TIMEOUT=" + weft::seconds_text(r.hang_timeout_s),
-      "WEFT_EXPECT_EXIT=" + r.expect_exit,
-      "WEFT_CHECK_OUTPUT=" + r.check_output,
-      // In a file: an environment string longer than 128 KiB (a long execution's schedule)
-      // would make exec fail with E2BIG.
-      "WEFT_SCHEDULE_FILE=" + (schedule.empty() ? std::string() : (results / "replay.weft-schedule").string()),
-      std::string("WEFT_REAL_TIME=") + (r.real_time ? "1" : "0"),
-      std::string("WEFT_FAIR=") + (r.no_fair ? "0" : "1"),
-      std::string("WEFT_KEEP_GOING=") + (r.keep_going ? "1" : "0"),
-      std::string("WEFT_FULL_TRACE=") + (r.full_trace ? "1" : "0"),
-      std::string("WEFT_EXPLORE_TIMEOUTS=") + (r.explore_timeouts ? "1" : "0"),
-      std::string("WEFT_SPURIOUS_WAKEUPS=") + (r.spurious_wakeups ? "1" : "0"),
-      std::string("WEFT_STATE_CACHE=") + (r.no_state_cache ? "0" : "1"),
-      "WEFT_NO_PREEMPT_IN=" + r.no_preempt_in,
-      "WEFT_BOUND=" + r.bound,
-      "WEFT_RACES=" + r.races,
-      "WEFT_PREEMPT_ON=" + r.preempt_on,
-      std::string("WEFT_COLOR=") + (colour_report(r) ? "1" : "0"),
-      // Five digits always: the environment's length, and so the stack's place, stays the
-      // same whatever the terminal (see spawn()'s fixed_layout).
-      "WEFT_COLUMNS=" + [] {
-        const std::string n = std::to_string(weft::cli::terminal_width());
-        return std::string(5 - std::min<std::size_t>(n.size(), 5), '0') + n;
-      }(),
-      // A replay's program writes to the terminal, but stdout must stay pure JSON.
-      std::string("WEFT_STDOUT_TO_STDERR=") + (replay && r.json == "-" ? "1" : "0"),
-      "WEFT_CHECKPOINT=" + (replay || r.checkpoint.empty() ? std::string() : fs::absolute(r.checkpoint).string()),
-      "WEFT_CHECKPOINT_EVERY=" + weft::seconds_text(r.checkpoint_every_s),
-      "WEFT_CHECKPOINT_OPTIONS=" + weft::encode_checkpoint_options(search_options(r, sharding.shard)),
-      "WEFT_SCHEDULE_OPTIONS=" + weft::encode_schedule_options(execution_options(r)),
-      "WEFT_REPLAY_COMMAND=" + replay_command(r, mode, program),
-  };
+  std::vector<std::string> env = server_environment(r, mode, program, schedule, results, jobs, sharding.shard);
   const char* preload = std::getenv("LD_PRELOAD");
   std::vector<std::string> preload_env = {"LD_PRELOAD=" + runtime +
                                           (preload ? ":" + std::string(preload) : "")};

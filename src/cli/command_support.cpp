@@ -1,5 +1,6 @@
 #include "cli/command_support.hpp"
 
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -7,6 +8,7 @@
 #include <cerrno>
 #include <iostream>
 
+#include "core/file_text.hpp"
 #include "cli/terminal_width.hpp"
 #include "report/text_width.hpp"
 
@@ -20,24 +22,8 @@ int fail(const std::string& message) {
 // Read whole, in one string sized to the file, straight from the kernel (a long trace's
 // outputs are tens of MB). "" when it cannot be read.
 std::string read_file(const std::filesystem::path& p) {
-  const int fd = open(p.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return "";
-  struct stat st;
   std::string text;
-  if (fstat(fd, &st) == 0 && st.st_size > 0) {
-    text.reserve(static_cast<std::size_t>(st.st_size) + 1);  // a newline may be added
-    text.resize(static_cast<std::size_t>(st.st_size));
-  }
-  std::size_t done = 0;
-  for (;;) {
-    if (done == text.size()) text.resize(text.size() + 4096);  // grew, or not a regular file
-    const ssize_t n = read(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-  }
-  close(fd);
-  text.resize(done);
+  read_file_text(p.string(), &text);  // what could be read: "" when nothing
   return text;
 }
 

@@ -77,9 +77,7 @@ using weft::cli::add_run_options;
 using weft::cli::add_worker;
 using weft::cli::apply_recorded_options;
 using weft::cli::colour_report;
-using weft::cli::execution_options;
 using weft::cli::kDefaultStrategy;
-using weft::cli::kExecutionOptions;
 using weft::cli::one_of;
 using weft::cli::read_schedule_argument;
 using weft::cli::Run;
@@ -200,24 +198,13 @@ void wait_for_orphans() {
 
 // --checkpoint: what shapes the search, which a resumed run must have the same. The
 // budget (--executions, --time) may change: it counts every run's executions together.
-std::vector<std::pair<std::string, std::string>> search_options(const Run& r, const weft::Shard& shard) {
-  auto yes = [](bool b) { return std::string(b ? "yes" : "no"); };
+weft::OptionList search_options(const Run& r, const weft::Shard& shard) {
   std::string args;
   for (std::size_t i = 1; i < r.command.size(); ++i) args += (i > 1 ? " " : "") + r.command[i];
-  return {{"--strategy", r.strategy},
-          {"--seed", std::to_string(r.seed)},
-          {"--bound", r.bound},
-          {"--shard", std::to_string(shard.index) + "/" + std::to_string(shard.count)},
-          {"--steps", std::to_string(r.steps)},
-          {"--no-fair", yes(r.no_fair)},
-          {"--real-time", yes(r.real_time)},
-          {"--races", r.races},
-          {"--preempt-on", r.preempt_on},
-          {"--explore-timeouts", yes(r.explore_timeouts)},
-          {"--spurious-wakeups", yes(r.spurious_wakeups)},
-          {"--no-state-cache", yes(r.no_state_cache)},
-          {"--no-preempt-in", r.no_preempt_in},
-          {"arguments", args}};
+  weft::OptionList o = weft::search_options(r);
+  o.emplace_back("--shard", std::to_string(shard.index) + "/" + std::to_string(shard.count));
+  o.emplace_back("arguments", args);
+  return o;
 }
 
 // --checkpoint FILE before the run: a search that can be saved; FILE, when it exists, one
@@ -363,55 +350,28 @@ std::string output_problem(const Run& r, Mode mode, const std::string& program,
                  r.schedule_file}});
 }
 
-// What the fork server is told, in WEFT_* variables (explore/server_config.cpp reads them):
-// the run's options, where its files go, and what it replays.
-std::vector<std::string> server_environment(const Run& r, Mode mode, const std::string& program,
-                                            const std::string& schedule, const fs::path& results,
-                                            std::uint32_t jobs, const weft::Shard& shard) {
+// What the fork server is told (core/run_config.def), but each worker's part of the
+// search: the run's options, what it replays, and how it reports.
+weft::RunConfig server_config(const Run& r, Mode mode, const std::string& program,
+                              const std::string& schedule, const fs::path& results,
+                              std::uint32_t jobs, const weft::Shard& shard) {
   const bool replay = mode == Mode::kReplay;
-  return {
-      "WEFT_MODE=" + std::string(replay ? "replay" : mode == Mode::kMinimize ? "minimize" : "run"),
-      std::string("WEFT_MINIMIZE=") + (r.no_minimize ? "0" : "1"),
-      // A progress line on a terminal's stderr, unless asked for quiet (one worker only:
-      // several would write over each other).
-      std::string("WEFT_PROGRESS=") + (!r.quiet && jobs == 1 && isatty(STDERR_FILENO) ? "1" : "0"),
-      "WEFT_STRATEGY=" + r.strategy,
-      "WEFT_SEED=" + std::to_string(r.seed),
-      "WEFT_EXECUTIONS=" + std::to_string(r.executions),
-      "WEFT_TIME=" + weft::seconds_text(r.time_s),
-      "WEFT_STEPS=" + std::to_string(r.steps),
-      "WEFT_HANG_TIMEOUT=" + weft::seconds_text(r.hang_timeout_s),
-      "WEFT_EXPECT_EXIT=" + r.expect_exit,
-      "WEFT_CHECK_OUTPUT=" + r.check_output,
-      // In a file: an environment string longer than 128 KiB (a long execution's schedule)
-      // would make exec fail with E2BIG.
-      "WEFT_SCHEDULE_FILE=" + (schedule.empty() ? std::string() : (results / "replay.weft-schedule").string()),
-      std::string("WEFT_REAL_TIME=") + (r.real_time ? "1" : "0"),
-      std::string("WEFT_FAIR=") + (r.no_fair ? "0" : "1"),
-      std::string("WEFT_KEEP_GOING=") + (r.keep_going ? "1" : "0"),
-      std::string("WEFT_FULL_TRACE=") + (r.full_trace ? "1" : "0"),
-      std::string("WEFT_EXPLORE_TIMEOUTS=") + (r.explore_timeouts ? "1" : "0"),
-      std::string("WEFT_SPURIOUS_WAKEUPS=") + (r.spurious_wakeups ? "1" : "0"),
-      std::string("WEFT_STATE_CACHE=") + (r.no_state_cache ? "0" : "1"),
-      "WEFT_NO_PREEMPT_IN=" + r.no_preempt_in,
-      "WEFT_BOUND=" + r.bound,
-      "WEFT_RACES=" + r.races,
-      "WEFT_PREEMPT_ON=" + r.preempt_on,
-      std::string("WEFT_COLOR=") + (colour_report(r) ? "1" : "0"),
-      // Five digits always: the environment's length, and so the stack's place, stays the
-      // same whatever the terminal (see spawn()'s fixed_layout).
-      "WEFT_COLUMNS=" + [] {
-        const std::string n = std::to_string(weft::cli::terminal_width());
-        return std::string(5 - std::min<std::size_t>(n.size(), 5), '0') + n;
-      }(),
-      // A replay's program writes to the terminal, but stdout must stay pure JSON.
-      std::string("WEFT_STDOUT_TO_STDERR=") + (replay && r.json == "-" ? "1" : "0"),
-      "WEFT_CHECKPOINT=" + (replay || r.checkpoint.empty() ? std::string() : fs::absolute(r.checkpoint).string()),
-      "WEFT_CHECKPOINT_EVERY=" + weft::seconds_text(r.checkpoint_every_s),
-      "WEFT_CHECKPOINT_OPTIONS=" + weft::encode_checkpoint_options(search_options(r, shard)),
-      "WEFT_SCHEDULE_OPTIONS=" + weft::encode_schedule_options(execution_options(r)),
-      "WEFT_REPLAY_COMMAND=" + replay_command(r, mode, program),
-  };
+  weft::RunConfig c = r;
+  c.mode = replay ? "replay" : mode == Mode::kMinimize ? "minimize" : "run";
+  // A progress line on a terminal's stderr, unless asked for quiet (one worker only:
+  // several would write over each other).
+  c.progress = !r.quiet && jobs == 1 && isatty(STDERR_FILENO);
+  // In a file of its own, kept as it was written.
+  c.schedule_in = schedule.empty() ? "" : (results / "replay.weft-schedule").string();
+  c.coloured = colour_report(r);
+  c.columns = std::min<std::size_t>(weft::cli::terminal_width(), weft::kColumnsNumber.hi);
+  // A replay's program writes to the terminal, but stdout must stay pure JSON.
+  c.stdout_to_stderr = replay && r.json == "-";
+  c.checkpoint = replay || r.checkpoint.empty() ? "" : fs::absolute(r.checkpoint).string();
+  if (!c.checkpoint.empty())  // what the server saves with the search
+    c.checkpoint_options = weft::encode_checkpoint_options(search_options(r, shard));
+  c.replay_command = replay_command(r, mode, program);
+  return c;
 }
 
 int launch(Run r, Mode mode) {
@@ -474,7 +434,8 @@ int launch(Run r, Mode mode) {
         !e.empty())
       return status_of(fail(e));
 
-  std::vector<std::string> env = server_environment(r, mode, program, schedule, results, jobs, sharding.shard);
+  weft::RunConfig config = server_config(r, mode, program, schedule, results, jobs, sharding.shard);
+  std::vector<std::string> env;
   const char* preload = std::getenv("LD_PRELOAD");
   std::vector<std::string> preload_env = {"LD_PRELOAD=" + runtime +
                                           (preload ? ":" + std::string(preload) : "")};
@@ -482,7 +443,7 @@ int launch(Run r, Mode mode) {
   // execution's child (make bench: about a tenth of an execution's cost).
   if (std::getenv("LD_BIND_NOW") == nullptr) {
     preload_env.push_back("LD_BIND_NOW=1");
-    env.push_back("WEFT_BIND_NOW_ADDED=1");
+    config.bind_now_added = true;
   }
 
   std::vector<std::string> argv = r.command;
@@ -501,8 +462,7 @@ int launch(Run r, Mode mode) {
     // The fork server outlives gdb, which lets it go: weft adopts it, to wait for it. Its
     // parent is gdb, not weft: it watches a pipe that only weft holds open.
     prctl(PR_SET_CHILD_SUBREAPER, 1);
-    if (pipe2(lifeline, O_CLOEXEC) == 0)
-      env.push_back("WEFT_LIFELINE_FD=" + std::to_string(lifeline[0]));
+    if (pipe2(lifeline, O_CLOEXEC) == 0) config.lifeline_fd = std::to_string(lifeline[0]);
     // Ctrl-C is gdb's, to interrupt the program.
     signal(SIGQUIT, SIG_IGN);
   } else {
@@ -519,8 +479,8 @@ int launch(Run r, Mode mode) {
     if (std::string error = control_file.make(control, jobs); !error.empty())
       return status_of(fail(error));
   workers_lead_groups(!gdb);
-  // Numbers of one width: every worker's environment is as long as the others', and so
-  // its initial stack lies where theirs does (see spawn()'s fixed_layout).
+  // Numbers of one width: every worker's environment (its run file's path) is as long as
+  // the others', and so its initial stack lies where theirs does (see spawn()'s fixed_layout).
   auto padded = [](std::uint64_t n, std::uint64_t max) {
     std::string s = std::to_string(n);
     return std::string(std::to_string(max).size() - s.size(), '0') + s;
@@ -530,17 +490,25 @@ int launch(Run r, Mode mode) {
     in.results = jobs == 1 ? results : results / ("job-" + padded(j, jobs - 1));
     std::error_code ec;
     fs::create_directories(in.results, ec);
-    std::vector<std::string> e = env;
-    e.push_back("WEFT_RESULT_DIR=" + in.results.string());
+    weft::RunConfig worker = config;
     // Always set: a WEFT_SHARD of the caller's (meant for WEFT_TEST binaries) must not
     // reach the fork server, which would shard a search weft run believes whole.
     const weft::Shard part{shard.index + shard.count * j, shard.count * jobs};
-    e.push_back("WEFT_SHARD=" + padded(part.index, part.count - 1) + "/" + std::to_string(part.count));
+    worker.run_shard = std::to_string(part.index) + "/" + std::to_string(part.count);
     if (jobs > 1) {
-      e.push_back("WEFT_JOBS_CONTROL=" + control.string());
-      e.push_back("WEFT_JOBS_WORKER=" + padded(j, jobs - 1));
-      e.push_back("WEFT_JOBS_WORKERS=" + std::to_string(jobs));
+      worker.jobs_control = control.string();
+      worker.jobs_worker = j;
+      worker.jobs_workers = jobs;
     }
+    const fs::path options = in.results / weft::kRunConfigFile;
+    if (std::string e = weft::cli::write_output(options.string(), "the run's options for the program",
+                                                weft::encode_run_config(worker));
+        !e.empty()) {
+      kill_workers();
+      return status_of(fail(e));
+    }
+    std::vector<std::string> e = env;
+    e.push_back(std::string(weft::kRunConfigVariable) + "=" + options.string());
     in.group = !gdb;
     in.pid = spawn(e, argv, in.group, jobs > 1 || !r.checkpoint.empty(), lifeline[0]);
     if (in.pid < 0) {
@@ -645,20 +613,22 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
                                   "strategies' lists them (default ") + kDefaultStrategy +
                           ": pos*,\npct:3, random and pb take turns)")->option_text("SPEC");
   run_cmd->add_option("--executions,-n", run.executions,
-                      "stop after N executions (0: no limit; default\n"
-                      "1000); a run also ends at the first bug (unless\n"
+                      "stop after N executions (0: no limit; default\n" +
+                          std::to_string(Run{}.executions) + "); a run also ends at the first bug (unless\n"
                       "--keep-going), at the --time limit, or when the\n"
                       "strategy has explored its whole space")->option_text("N")
       ->transform(weft::cli::number_option(weft::kExecutionsNumber));
   run_cmd->add_option("--time,-t", run.time_s,
-                      "stop after SECONDS of exploring (default 0: no\n"
+                      "stop after SECONDS of exploring (default " +
+                          weft::seconds_text(Run{}.time_s) + ": no\n"
                       "limit)")->option_text("SECONDS")
       ->transform(weft::cli::number_option(weft::kTimeSeconds));
   run_cmd->add_option("--seed", run.seed,
                       "seed of the strategies that draw random choices\n"
                       "(random, pct, pctvb, pos, pos*, tb, bf's rand, a\n"
                       "portfolio's members); the same seed gives the same\n"
-                      "executions (default 0)")->option_text("N")
+                      "executions (default " + std::to_string(Run{}.seed) + ")")
+      ->option_text("N")
       ->transform(weft::cli::number_option(weft::kSeedNumber));
   run_cmd->add_option("--schedule-out", run.schedule_out,
                       "where to write the first bug's schedule (default:\n"
@@ -717,7 +687,8 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
                       "vb, random, pct, pos; one worker)")->option_text("FILE");
   run_cmd->add_option("--checkpoint-every", run.checkpoint_every_s,
                       "with --checkpoint, save every SECONDS (0.001 to\n"
-                      "86400; default 60)")->option_text("SECONDS")
+                      "86400; default " + weft::seconds_text(Run{}.checkpoint_every_s) + ")")
+      ->option_text("SECONDS")
       ->transform(weft::cli::number_option(weft::kCheckpointEverySeconds));
   add_run_options(run_cmd, run);
   run_cmd->footer(
@@ -847,8 +818,8 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
       "  WEFT_FIBERS        0: no fibers, the kernel switches the program's threads;\n"
       "                     1 (default): fibers; arch_prctl: fibers that set their\n"
       "                     thread pointer by system call\n"
-      "  weft run and weft replay hand their settings to the program in WEFT_*\n"
-      "  variables of their own: WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME and\n"
+      "  weft run and weft replay hand their settings to the program in a file that\n"
+      "  WEFT_RUN_OPTIONS names. WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME and\n"
       "  WEFT_SEED set by you are read by WEFT_TEST and weft::apply_environment in\n"
       "  test binaries, not by weft run; so are WEFT_CHECKPOINT (a directory: each\n"
       "  test's search is saved there and resumed) and WEFT_CHECKPOINT_EVERY.\n"
@@ -884,8 +855,8 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
   }
   if (program_cmd != nullptr) {
     Run& r = program_cmd == run_cmd ? run : program_cmd == replay_cmd ? replay : minimize;
-    for (const char* name : kExecutionOptions)
-      if (program_cmd->count(std::string("--") + name) > 0) r.given.push_back(name);
+    for (const std::string& name : weft::execution_option_names())
+      if (program_cmd->count("--" + name) > 0) r.given.push_back(name);
     if (std::string e = weft::cli::take_program(*program_cmd, after_dashes, &r.command); !e.empty())
       return fail(e);
     if (std::string e = weft::cli::environment_problem(); !e.empty()) return fail(e);

@@ -1,5 +1,6 @@
 #include "cli/result_file.hpp"
 
+
 #include <fcntl.h>
 #include <sys/sendfile.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <cstring>
 #include <utility>
 
+#include "core/file_text.hpp"
 #include "cli/output_file.hpp"
 
 namespace weft::cli {
@@ -34,14 +36,7 @@ ResultFile& ResultFile::operator=(ResultFile&& other) noexcept {
 std::string ResultFile::text() const {
   if (replaced_ || fd_ < 0) return text_;
   std::string text;
-  char buffer[1 << 16];
-  for (off_t at = 0;;) {
-    const ssize_t n = pread(fd_, buffer, sizeof buffer, at);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-    at += n;
-  }
+  read_fd_text(fd_, &text);
   return text;
 }
 

@@ -14,74 +14,19 @@
 namespace weft::cli {
 namespace {
 
-bool is_flag(const std::string& name) {
-  return name == "explore-timeouts" || name == "spurious-wakeups" || name == "real-time" ||
-         name == "no-fair";
-}
-
-// Sets option `name` of *r as a schedule recorded it; false: an option or value this weft
-// does not take.
-bool set_execution_option(const std::string& name, const std::string& value, Run* r) {
-  auto one_of = [&](std::initializer_list<const char*> ok) {
-    return std::any_of(ok.begin(), ok.end(), [&](const char* v) { return value == v; });
-  };
-  if (is_flag(name)) {
-    bool* flag = name == "explore-timeouts"   ? &r->explore_timeouts
-                 : name == "spurious-wakeups" ? &r->spurious_wakeups
-                 : name == "real-time"        ? &r->real_time
-                                              : &r->no_fair;
-    *flag = true;
-    return value == "yes";
-  }
-  if (name == "races") r->races = value;
-  else if (name == "preempt-on") r->preempt_on = value;
-  else if (name == "no-preempt-in") r->no_preempt_in = value;
-  else if (name == "expect-exit") r->expect_exit = value;
-  else if (name == "check-output") r->check_output = value;
-  if (name == "races") return one_of({"off", "report", "fail"});
-  if (name == "preempt-on") return one_of({"sync", "racy", "all"});
-  if (name == "no-preempt-in" || name == "check-output") return !value.empty();
-  if (name == "expect-exit") {
-    ExpectedExit e;
-    return ExpectedExit::parse(value, &e).empty();
-  }
-  std::uint64_t steps = 0;
-  if (name != "steps" || !read_number(value, kStepsNumber, &steps).empty()) return false;
-  r->steps = steps;
-  return true;
-}
-
 // How an option reads on the command line ("--races report", "--real-time"), or that it
 // is not there.
 std::string option_words(const std::string& name, const std::string* value) {
   if (value == nullptr) return "no --" + name + " (the default)";
-  return "--" + name + (is_flag(name) ? "" : " " + *value);
+  return "--" + name + (is_execution_flag(name) ? "" : " " + *value);
 }
 
 }  // namespace
 
-OptionList execution_options(const Run& r) {
-  OptionList o;
-  auto add = [&](const char* name, const std::string& value, bool is_default) {
-    if (!is_default) o.emplace_back(name, value);
-  };
-  add("races", r.races, r.races.empty());
-  add("preempt-on", r.preempt_on, r.preempt_on.empty());
-  add("no-preempt-in", r.no_preempt_in, r.no_preempt_in.empty());
-  add("explore-timeouts", "yes", !r.explore_timeouts);
-  add("spurious-wakeups", "yes", !r.spurious_wakeups);
-  add("steps", std::to_string(r.steps), r.steps == Run{}.steps);
-  add("real-time", "yes", !r.real_time);
-  add("no-fair", "yes", !r.no_fair);
-  add("expect-exit", r.expect_exit, r.expect_exit.empty() || r.expect_exit == "0");
-  add("check-output", r.check_output, r.check_output.empty());
-  return o;
-}
-
 std::string apply_recorded_options(const Schedule& s, const std::vector<std::string>& given,
                                    Run* r) {
   for (const auto& [name, value] : s.options)
-    if (Run probe; !set_execution_option(name, value, &probe))
+    if (RunConfig probe; !set_execution_option(name, value, &probe).empty())
       return "the schedule records option " + name + "=" + value +
              ", which this weft does not take (was it written by a newer weft?)";
   auto find = [](const OptionList& list, const std::string& name) -> const std::string* {
@@ -174,14 +119,15 @@ void add_run_options(CLI::App* app, Run& r) {
                   "points) is reported as a livelock when its last\n"
                   "steps spin or yield, else cut there as a long\n"
                   "execution, with a warning (1 to 50000000;\n"
-                  "default 100000)")->option_text("N")
+                  "default " + std::to_string(RunConfig{}.steps) + ")")->option_text("N")
       ->transform(number_option(weft::kStepsNumber));
   app->add_option("--hang-timeout", r.hang_timeout_s,
                   "an execution in which no thread reaches a\n"
                   "scheduling point for SECONDS (a thread blocked in\n"
                   "a call weft does not model, say) is reported as a\n"
                   "hang, with where the running thread was (0.01 to\n"
-                  "86400; default 10)")->option_text("SECONDS")
+                  "86400; default " + seconds_text(RunConfig{}.hang_timeout_s) + ")")
+      ->option_text("SECONDS")
       ->transform(number_option(weft::kHangTimeoutSeconds));
   app->add_option("--check-output", r.check_output,
                   "compare each execution's stdout (or FILE, which\n"
@@ -225,7 +171,7 @@ void add_run_options(CLI::App* app, Run& r) {
                   "counts as its caller; a pattern that names nothing\n"
                   "is a warning (default: none)")->option_text("PATTERN[,PATTERN...]")
       ->check([](const std::string& v) -> std::string {
-        if (v.empty() || v.front() == ',' || v.back() == ',' || v.find(",,") != std::string::npos)
+        if (v.empty() || PatternsRule.check(v) != nullptr)
           return "expects PATTERN[,PATTERN...] with no empty pattern, got '" + v + "'";
         return "";
       });

@@ -8,21 +8,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/run_config.hpp"
 #include "core/schedule.hpp"
 
 namespace weft::cli {
 
-constexpr const char* kDefaultStrategy = "portfolio";
+// One default, the table's.
+inline const std::string kDefaultStrategy = RunConfig{}.strategy;
 
-struct Run {
-  std::string strategy = kDefaultStrategy;
-  std::uint64_t executions = 1000;
-  double time_s = 0;
-  std::uint64_t seed = 0;
-  std::uint64_t steps = 100000;
-  double hang_timeout_s = 10;
-  std::string expect_exit;  // --expect-exit N|any ("" = 0)
-  std::string check_output;  // --check-output [FILE] ("-": stdout; "" off)
+// The options weft run hands its fork server (core/run_config.def) and those it keeps.
+struct Run : RunConfig {
   std::string json;
   std::string schedule_out;
   std::string trace_out;
@@ -31,38 +26,14 @@ struct Run {
   std::string color = "auto";  // --color auto|always|never
   bool gdb = false;
   bool gdb_batch = false;  // --gdb-batch: gdb runs the replay, prints the stack, quits
-  bool real_time = false;
-  bool no_fair = false;
-  bool keep_going = false;
-  bool full_trace = false;
-  bool explore_timeouts = false;
-  bool spurious_wakeups = false;
-  bool no_state_cache = false;
   bool stats = false;
-  bool no_minimize = false;
-  std::string bound;  // "" or "pb:<c>"
-  std::string no_preempt_in;
-  std::string races;       // "" = the default (fail when instrumented)
-  std::string preempt_on;  // "" = the default (racy)
   std::string schedule_file;  // replay, minimize: the schedule's file, or the schedule itself
-  std::vector<std::string> given;  // replay, minimize: kExecutionOptions on the command line
+  std::vector<std::string> given;  // replay, minimize: the execution options on the command line
   std::vector<std::string> command;
   std::string shard;        // --shard I/N ("" none)
   std::uint32_t shards = 0; // --shards N: a Kubernetes Indexed Job's count
   std::uint32_t jobs = 0;   // --jobs N (0: WEFT_JOBS, else the cores)
-  std::string checkpoint;   // --checkpoint FILE ("" none)
-  double checkpoint_every_s = 60;
 };
-
-// The options that shape an execution, which a schedule records (weft3, core/schedule.hpp)
-// so that weft replay needs none; named without "--".
-inline constexpr const char* kExecutionOptions[] = {"races", "preempt-on", "no-preempt-in",
-                                             "explore-timeouts", "spurious-wakeups", "steps",
-                                             "real-time", "no-fair", "expect-exit", "check-output"};
-using OptionList = std::vector<std::pair<std::string, std::string>>;
-
-// The run's execution options not at their default: what its schedules record.
-OptionList execution_options(const Run& r);
 
 // weft replay and minimize: the options a weft3 schedule records, set in *r. One given on
 // the command line too must have the recorded value: "" or one line naming the first

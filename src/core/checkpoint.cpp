@@ -1,5 +1,6 @@
 #include "core/checkpoint.hpp"
 
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "core/file_text.hpp"
 #include "core/schedule.hpp"
 
 namespace weft {
@@ -170,16 +172,9 @@ bool read_checkpoint(const std::string& path, Checkpoint* out, std::string* erro
     close(fd);
     return fail(error, name + "is larger than a checkpoint can be (1 GiB): not a checkpoint");
   }
-  std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
-  std::size_t got = 0;
-  while (got < bytes.size()) {
-    const ssize_t r = read(fd, bytes.data() + got, bytes.size() - got);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    got += static_cast<std::size_t>(r);
-  }
+  std::string bytes;
+  read_fd_text(fd, &bytes, 0, Checkpoint::kMaxBytes);  // what could be read: decoding checks it
   close(fd);
-  bytes.resize(got);
   std::string why;
   if (!decode_checkpoint(bytes, out, &why))
     return fail(error, name + "is refused: " + why + " (remove it to start the search over)");

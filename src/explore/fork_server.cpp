@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "core/expected_exit.hpp"
+#include "core/file_text.hpp"
 #include "core/jobs_layout.hpp"
 #include "core/numbers.hpp"
 #include "core/schedule.hpp"
@@ -81,8 +82,8 @@ std::unique_ptr<Strategy> make_server_strategy(const ServerConfig& cfg, std::str
   static auto& symbolizer = *new Symbolizer;
   static auto& symbols = *new SymbolizerSymbols(symbolizer);
   auto strategy = make_strategy(cfg.strategy, cfg.seed, error,
-                                {.state_cache = cfg.state_cache,
-                                 .preemption_bound = cfg.bound,
+                                {.state_cache = cfg.state_cache(),
+                                 .preemption_bound = cfg.preemption_bound,
                                  .symbols = &symbols});
   if (strategy && !strategy->set_shard(shard.value_or(cfg.shard))) {
     *error = "strategy " + cfg.strategy + " cannot be sharded";
@@ -176,7 +177,7 @@ void become_execution(ServerState& s) {
   cfg.sink = s.sink.get();
   cfg.max_steps = s.config.steps;
   cfg.cut_long_executions = true;  // a process per execution: one can end alone
-  cfg.fair = s.config.fair;
+  cfg.fair = s.config.fair();
   if (!s.no_preempt.empty()) cfg.no_preempt = &s.no_preempt;
   cfg.events = s.region->events();
   cfg.decisions = s.region->decisions();
@@ -186,7 +187,7 @@ void become_execution(ServerState& s) {
   cfg.thread_notes = &h.thread_notes;
   cfg.allocations = &h.allocations;
   cfg.holder_out = &h.holder;
-  cfg.preempt_on = s.config.preempt_on;
+  cfg.preempt_on = s.config.preempt_mode;
   cfg.explore_timeouts = s.config.explore_timeouts;
   cfg.spurious_wakeups = s.config.spurious_wakeups;
   cfg.racy = &s.racy;
@@ -200,11 +201,7 @@ void become_execution(ServerState& s) {
 
 std::string read_fd(int fd, std::size_t limit = 1 << 20) {
   std::string out;
-  if (fd < 0) return out;
-  lseek(fd, 0, SEEK_SET);
-  char buf[65536];
-  ssize_t n;
-  while (out.size() < limit && (n = read(fd, buf, sizeof buf)) > 0) out.append(buf, n);
+  if (fd >= 0) read_fd_text(fd, &out, 0, limit);
   return out;
 }
 
@@ -445,12 +442,13 @@ bool resume_search(ServerState& s, SearchCheckpoint& checkpoint, std::uint64_t* 
 // Every schedule of the run, made to name the options its execution ran under: those weft
 // run gave, but races reported for what a race leads to (the search went on past races).
 void record_options(RunRecord& run, const ServerConfig& cfg) {
-  auto reporting = cfg.schedule_options;  // races first, as weft run lists them
+  const OptionList& given = cfg.recorded_options;
+  auto reporting = given;  // races first, as weft run lists them
   std::erase_if(reporting, [](const auto& o) { return o.first == "races"; });
   reporting.insert(reporting.begin(), {"races", "report"});
   for (auto* bugs : {&run.bugs, &run.races})
     for (BugRecord& b : *bugs) {
-      b.schedule = with_options(b.schedule, cfg.schedule_options, cfg.steps);
+      b.schedule = with_options(b.schedule, given, cfg.steps);
       for (BugRecord& l : b.leads_to) l.schedule = with_options(l.schedule, reporting, cfg.steps);
     }
 }
@@ -528,8 +526,8 @@ bool minimise(MinimiseContext& c, BugRecord& found, const std::string& target,
       return false;
     }
     s.strategy->execution_done(trace);
-    if (!execution_failed(h, status, cfg.expect_exit)) return false;
-    BugRecord b = read_failure(*s.region, status, c.fingerprint, by, 0, s.points, cfg.expect_exit);
+    if (!execution_failed(h, status, cfg.expected_exit)) return false;
+    BugRecord b = read_failure(*s.region, status, c.fingerprint, by, 0, s.points, cfg.expected_exit);
     if (bug_identity(c.symbolizer, b) != target) return false;
     if (!simpler_schedule(b, found, simpler, cfg.steps)) return false;
     found = minimised(std::move(b), first);
@@ -556,7 +554,7 @@ bool minimise(MinimiseContext& c, BugRecord& found, const std::string& target,
   }
   if (found.preemptions() > 0 && within_budget()) {
     s.strategy = std::make_unique<PreemptionBoundStrategy>(found.preemptions() - 1);
-    dynamic_cast<TreeStrategy&>(*s.strategy).set_state_cache(cfg.state_cache);
+    dynamic_cast<TreeStrategy&>(*s.strategy).set_state_cache(cfg.state_cache());
     while (within_budget() && s.strategy->next_execution()) {
       if (improves("pb", &child)) break;
       if (child) return true;
@@ -590,11 +588,11 @@ void serve(ServerState& s) {
   std::string output;
 
   TextOptions text_options;
-  text_options.colour = cfg.colour;
-  text_options.width = cfg.width;
+  text_options.colour = cfg.coloured;
+  text_options.width = cfg.width();
   auto finish = [&](const std::string& note) {
     Symbolizer symbolizer;
-    if (cfg.record_options) record_options(run, cfg);
+    record_options(run, cfg);
     if (!note.empty() && run.error.empty() && run.bugs.empty())
       run.coverage.summary = run.note = note;
     for (auto* bugs : {&run.bugs, &run.races})
@@ -661,8 +659,8 @@ void serve(ServerState& s) {
         bytes, "or lower --steps");
     finish("");
   }
-  if (!cfg.number_error.empty()) {
-    run.error = cfg.number_error;
+  if (!cfg.error.empty()) {
+    run.error = cfg.error;
     finish("");
   }
   SharedHeader& h = s.region->header();
@@ -695,17 +693,17 @@ void serve(ServerState& s) {
     }
   }
   run.instrumented = rt::g_instrumented;
-  if (!cfg.no_preempt_in.empty()) {
+  if (!cfg.no_preempt_patterns.empty()) {
     // Symbolized once, here: every execution's child inherits the ranges.
     Symbolizer symbolizer;
     std::vector<bool> matched;
     std::vector<std::pair<std::uintptr_t, std::uintptr_t>> ranges;
-    for (const auto& r : symbolizer.find_code(cfg.no_preempt_in, &matched))
+    for (const auto& r : symbolizer.find_code(cfg.no_preempt_patterns, &matched))
       ranges.emplace_back(r.begin, r.end);
     s.no_preempt = rt::CodeRanges(std::move(ranges));
     for (std::size_t i = 0; i < matched.size(); ++i)
       if (!matched[i])
-        run.warnings.push_back("--no-preempt-in pattern '" + cfg.no_preempt_in[i] +
+        run.warnings.push_back("--no-preempt-in pattern '" + cfg.no_preempt_patterns[i] +
                                "' matches no shared object, source file or function");
   }
 
@@ -786,7 +784,7 @@ void serve(ServerState& s) {
     if (!s.strategy->join_team(cfg.jobs_worker, space, begin)) team.leave();
     return true;
   };
-  const bool racy_shared = cfg.preempt_on == rt::PreemptOn::kRacy && cfg.races != "off";
+  const bool racy_shared = cfg.preempt_mode == rt::PreemptOn::kRacy && cfg.races != "off";
   // Adds another worker's racy locations; true when any was new here.
   auto adopt_racy = [&](const std::vector<std::uint64_t>& all) {
     bool grew = false;
@@ -804,7 +802,7 @@ void serve(ServerState& s) {
       team.leave();
   }
   SearchCheckpoint checkpoint(replaying ? "" : cfg.checkpoint, cfg.checkpoint_every_s,
-                              cfg.checkpoint_options, fingerprint);
+                              cfg.search_options, fingerprint);
   std::uint64_t earlier_bugs = 0;  // found by the runs a checkpoint resumes
   if (checkpoint.active()) {
     std::string error;
@@ -850,7 +848,7 @@ void serve(ServerState& s) {
     const int status = pid < 0 ? -1 : wait_child(pid, h, cfg.hang_timeout_s);
     if (StopRequest::made()) {
       s.output_check.reset();  // stopped unfinished: the search below ends at once
-    } else if (pid < 0 || h.error[0] != '\0' || execution_failed(h, status, cfg.expect_exit)) {
+    } else if (pid < 0 || h.error[0] != '\0' || execution_failed(h, status, cfg.expected_exit)) {
       run.warnings.push_back("--check-output: the serial execution, whose output the others' "
                              "would be compared with, fails itself: no output was compared");
       s.output_check.reset();
@@ -972,7 +970,7 @@ void serve(ServerState& s) {
                       std::min<std::uint64_t>(h.steps.load(), s.region->max_events()), left_blocked);
     // --check-output: an execution that ends well but prints otherwise than the serial one.
     std::string wrong_output, output_diff;
-    const bool failed = execution_failed(h, status, cfg.expect_exit);
+    const bool failed = execution_failed(h, status, cfg.expected_exit);
     if (!failed && !probe && s.output_check)
       wrong_output = s.output_check->compare(s.output_check->take(), &output_diff);
     const bool bug = (failed || !wrong_output.empty()) && !probe;
@@ -1035,10 +1033,10 @@ void serve(ServerState& s) {
       s.racy.add(h.bug.race.earlier.pc);
       s.racy.add(h.bug.race.later.pc);
     }
-    const bool new_points = s.racy.pcs().size() != known && cfg.preempt_on == rt::PreemptOn::kRacy;
+    const bool new_points = s.racy.pcs().size() != known && cfg.preempt_mode == rt::PreemptOn::kRacy;
     if (bug) {
       BugRecord b = read_failure(*s.region, status, fingerprint, run.strategy, run.seed, s.points,
-                                 cfg.expect_exit);
+                                 cfg.expected_exit);
       if (!wrong_output.empty()) {
         b.kind = BugKind::kWrongOutput;
         b.message = wrong_output;
@@ -1117,7 +1115,7 @@ void serve(ServerState& s) {
   // the program is instrumented: it states no points; the others' statement is the
   // search's.)
   else if (counted != 0 || !s.racy.empty() || !cfg.shard.sharded())
-    state_points(run.coverage, rt::claimed_points(cfg.preempt_on, cfg.races != "off",
+    state_points(run.coverage, rt::claimed_points(cfg.preempt_mode, cfg.races != "off",
                                                   run.instrumented || !s.racy.empty()));
   run.complete = run.complete && covered(run.coverage);
   if (cfg.minimize_only && run.bugs.empty() && run.error.empty())
@@ -1133,7 +1131,7 @@ void serve(ServerState& s) {
   // shard's bug comes first: this one will not be reported.
   const bool minimal_already = cfg.strategy == "pb" || cfg.strategy.starts_with("pb:");
   const bool beaten = !run.bugs.empty() && jobs.beaten(cfg.shard.global(first_bug_order));
-  if (!run.bugs.empty() && run.error.empty() && !cfg.keep_going && cfg.minimize && !beaten &&
+  if (!run.bugs.empty() && run.error.empty() && !cfg.keep_going && cfg.minimize() && !beaten &&
       ((!replaying && !minimal_already) || cfg.minimize_only)) {
     // The race that was the bug made its accesses scheduling points: the schedules found
     // now must name them.
@@ -1169,24 +1167,22 @@ void serve(ServerState& s) {
 }  // namespace
 
 void maybe_run_fork_server() {
-  const std::string mode = take_env("WEFT_MODE");
-  if (mode != "run" && mode != "replay" && mode != "minimize") return;
-  StopRequest::watch();
+  const std::string options = take_env(kRunConfigVariable);
+  if (options.empty()) return;
   // From here until a child returns into the program, every block is weft's own: glibc's
   // heap stays as the program left it, the same for every execution.
   rt::InternalHeap::set_weft_thread(true);
-  detect::warm_up_unwinder();  // once here, not in each execution: crashes and hangs unwind
   auto* s = new ServerState();  // shared with every child; never freed
   g_server = s;
   ServerConfig& c = s->config;
-  c.replay = mode == "replay";
-  c.minimize_only = mode == "minimize";
-  read_server_config(&c);
-  rt::VirtualClock::enabled = take_env("WEFT_REAL_TIME") != "1";
+  read_server_config(options, &c);
+  StopRequest::watch(c.lifeline_fd);
+  detect::warm_up_unwinder();  // once here, not in each execution: crashes and hangs unwind
+  rt::VirtualClock::enabled = !c.real_time;
   // A program this one executes must not find weft preloaded and become a server too,
   // nor inherit the eager binding weft asked for.
   unsetenv("LD_PRELOAD");
-  if (take_env("WEFT_BIND_NOW_ADDED") == "1") unsetenv("LD_BIND_NOW");
+  if (c.bind_now_added) unsetenv("LD_BIND_NOW");
   // One malloc arena: threads under weft run one at a time, so more arenas buy nothing,
   // and each thread's first malloc would map a new one in every execution's child.
   mallopt(M_ARENA_MAX, 1);

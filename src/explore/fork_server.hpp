@@ -11,14 +11,11 @@
 // status, signal, hang), feeds the strategy, and at the end writes the result where
 // `weft run` reads it.
 //
-// The protocol with `weft run` is environment variables, read once and removed (so that a
-// program the tested program executes does not become a server too):
-//   WEFT_MODE=run|replay  WEFT_RESULT_DIR=<dir>  WEFT_STRATEGY  WEFT_SEED  WEFT_EXECUTIONS
-//   WEFT_TIME  WEFT_STEPS  WEFT_HANG_TIMEOUT  WEFT_SCHEDULE or WEFT_SCHEDULE_FILE (replay)
-//   WEFT_EXPECT_EXIT  WEFT_CHECK_OUTPUT  WEFT_FULL_TRACE  WEFT_SCHEDULE_OPTIONS (the options
-//   every schedule written records, weft3)  and the others serve() reads
-// and the files it writes into WEFT_RESULT_DIR: result.json, report.txt, output.txt
-// (what the failing execution printed), schedule.txt (the first bug's schedule).
+// The protocol with `weft run` is one file of the run's options (core/run_config.def),
+// named by WEFT_RUN_OPTIONS, which is removed at once (so that a program the tested program
+// executes does not become a server too); the server writes its files next to it:
+// result.json, report.txt, output.txt (what the failing execution printed), schedule.txt
+// (the first bug's schedule).
 
 namespace weft::explorer {
 

@@ -7,12 +7,13 @@
 #include <utility>
 #include <vector>
 
+#include "core/run_config.hpp"
 #include "weft/weft.hpp"
 
 namespace weft::explorer {
 
-using OptionList = std::vector<std::pair<std::string, std::string>>;
-
+// The names and values are the table's (core/run_config.def), as weft run's schedules
+// record them; Options' enums at their defaults read as not given.
 OptionList recorded_options(const Options& o);
 
 // *o with its execution options as recorded (those not named at their defaults); "" or

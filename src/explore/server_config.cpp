@@ -6,31 +6,50 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
-#include <type_traits>
 
 #include "core/checkpoint.hpp"
-#include "core/numbers.hpp"
+#include "core/file_text.hpp"
 #include "core/schedule.hpp"
+#include "report/text_width.hpp"
 #include "strategy/registry.hpp"
 #include "weft/environment.hpp"
 
 namespace weft::explorer {
 namespace {
 
-// A number weft run wrote into a WEFT_* variable, read as weft run read it from its
-// command line (core/numbers.hpp); a bad one (the variables set by hand) is the run's
-// error, not a default or a number rounded through a double.
-template <typename Spec, typename T>
-void take_number(const char* name, const Spec& spec, T* out, std::string* error) {
-  const std::string text = take_env(name);
-  if (text.empty()) return;
-  std::conditional_t<std::is_same_v<Spec, Seconds>, double, std::uint64_t> v{};
-  if (std::string e = read_number(text, spec, &v); !e.empty()) {
-    if (error->empty()) *error = std::string(name) + "=" + e;
-    return;
+static_assert(RunConfig{}.columns == kDefaultTextWidth, "one default width");
+
+// The first problem only: the one the run reports.
+void note(std::string* error, const std::string& problem) {
+  if (error->empty()) *error = problem;
+}
+
+// What the server works out from the options once, into *c.
+void derive(ServerConfig* c) {
+  c->recorded_options = execution_options(*c);
+  c->races_explicit = !c->races.empty();
+  if (c->races.empty()) c->races = "fail";  // races fail a run, in instrumented programs
+  c->replay = c->mode == "replay";
+  c->minimize_only = c->mode == "minimize";
+  c->progress = c->progress && isatty(STDERR_FILENO);
+  if (!c->bound.empty()) parse_bound_option(c->bound, &c->preemption_bound, &c->bound_error);
+  std::stringstream patterns(c->no_preempt_in);
+  for (std::string p; std::getline(patterns, p, ',');)
+    if (!p.empty()) c->no_preempt_patterns.push_back(p);
+  c->preempt_mode = c->preempt_on == "sync" ? rt::PreemptOn::kSync
+                    : c->preempt_on == "all" ? rt::PreemptOn::kAll
+                                             : rt::PreemptOn::kRacy;
+  ExpectedExit::parse(c->expect_exit, &c->expected_exit);  // the reader checked it
+  Shard::parse(c->run_shard, &c->shard);                    // likewise
+  decode_checkpoint_options(c->checkpoint_options, &c->search_options);
+  if (!c->schedule_in.empty()) {
+    std::string why;
+    if (!detail::read_schedule_line(c->schedule_in, &c->schedule, &why) || c->schedule.empty())
+      note(&c->error, "the schedule file '" + c->schedule_in + "' " +
+                          (why.empty() ? "cannot be read" : why));
   }
-  *out = static_cast<T>(v);
 }
 
 }  // namespace
@@ -42,83 +61,21 @@ std::string take_env(const char* name) {
   return s;
 }
 
-void read_server_config(ServerConfig* config) {
+void read_server_config(const std::string& path, ServerConfig* config) {
   ServerConfig& c = *config;
-  c.minimize = take_env("WEFT_MINIMIZE") != "0";
-  c.progress = take_env("WEFT_PROGRESS") == "1" && isatty(STDERR_FILENO);
-  c.result_dir = take_env("WEFT_RESULT_DIR");
-  c.replay_command = take_env("WEFT_REPLAY_COMMAND");
-  if (std::string x = take_env("WEFT_STRATEGY"); !x.empty()) c.strategy = x;
-  std::string* bad = &c.number_error;
-  take_number("WEFT_SEED", kSeedNumber, &c.seed, bad);
-  take_number("WEFT_EXECUTIONS", kExecutionsNumber, &c.executions, bad);
-  take_number("WEFT_TIME", kTimeSeconds, &c.time_s, bad);
-  take_number("WEFT_STEPS", kStepsNumber, &c.steps, bad);
-  take_number("WEFT_HANG_TIMEOUT", kHangTimeoutSeconds, &c.hang_timeout_s, bad);
-  if (std::string x = take_env("WEFT_EXPECT_EXIT"); !x.empty())
-    if (std::string e = ExpectedExit::parse(x, &c.expect_exit); !e.empty() && bad->empty())
-      *bad = "WEFT_EXPECT_EXIT=" + e;
-  c.fair = take_env("WEFT_FAIR") != "0";
-  c.stdout_to_stderr = take_env("WEFT_STDOUT_TO_STDERR") == "1";
-  c.colour = take_env("WEFT_COLOR") == "1";
-  if (const std::string x = take_env("WEFT_COLUMNS");
-      !x.empty() && x.size() <= 5 && x.find_first_not_of("0123456789") == std::string::npos)
-    c.width = std::stoul(x);  // weft run checked it; 0: no limit
-  c.keep_going = take_env("WEFT_KEEP_GOING") == "1";
-  c.full_trace = take_env("WEFT_FULL_TRACE") == "1";
-  c.check_output = take_env("WEFT_CHECK_OUTPUT");
-  c.explore_timeouts = take_env("WEFT_EXPLORE_TIMEOUTS") == "1";
-  c.spurious_wakeups = take_env("WEFT_SPURIOUS_WAKEUPS") == "1";
-  c.state_cache = take_env("WEFT_STATE_CACHE") != "0";
-  if (std::string x = take_env("WEFT_BOUND"); !x.empty())
-    parse_bound_option(x, &c.bound, &c.bound_error);
-  {
-    std::stringstream patterns(take_env("WEFT_NO_PREEMPT_IN"));
-    for (std::string p; std::getline(patterns, p, ',');)
-      if (!p.empty()) c.no_preempt_in.push_back(p);
-  }
-  c.schedule = take_env("WEFT_SCHEDULE");
-  if (std::getenv("WEFT_SCHEDULE_OPTIONS") != nullptr) {
-    c.record_options = true;
-    if (!decode_schedule_options(take_env("WEFT_SCHEDULE_OPTIONS"), &c.schedule_options) &&
-        bad->empty())
-      *bad = "WEFT_SCHEDULE_OPTIONS is malformed";
-  }
-  if (std::string file = take_env("WEFT_SCHEDULE_FILE"); !file.empty()) {
-    std::string why;
-    if ((!detail::read_schedule_line(file, &c.schedule, &why) || c.schedule.empty()) && bad->empty())
-      *bad = "WEFT_SCHEDULE_FILE='" + file + "' " + (why.empty() ? "cannot be read" : why);
-  }
+  c.result_dir = std::filesystem::path(path).parent_path().string();
+  std::string text;
+  if (!read_file_text(path, &text))
+    note(&c.error, "cannot read weft run's options from '" + path + "': " + std::strerror(errno));
+  else if (std::string e = decode_run_config(text, &c); !e.empty())
+    note(&c.error, "weft run's options (" + path + ") " + e);
+  derive(&c);
   // Read by the runtime, as set: a bad value is the run's error, not a silent default.
-  if (std::string e = detail::fibers_error(); !e.empty() && bad->empty()) *bad = e;
-  if (const std::string x = take_env("WEFT_SHARD"); !x.empty()) {
-    if (Shard s; Shard::parse(x, &s) && s.valid() && s.count <= Shard::kMaxCount)
-      c.shard = s;
-    else if (bad->empty())
-      *bad = "WEFT_SHARD='" + x + "' is not valid: give I/N, shard I of N shards (0 <= I < N, " +
-             "N " + kShardCountNumber.accepted + ")";
-  }
-  c.jobs_control = take_env("WEFT_JOBS_CONTROL");
+  if (std::string e = detail::fibers_error(); !e.empty()) note(&c.error, e);
   if (std::string f = take_env("WEFT_CLASS_LOG"); !f.empty()) {
     c.class_log = open(f.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (c.class_log < 0 && bad->empty()) *bad = "WEFT_CLASS_LOG='" + f + "': " + std::strerror(errno);
+    if (c.class_log < 0) note(&c.error, "WEFT_CLASS_LOG='" + f + "': " + std::strerror(errno));
   }
-  constexpr WholeNumber kWorker{0, kJobsNumber.hi - 1, "a worker's number from 0 to 255"};
-  take_number("WEFT_JOBS_WORKER", kWorker, &c.jobs_worker, bad);
-  take_number("WEFT_JOBS_WORKERS", kJobsNumber, &c.jobs_workers, bad);
-  c.checkpoint = take_env("WEFT_CHECKPOINT");
-  take_number("WEFT_CHECKPOINT_EVERY", kCheckpointEverySeconds, &c.checkpoint_every_s, bad);
-  if (!decode_checkpoint_options(take_env("WEFT_CHECKPOINT_OPTIONS"), &c.checkpoint_options) &&
-      bad->empty())
-    *bad = "WEFT_CHECKPOINT_OPTIONS is malformed";
-  if (std::string x = take_env("WEFT_RACES"); !x.empty()) {
-    c.races = x;
-    c.races_explicit = true;
-  }
-  if (std::string x = take_env("WEFT_PREEMPT_ON"); x == "sync")
-    c.preempt_on = rt::PreemptOn::kSync;
-  else if (x == "all")
-    c.preempt_on = rt::PreemptOn::kAll;
 }
 
 }  // namespace weft::explorer

@@ -35,12 +35,11 @@ int lifeline_from(const char* text) {
 
 }  // namespace
 
-void StopRequest::watch() {
+void StopRequest::watch(const std::string& lifeline_fd) {
   sigset_t now;
   os::signal_mask(SIG_BLOCK, nullptr, &now);
   g_watched = sigismember(&now, SIGINT) == 1 && sigismember(&now, SIGTERM) == 1;
-  g_lifeline = lifeline_from(std::getenv("WEFT_LIFELINE_FD"));
-  unsetenv("WEFT_LIFELINE_FD");
+  g_lifeline = lifeline_from(lifeline_fd.c_str());
 }
 
 int StopRequest::signal() {

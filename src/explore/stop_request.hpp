@@ -11,17 +11,19 @@
 // weft's death: the server and every execution die with their parent (PR_SET_PDEATHSIG).
 // Under gdb (weft replay --gdb) the server's parent is gdb, which it outlives on purpose:
 // it then watches the read end of a pipe whose write end only weft holds
-// (WEFT_LIFELINE_FD), which reports end of file once weft is gone.
+// (the run file's lifeline_fd), which reports end of file once weft is gone.
 #include <signal.h>
+
+#include <string>
 
 namespace weft::explorer {
 
 class StopRequest {
  public:
-  // At the server's start (reads and removes WEFT_LIFELINE_FD). The signals are watched
+  // At the server's start, with the lifeline's descriptor ("" none). The signals are watched
   // when weft blocked them; otherwise (a replay under gdb, whose Ctrl-C is gdb's) they
   // are the program's.
-  static void watch();
+  static void watch(const std::string& lifeline_fd);
   // The signal that asked the search to stop (SIGINT or SIGTERM); 0: none yet.
   static int signal();
   static bool made() { return signal() != 0; }

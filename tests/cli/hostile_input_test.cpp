@@ -282,41 +282,51 @@ TEST_F(Hostile, WeftJobsAndShardCountsAreReadAsStrictlyAsTheOptions) {
   EXPECT_EQ(j["shard"]["count"], 1048576) << o.out;
 }
 
-// The variables weft run hands the program are read by the same rules: set by hand, a bad
-// one is the run's error, not a default or a rounded number.
-TEST_F(Hostile, TheForkServerReadsItsVariablesAsWeftRunReadsItsOptions) {
-  auto serve = [&](const std::string& env) {
+// The file of options weft run hands the program (core/run_config.def) is read by the
+// rules weft run reads its options by: a bad line is the run's error, naming the line and
+// what is accepted, never a default or a rounded number.
+TEST_F(Hostile, TheForkServerReadsItsOptionsFileStrictly) {
+  auto serve = [&](const std::string& lines, const std::string& env = "") {
     fs::remove(at("result.json"));
-    sh("env WEFT_MODE=run WEFT_EXECUTIONS=1 WEFT_RESULT_DIR=" + dir_.string() + " " + env +
-       " LD_PRELOAD=" + kBin + "/../lib/libweft.so " + kBin + "/cli_locked");
+    {
+      std::ofstream out(at("run-options"));
+      out << "executions=1\n" << lines;
+    }
+    sh("env WEFT_RUN_OPTIONS=" + at("run-options") + " " + env + " LD_PRELOAD=" +
+       kBin + "/../lib/libweft.so " + kBin + "/cli_locked");
     std::ifstream in(at("result.json"));
     return json::parse(in, nullptr, false);
   };
   const struct {
-    std::string env, error;
+    std::string lines, env, error;
   } bad[] = {
-      {"WEFT_SEED=-1",
-       "WEFT_SEED='-1' is not valid: give a whole number from 0 to 18446744073709551615"},
-      {"WEFT_TIME=nan", "WEFT_TIME='nan' is not valid: give seconds, a number from 0 to"},
-      {"WEFT_HANG_TIMEOUT=inf", "WEFT_HANG_TIMEOUT='inf' is not valid: give seconds"},
-      {"WEFT_STEPS=1e5", "WEFT_STEPS='1e5' is not valid: give a whole number from 1 to 50000000"},
-      {"WEFT_EXECUTIONS=-1", "WEFT_EXECUTIONS='-1' is not valid: give a whole number of executions"},
-      {"WEFT_EXPECT_EXIT=300", "WEFT_EXPECT_EXIT='300' is not valid: give an exit status from 0 to 255"},
-      {"WEFT_FIBERS=banana", "WEFT_FIBERS='banana' is not valid: give 0"},
-      {"WEFT_SHARD=' 0/2'", "WEFT_SHARD=' 0/2' is not valid: give I/N"},
-      {"WEFT_SHARD=0/4294967295", "WEFT_SHARD='0/4294967295' is not valid: give I/N"},
-      {"WEFT_JOBS_WORKERS=+2", "WEFT_JOBS_WORKERS='+2' is not valid: give a whole number of workers"},
+      {"seed=-1\n", "", "line 2: seed='-1' is not valid: give a whole number from 0 to 18446744073709551615"},
+      {"time_s=nan\n", "", "line 2: time_s='nan' is not valid: give seconds, a number from 0 to"},
+      {"hang_timeout_s=inf\n", "", "line 2: hang_timeout_s='inf' is not valid: give seconds"},
+      {"steps=1e5\n", "", "line 2: steps='1e5' is not valid: give a whole number from 1 to 50000000"},
+      {"executions=-1\n", "", "line 2: executions is given twice"},
+      {"expect_exit=300\n", "", "line 2: expect_exit='300' is not valid: give an exit status from 0 to 255"},
+      {"", "WEFT_FIBERS=banana", "WEFT_FIBERS='banana' is not valid: give 0"},
+      {"run_shard= 0/2\n", "", "line 2: run_shard=' 0/2' is not valid: give I/N"},
+      {"run_shard=0/4294967295\n", "", "line 2: run_shard='0/4294967295' is not valid: give I/N"},
+      {"jobs_workers=+2\n", "", "line 2: jobs_workers='+2' is not valid: give a whole number of workers"},
+      {"keep_going=1\n", "", "line 2: keep_going='1' is not valid: give yes or no"},
+      {"races=sometimes\n", "", "line 2: races='sometimes' is not valid: give off, report or fail"},
+      {"stratgey=pb\n", "", "line 2: 'stratgey' is not an option this weft takes"},
+      {"replay_command=a\\qb\n", "", "line 2: not field=value"},
+      {"seed\n", "", "line 2: not field=value"},
   };
   for (const auto& b : bad) {
-    const json j = serve(b.env);
-    ASSERT_FALSE(j.is_discarded()) << b.env;
-    EXPECT_EQ(j.value("error", "").rfind(b.error, 0), 0u) << b.env << "\n" << j.dump();
-    EXPECT_EQ(j["executions"], 0) << b.env;
+    const json j = serve(b.lines, b.env);
+    ASSERT_FALSE(j.is_discarded()) << b.lines;
+    EXPECT_NE(j.value("error", "").find(b.error), std::string::npos) << b.lines << "\n" << j.dump();
+    EXPECT_EQ(j["executions"], 0) << b.lines;
   }
-  const json j = serve("WEFT_SEED=9007199254740993");
+  const json j = serve("seed=9007199254740993\nreplay_command=weft replay a\\\\b\\nc\n");
   ASSERT_FALSE(j.is_discarded());
   EXPECT_FALSE(j.contains("error")) << j.dump();
   EXPECT_EQ(j["seed"].get<std::uint64_t>(), 9007199254740993ull);
+  EXPECT_EQ(j["executions"], 1) << j.dump();
 }
 
 // The first bytes of an ELF file: its header (64 bytes, 52 for a 32-bit one), claiming

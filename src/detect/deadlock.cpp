@@ -62,4 +62,14 @@ std::string describe_deadlock(const std::vector<WaitEdge>& waits) {
   return s.empty() ? "every thread waits to join another" : s;
 }
 
+std::vector<ThreadId> unblocked_when_none_enabled(const std::vector<StuckThread>& blocked) {
+  std::vector<ThreadId> go;
+  for (const StuckThread& b : blocked)
+    if (b.can_time_out) go.push_back(b.thread);
+  if (go.empty())
+    for (const StuckThread& b : blocked)
+      if (b.waits_for_input) go.push_back(b.thread);
+  return go;
+}
+
 }  // namespace weft::detect

@@ -439,21 +439,14 @@ ThreadState* Controller::pick() {
   bool timing_out = false;
   if (enabled_.empty()) {
     if (!unfinished) return nullptr;
-    // Time passes for the timed waits; a spurious wakeup is not offered here, so that a
-    // lost wakeup is still the deadlock it is when no spurious wakeup comes.
-    for (ThreadId id : alternates_)
-      if (can_time_out(*threads_[id])) {
-        enabled_.push_back(id);
-        next_ops_.push_back(threads_[id]->pending);
-      }
-    // Input from outside the process (no controlled thread can provide it): the read
-    // goes ahead and blocks for real; the hang watchdog sees it if it never returns.
-    if (enabled_.empty())
-      for (std::size_t i = 0; i < nthreads_; ++i)
-        if (!threads_[i]->finished && threads_[i]->pending.kind == OpKind::FdWait) {
-          enabled_.push_back(threads_[i]->id);
-          next_ops_.push_back(threads_[i]->pending);
-        }
+    std::vector<detect::StuckThread> blocked;
+    for (std::size_t i = 0; i < nthreads_; ++i)
+      if (const ThreadState& t = *threads_[i]; !t.finished)
+        blocked.push_back({t.id, can_time_out(t), t.pending.kind == OpKind::FdWait});
+    for (ThreadId id : detect::unblocked_when_none_enabled(blocked)) {
+      enabled_.push_back(id);
+      next_ops_.push_back(threads_[id]->pending);
+    }
     if (enabled_.empty()) {
       BugReport bug;
       bug.kind = BugKind::kDeadlock;

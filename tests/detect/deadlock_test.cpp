@@ -28,3 +28,24 @@ TEST(DescribeDeadlock, WithoutACycleSaysWhatEachThreadWaitsFor) {
 
 }  // namespace
 }  // namespace weft::detect
+
+namespace weft::detect {
+namespace {
+
+TEST(NoneEnabled, NothingToWaitOutIsADeadlock) {
+  EXPECT_TRUE(unblocked_when_none_enabled({}).empty());
+  EXPECT_TRUE(unblocked_when_none_enabled({{1, false, false}, {2, false, false}}).empty());
+}
+
+TEST(NoneEnabled, TimedWaitsTimeOutBeforeInputIsAwaited) {
+  const std::vector<StuckThread> blocked = {{1, false, true}, {2, true, false}, {3, true, false}};
+  EXPECT_EQ(unblocked_when_none_enabled(blocked), (std::vector<ThreadId>{2, 3}));
+}
+
+TEST(NoneEnabled, InputFromOutsideGoesAheadWhenNoWaitCanTimeOut) {
+  const std::vector<StuckThread> blocked = {{0, false, false}, {4, false, true}};
+  EXPECT_EQ(unblocked_when_none_enabled(blocked), (std::vector<ThreadId>{4}));
+}
+
+}  // namespace
+}  // namespace weft::detect

@@ -15,6 +15,16 @@ WEFT_DEFINE_REAL(clock)
 WEFT_DEFINE_REAL(timespec_get)
 
 namespace {
+
+// glibc declares these pointers nonnull, but a program may pass NULL (gettimeofday(NULL,
+// &tz), or a bad call the kernel answers with EFAULT): hidden from the optimiser, which
+// would otherwise fold the check away and let weft write through NULL.
+template <typename T>
+bool given(T* p) {
+  asm("" : "+r"(p));
+  return p != nullptr;
+}
+
 bool virtual_time(clockid_t clock, struct timespec* ts) {
   if (!VirtualClock::enabled || rt::controlled_thread() == nullptr) return false;
   if (!VirtualClock::read(clock, ctl().virtual_ns(), ts)) return false;
@@ -26,13 +36,13 @@ bool virtual_time(clockid_t clock, struct timespec* ts) {
 extern "C" {
 
 int clock_gettime(clockid_t clock, struct timespec* ts) noexcept {
-  if (ts != nullptr && virtual_time(clock, ts)) return 0;
+  if (given(ts) && virtual_time(clock, ts)) return 0;
   return real_clock_gettime()(clock, ts);
 }
 
 int gettimeofday(struct timeval* tv, void* tz) noexcept {
   struct timespec ts;
-  if (tv != nullptr && virtual_time(CLOCK_REALTIME, &ts)) {
+  if (given(tv) && virtual_time(CLOCK_REALTIME, &ts)) {
     tv->tv_sec = ts.tv_sec;
     tv->tv_usec = ts.tv_nsec / 1000;
     return 0;
@@ -51,7 +61,7 @@ clock_t clock() noexcept {
 }
 
 int timespec_get(struct timespec* ts, int base) noexcept {
-  if (base == TIME_UTC && ts != nullptr && virtual_time(CLOCK_REALTIME, ts)) return base;
+  if (base == TIME_UTC && given(ts) && virtual_time(CLOCK_REALTIME, ts)) return base;
   return real_timespec_get()(ts, base);
 }
 

@@ -5,7 +5,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 JOBS ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build test test-clang fuzz check-claims check-load soak demo bench install clean
+.PHONY: all deps configure build test test-clang test-asan format format-check tidy fuzz check-claims check-load soak demo bench install clean
 
 all: build
 
@@ -30,6 +30,31 @@ test-clang: deps
 	CC=clang CXX=clang++ cmake -S . -B $(CLANG_BUILD) -G Ninja $(CMAKE_FLAGS)
 	cmake --build $(CLANG_BUILD) -j $(JOBS)
 	ctest --test-dir $(CLANG_BUILD) --output-on-failure -j $(JOBS) --timeout 600
+
+# The unit tests of the libraries never loaded into a program under test (core, strategy,
+# detect, report: ctest -L sanitized), built by clang with ASan and UBSan in a build
+# directory of their own. CI runs it.
+ASAN_BUILD ?= build-asan
+test-asan: deps
+	CC=clang CXX=clang++ cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DWEFT_SANITIZE=ON -DWEFT_WERROR=ON -DWEFT_BUILD_BENCH=OFF
+	cmake --build $(ASAN_BUILD) -j $(JOBS) --target weft_sanitized_tests
+	ctest --test-dir $(ASAN_BUILD) -L sanitized --output-on-failure -j $(JOBS) --timeout 600
+
+# weft's own code (src/, include/) in its style (.clang-format): `make format` applies it,
+# `make format-check` (CI) fails on a file that differs, naming it.
+FORMATTED = $(shell git ls-files 'src/*.cpp' 'src/*.hpp' 'include/*.hpp')
+CLANG_FORMAT ?= clang-format-14
+format: deps
+	$(CLANG_FORMAT) -i $(FORMATTED)
+format-check: deps
+	$(CLANG_FORMAT) --dry-run --Werror $(FORMATTED)
+
+# clang-tidy's checks (.clang-tidy: bugprone, performance, function size) on weft's own
+# code, from the build's compile commands. Not in CI yet: see CONTRIBUTING.md.
+CLANG_TIDY ?= clang-tidy-14
+tidy: configure
+	$(CLANG_TIDY) -p $(BUILD) --quiet $(filter %.cpp,$(FORMATTED))
 
 # The libFuzzer targets (fuzz/), built by clang with ASan and UBSan in a build directory of
 # their own, each run for FUZZ_TIME seconds from its seed corpus (fuzz/corpus/<target>).

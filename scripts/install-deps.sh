@@ -5,7 +5,8 @@ packages=(cmake ninja-build make g++ clang pkg-config googletest libgtest-dev li
           libbenchmark-dev libdw-dev libelf-dev nlohmann-json3-dev libcli11-dev doctest-dev
           help2man groff-base man-db chromium python3-jsonschema gdb
           libclang-rt-14-dev  # clang's libFuzzer and sanitizer runtimes (make fuzz)
-          libomp-14-dev)  # clang -fopenmp's omp.h and libomp to link (the OpenMP tests)
+          libomp-14-dev  # clang -fopenmp's omp.h and libomp to link (the OpenMP tests)
+          clang-format-14 clang-tidy-14)  # make format-check (CI) and make tidy
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

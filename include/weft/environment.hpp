@@ -134,8 +134,7 @@ inline bool read_schedule_line(const std::string& path, std::string* line, std::
   return schedule_line_is_text(*line, why) && rest_is_blank(in, why);
 }
 
-inline std::string env_error(const char* name, const std::string& value,
-                             const std::string& what) {
+inline std::string env_error(const char* name, const std::string& value, const std::string& what) {
   return std::string(name) + "='" + value + "' is not valid: " + what;
 }
 
@@ -157,11 +156,13 @@ inline std::string apply_checkpoint(Options& out) {
   if (const char* v = std::getenv("WEFT_CHECKPOINT_EVERY");
       v && (!parse_seconds(v, &out.checkpoint_every_s) || out.checkpoint_every_s < 0.001 ||
             out.checkpoint_every_s > 86400))
-    return env_error("WEFT_CHECKPOINT_EVERY", v, "give seconds, a number from 0.001 to 86400, or unset it");
+    return env_error("WEFT_CHECKPOINT_EVERY", v,
+                     "give seconds, a number from 0.001 to 86400, or unset it");
   const char* dir = std::getenv("WEFT_CHECKPOINT");
   if (dir == nullptr) return "";
   if (*dir == '\0')
-    return env_error("WEFT_CHECKPOINT", dir, "give the directory the tests' checkpoints go to, or unset it");
+    return env_error("WEFT_CHECKPOINT", dir,
+                     "give the directory the tests' checkpoints go to, or unset it");
   if (out.name.empty())
     return "WEFT_CHECKPOINT needs Options::name, which names the test's checkpoint file";
   std::string file = out.name;
@@ -175,8 +176,8 @@ inline std::string apply_checkpoint(Options& out) {
 
 }  // namespace detail
 
-// Applies WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME, WEFT_SEED and WEFT_MINIMIZE to `options`, and checks
-// WEFT_FIBERS. Returns "" or one line naming the variable, its value and what it accepts
+// Applies WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME, WEFT_SEED and WEFT_MINIMIZE to `options`, and
+// checks WEFT_FIBERS. Returns "" or one line naming the variable, its value and what it accepts
 // (options is then unchanged).
 inline std::string apply_environment(Options& options) {
   using detail::env_error;
@@ -187,7 +188,9 @@ inline std::string apply_environment(Options& options) {
     if (std::string e = check_strategy(v); !e.empty()) return env_error("WEFT_STRATEGY", v, e);
     out.strategy = v;
   }
-  auto give = [](const char* accepted) { return std::string("give ") + accepted + ", or unset it"; };
+  auto give = [](const char* accepted) {
+    return std::string("give ") + accepted + ", or unset it";
+  };
   if (const char* v = std::getenv("WEFT_EXECUTIONS"); v && !detail::parse_whole(v, &out.executions))
     return env_error("WEFT_EXECUTIONS", v, give(detail::kExecutionsAccepted));
   if (const char* v = std::getenv("WEFT_TIME"); v && !detail::parse_seconds(v, &out.time_limit_s))

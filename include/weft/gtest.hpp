@@ -21,9 +21,9 @@
 //
 // WEFT_REPLAY holds a schedule, or names a file whose first line is one; a WEFT_TEST whose
 // name the schedule was not recorded on is skipped. The schedule records the Options that
-// shaped its execution (races, preempt_on, max_steps, ...), and the replay runs with them. After a change to the code the
-// execution may no longer follow the schedule (a fix usually makes it go on past the
-// bug's step): the test then fails saying where, and a run without WEFT_REPLAY explores
+// shaped its execution (races, preempt_on, max_steps, ...), and the replay runs with them. After a
+// change to the code the execution may no longer follow the schedule (a fix usually makes it go on
+// past the bug's step): the test then fails saying where, and a run without WEFT_REPLAY explores
 // the new code.
 //
 // WEFT_STRATEGY, WEFT_EXECUTIONS, WEFT_TIME and WEFT_SEED override the options (see
@@ -87,8 +87,8 @@ class FailuresAsBugs {
     explicit Scope(::testing::TestPartResultArray* outside)
         : ScopedFakeTestPartResultReporter(INTERCEPT_ALL_THREADS, outside) {}
     // Not instrumented: its steps would only lengthen the bug's interleaving.
-    __attribute__((no_sanitize("thread")))
-    void ReportTestPartResult(const ::testing::TestPartResult& result) override {
+    __attribute__((no_sanitize("thread"))) void ReportTestPartResult(
+        const ::testing::TestPartResult& result) override {
       if (result.failed())  // returns only outside an execution
         ::weft::detail::check_failed(result.message(), result.file_name(), result.line_number());
       ScopedFakeTestPartResultReporter::ReportTestPartResult(result);
@@ -126,8 +126,9 @@ inline std::string replay_schedule(const std::string& value, std::string* error)
     return "";
   }
   if (!read || line.empty()) {
-    *error = "WEFT_REPLAY='" + value +
-             "' is neither a schedule (weft3...., or weft1 or weft2) nor a readable file holding one";
+    *error =
+        "WEFT_REPLAY='" + value +
+        "' is neither a schedule (weft3...., or weft1 or weft2) nor a readable file holding one";
     return "";
   }
   return line;
@@ -142,16 +143,16 @@ struct Sharding {
 
 // GTEST_ or WEFT_SHARD's index and count; "" or one line naming what is wrong.
 inline std::string shard_numbers(const char* index_name, const std::string& index,
-                                 const char* count_name, const std::string& count,
-                                 std::uint64_t* i, std::uint64_t* n) {
+                                 const char* count_name, const std::string& count, std::uint64_t* i,
+                                 std::uint64_t* n) {
   using ::weft::detail::env_error;
   // At most what weft run and weft merge take, in their words.
   if (!::weft::detail::parse_whole(count, n) || *n == 0 || *n > ::weft::detail::kMaxShards)
     return env_error(count_name, count, std::string("give ") + ::weft::detail::kShardsAccepted);
   if (!::weft::detail::parse_whole(index, i) || *i >= *n)
-    return env_error(index_name, index, "give this shard's number, a whole number from 0 to " +
-                                            std::to_string(*n - 1) + " (" + count_name + "=" +
-                                            count + ")");
+    return env_error(index_name, index,
+                     "give this shard's number, a whole number from 0 to " +
+                         std::to_string(*n - 1) + " (" + count_name + "=" + count + ")");
   return "";
 }
 
@@ -170,9 +171,9 @@ inline Sharding take_sharding() {
   std::uint64_t i = 0, n = 1;
   if (weft) {
     const std::size_t slash = weft->find('/');
-    if (slash == std::string::npos ||
-        !shard_numbers("WEFT_SHARD", weft->substr(0, slash), "WEFT_SHARD", weft->substr(slash + 1),
-                       &i, &n).empty()) {
+    if (slash == std::string::npos || !shard_numbers("WEFT_SHARD", weft->substr(0, slash),
+                                                     "WEFT_SHARD", weft->substr(slash + 1), &i, &n)
+                                           .empty()) {
       s.error = ::weft::detail::env_error(
           "WEFT_SHARD", *weft, "give I/N, shard I of N with 0 <= I < N (such as 0/4), or unset it");
       return s;
@@ -246,7 +247,8 @@ inline std::string failure_file(const std::string& test, const std::string& sche
   out.close();
   if (!out)
     return "weft: cannot write the schedule to " + file.string() +
-           (chosen != nullptr && *chosen != '\0' ? " (WEFT_FAILURE_DIR)" : " (set WEFT_FAILURE_DIR)");
+           (chosen != nullptr && *chosen != '\0' ? " (WEFT_FAILURE_DIR)"
+                                                 : " (set WEFT_FAILURE_DIR)");
   return "schedule written to " + file.string() + "; replay it with: WEFT_REPLAY=" + file.string() +
          " " + self_path() + " --gtest_filter=" + test;
 }
@@ -287,7 +289,8 @@ inline void run_test(void (*body)(), const char* test, Options options, const ch
   if (!result.error().empty() && !schedule.empty() && result.executions() == 0) {
     ADD_FAILURE_AT(file, line) << "weft: WEFT_REPLAY: " << result.error();
   } else if (!result.error().empty() && !schedule.empty()) {
-    ADD_FAILURE_AT(file, line) << "weft: " << result.error() << "\nweft: the code no longer follows "
+    ADD_FAILURE_AT(file, line) << "weft: " << result.error()
+                               << "\nweft: the code no longer follows "
                                << "WEFT_REPLAY's schedule; unset WEFT_REPLAY to explore it again";
   } else if (!result.error().empty()) {
     ADD_FAILURE_AT(file, line) << "weft: " << result.error();
@@ -296,11 +299,14 @@ inline void run_test(void (*body)(), const char* test, Options options, const ch
     // Written first: a long schedule's replay command names the file.
     const std::string saved = schedule.empty() ? detail::failure_file(test, found) + "\n" : "";
     const char* given = std::getenv("WEFT_REPLAY");
-    const std::string replay_file = schedule.empty() ? detail::failure_path(test).string()
-                                    : schedule != given ? std::string(given) : std::string();
-    ADD_FAILURE_AT(file, line)
-        << (schedule.empty() ? "weft found a bug:\n" : "weft: WEFT_REPLAY reproduces the bug:\n")
-        << detail::with_replay_command(result.report(), test, found, replay_file) << saved;
+    const std::string replay_file = schedule.empty()    ? detail::failure_path(test).string()
+                                    : schedule != given ? std::string(given)
+                                                        : std::string();
+    ADD_FAILURE_AT(file, line) << (schedule.empty() ? "weft found a bug:\n"
+                                                    : "weft: WEFT_REPLAY reproduces the bug:\n")
+                               << detail::with_replay_command(result.report(), test, found,
+                                                              replay_file)
+                               << saved;
   } else if (!schedule.empty()) {
     std::cout << "[   weft   ] " << test
               << ": WEFT_REPLAY's schedule ran to its end without a bug\n";
@@ -334,18 +340,18 @@ inline void run_test(void (*body)(), const char* test, Options options, const ch
 
 // The options: an expression or a braced list, such as {.strategy = "pct:3", .seed = 7}
 // (g++ 12's -Wextra would warn that a designated list leaves members out: that is its use).
-#define WEFT_TEST_OPTIONS(Suite, Name, ...)                                               \
-  static void WEFT_TEST_BODY_(Suite, Name)();                                             \
-  [[maybe_unused]] static const ::weft::gtest::detail::Sharding& WEFT_TEST_SHARDING_(     \
-      Suite, Name) = ::weft::gtest::detail::sharding();                                   \
-  TEST(Suite, Name) {                                                                     \
-    _Pragma("GCC diagnostic push")                                                        \
-    _Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")                    \
-    ::weft::Options weft_options_ = __VA_ARGS__;                                          \
-    _Pragma("GCC diagnostic pop")                                                         \
-    ::weft::gtest::run_test(&WEFT_TEST_BODY_(Suite, Name), #Suite "." #Name,              \
-                            std::move(weft_options_), __FILE__, __LINE__);                \
-  }                                                                                       \
+#define WEFT_TEST_OPTIONS(Suite, Name, ...)                                                       \
+  static void WEFT_TEST_BODY_(Suite, Name)();                                                     \
+  [[maybe_unused]] static const ::weft::gtest::detail::Sharding& WEFT_TEST_SHARDING_(             \
+      Suite, Name) = ::weft::gtest::detail::sharding();                                           \
+  TEST(Suite, Name) {                                                                             \
+    _Pragma("GCC diagnostic push") _Pragma(                                                       \
+        "GCC diagnostic ignored \"-Wmissing-field-initializers\"")::weft::Options weft_options_ = \
+        __VA_ARGS__;                                                                              \
+    _Pragma("GCC diagnostic pop")::weft::gtest::run_test(                                         \
+        &WEFT_TEST_BODY_(Suite, Name), #Suite "." #Name, std::move(weft_options_), __FILE__,      \
+        __LINE__);                                                                                \
+  }                                                                                               \
   static void WEFT_TEST_BODY_(Suite, Name)()
 
 #define WEFT_TEST_BODY_(Suite, Name) weft_test_body_##Suite##_##Name

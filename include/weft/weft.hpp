@@ -34,8 +34,8 @@ enum class PreemptOn {
 };
 
 struct Options {
-  std::string strategy = "random";   // see weft::strategies()
-  std::uint64_t executions = 1000;   // budget; 0 = no limit (until complete or time)
+  std::string strategy = "random";  // see weft::strategies()
+  std::uint64_t executions = 1000;  // budget; 0 = no limit (until complete or time)
   std::uint64_t seed = 0;
   double time_limit_s = 0;           // budget in seconds; 0 = no limit
   std::uint64_t max_steps = 100000;  // an execution longer than this is a livelock
@@ -81,12 +81,12 @@ struct Options {
 struct Step {
   std::uint64_t step = 0;
   std::uint32_t thread = 0;
-  std::string op;            // "mutex-lock", "write", ...
+  std::string op;  // "mutex-lock", "write", ...
   std::uintptr_t object = 0;
-  std::size_t size = 0;      // bytes, for memory accesses
-  bool preemption = false;   // another thread could have continued here
-  std::string function;      // demangled, "" when unknown
-  std::string file;          // "" when unknown
+  std::size_t size = 0;     // bytes, for memory accesses
+  bool preemption = false;  // another thread could have continued here
+  std::string function;     // demangled, "" when unknown
+  std::string file;         // "" when unknown
   int line = 0;
 };
 
@@ -103,7 +103,7 @@ class Bug {
   std::uint64_t execution() const;      // which execution found it (1-based)
   std::size_t preemptions() const;
   std::size_t steps() const;
-  std::vector<Step> trace() const;      // symbolized on demand
+  std::vector<Step> trace() const;  // symbolized on demand
 
   explicit Bug(std::shared_ptr<const detail::BugData> d) : d_(std::move(d)) {}
   const detail::BugData& data() const { return *d_; }
@@ -114,22 +114,22 @@ class Bug {
 
 class Result {
  public:
-  bool ok() const;       // no bug and no tool error
-  bool failed() const;   // a bug was found (what replay() of a buggy schedule returns)
+  bool ok() const;      // no bug and no tool error
+  bool failed() const;  // a bug was found (what replay() of a buggy schedule returns)
   const std::vector<Bug>& bugs() const;
   const std::string& error() const;  // tool error: bad option, divergent replay ("" if none)
   std::uint64_t executions() const;
   double elapsed_s() const;
-  bool complete() const;             // the strategy exhausted its space
-  bool instrumented() const;         // plain memory accesses were scheduling points
+  bool complete() const;      // the strategy exhausted its space
+  bool instrumented() const;  // plain memory accesses were scheduling points
   // With Races::kReport: each data race found (a pair of locations) once; not failures.
   const std::vector<Bug>& races() const;
   const std::string& strategy() const;
   std::uint64_t seed() const;
-  std::string coverage() const;      // one line: what was covered
-  std::string report() const;        // the text report (bugs with their interleavings; of a
-                                     // longer one than 1000 steps the last 1000: Bug::trace())
-  std::string json() const;          // the same facts for machines
+  std::string coverage() const;  // one line: what was covered
+  std::string report() const;    // the text report (bugs with their interleavings; of a
+                                 // longer one than 1000 steps the last 1000: Bug::trace())
+  std::string json() const;      // the same facts for machines
 
   explicit Result(std::shared_ptr<const detail::ResultData> d);
   const detail::ResultData& data() const { return *d_; }
@@ -172,13 +172,13 @@ Result explore(F&& body, const Options& options = {}) {
 template <typename F>
 Result replay(F&& body, const std::string& schedule, const Options& options = {}) {
   return detail::replay(std::function<void()>(std::forward<F>(body)),
-                        detail::fingerprint(typeid(std::decay_t<F>).name(), options.name),
-                        schedule, options);
+                        detail::fingerprint(typeid(std::decay_t<F>).name(), options.name), schedule,
+                        options);
 }
 
 }  // namespace weft
 
 // Like assert(), but a failure is reported by weft with the interleaving that caused it.
-#define WEFT_ASSERT(cond)                                                     \
-  ((cond) ? static_cast<void>(0)                                              \
+#define WEFT_ASSERT(cond)        \
+  ((cond) ? static_cast<void>(0) \
           : ::weft::detail::assert_failed(#cond, __FILE__, __LINE__, __func__))

@@ -135,13 +135,14 @@ std::string parse_problem(const CLI::App& app, const std::string& what) {
   if (what.size() > required.size() && what.ends_with(required)) {
     const std::string missing = what.substr(0, what.size() - required.size());
     if (missing == "schedule")
-      return "no schedule given; usage: weft " + name + " FILE|SCHEDULE [OPTIONS] [--] PROGRAM [ARGS...]";
+      return "no schedule given; usage: weft " + name +
+             " FILE|SCHEDULE [OPTIONS] [--] PROGRAM [ARGS...]";
     if (missing == "results") return "no result files given; usage: weft merge [OPTIONS] RESULT...";
     return "no " + missing + " given" + help;
   }
   // An option given last, without its value.
-  if (const std::size_t colon = what.find(": "); colon != std::string::npos &&
-                                                  what.ends_with(" missing") && what[0] == '-') {
+  if (const std::size_t colon = what.find(": ");
+      colon != std::string::npos && what.ends_with(" missing") && what[0] == '-') {
     const std::string option = what.substr(0, colon);
     const CLI::Option* o = cmd->get_option_no_throw(option);
     const std::string text = o != nullptr ? o->get_option_text() : "";

@@ -1,6 +1,5 @@
 #include "cli/command_support.hpp"
 
-
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,7 +29,8 @@ std::string read_file(const std::filesystem::path& p) {
 // Where a bug's schedule goes: --schedule-out, or NAME.weft-schedule in the current
 // directory (NAME: the program's file name).
 std::string schedule_path(const std::string& option, const std::string& program) {
-  return option.empty() ? std::filesystem::path(program).filename().string() + ".weft-schedule" : option;
+  return option.empty() ? std::filesystem::path(program).filename().string() + ".weft-schedule"
+                        : option;
 }
 
 int WriteErrors::report(int code) const {
@@ -40,7 +40,8 @@ int WriteErrors::report(int code) const {
 
 // A shell command in lines of at most `width` columns, broken at spaces outside quotes
 // with a backslash, so that it still pastes into a shell.
-std::string command_lines(const std::string& command, std::size_t width, const std::string& indent) {
+std::string command_lines(const std::string& command, std::size_t width,
+                          const std::string& indent) {
   std::vector<std::string> words;
   bool quoted = false;
   for (std::size_t i = 0, from = 0; i <= command.size(); ++i) {

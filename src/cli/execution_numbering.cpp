@@ -13,7 +13,8 @@ std::string ExecutionNumbering::add_part(const ojson& result, std::uint32_t inde
   compacting_ = true;
   count_ = count;
   const ojson runs = result.value("order_runs", ojson());
-  if (!runs.is_array()) return "field \"order_runs\" is missing (expected an array of [first, count])";
+  if (!runs.is_array())
+    return "field \"order_runs\" is missing (expected an array of [first, count])";
   for (const ojson& r : runs) {
     if (!r.is_array() || r.size() != 2 || !r[0].is_number_unsigned() || !r[1].is_number_unsigned())
       return "field \"order_runs\" must hold pairs [first, count] of whole numbers >= 0";
@@ -60,7 +61,7 @@ std::string ExecutionNumbering::renumber(std::string text, std::uint64_t executi
   // Past `w` and the space after it, or npos when `w` is not at i.
   auto word = [&](std::size_t i, std::string_view w) {
     return i != std::string::npos && text.compare(i, w.size(), w) == 0 ? skip_space(i + w.size())
-                                                                      : std::string::npos;
+                                                                       : std::string::npos;
   };
   auto digits = [&](std::size_t i) {
     while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
@@ -76,7 +77,8 @@ std::string ExecutionNumbering::renumber(std::string text, std::uint64_t executi
   };
   const auto own = [&](std::uint64_t k) { return compact(k); };
   std::uint64_t n = 0, of = 0;  // the number found; "of"'s, unused
-  for (std::size_t at = text.find("found in"); at != std::string::npos; at = text.find("found in", at + 1)) {
+  for (std::size_t at = text.find("found in"); at != std::string::npos;
+       at = text.find("found in", at + 1)) {
     std::size_t i = word(skip_space(at + 8), "execution");
     if (i == std::string::npos) continue;
     if (std::size_t span = word(i, "<span id=\"execution\">"); span != std::string::npos) i = span;
@@ -84,13 +86,15 @@ std::string ExecutionNumbering::renumber(std::string text, std::uint64_t executi
     if (i == std::string::npos) continue;
     if (std::size_t close = word(i, "</span>"); close != std::string::npos) i = close;
     // A sharded search's number is in the unsharded search: it may pass this part's count.
-    replace_number(word(skip_space(i), "of"), &of, [&](std::uint64_t) { return std::max(n, executions); });
+    replace_number(word(skip_space(i), "of"), &of,
+                   [&](std::uint64_t) { return std::max(n, executions); });
   }
   const auto leads = [&](std::uint64_t k) {
     const auto at = leads_to_.find(k);
     return at != leads_to_.end() ? at->second : compact(k);
   };
-  for (std::size_t at = text.find("(execution"); at != std::string::npos; at = text.find("(execution", at + 1))
+  for (std::size_t at = text.find("(execution"); at != std::string::npos;
+       at = text.find("(execution", at + 1))
     replace_number(skip_space(at + 10), &n, leads);
   return text;
 }

@@ -59,33 +59,32 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using weft::cli::add_run_options;
+using weft::cli::add_worker;
+using weft::cli::apply_recorded_options;
+using weft::cli::catch_stop_signals;
+using weft::cli::collect;
+using weft::cli::colour_report;
+using weft::cli::ControlFile;
 using weft::cli::fail;
 using weft::cli::find_in_path;
+using weft::cli::Instance;
 using weft::cli::kBug;
+using weft::cli::kDefaultStrategy;
 using weft::cli::kError;
+using weft::cli::kill_workers;
 using weft::cli::kOk;
 using weft::cli::Merge;
 using weft::cli::merge_command;
 using weft::cli::merged_report;
+using weft::cli::one_of;
 using weft::cli::read_file;
+using weft::cli::read_schedule_argument;
 using weft::cli::resolve_program;
+using weft::cli::Run;
 using weft::cli::runtime_path;
 using weft::cli::schedule_path;
 using weft::cli::schedule_written;
-using weft::cli::WriteErrors;
-using weft::cli::add_run_options;
-using weft::cli::add_worker;
-using weft::cli::apply_recorded_options;
-using weft::cli::colour_report;
-using weft::cli::kDefaultStrategy;
-using weft::cli::one_of;
-using weft::cli::read_schedule_argument;
-using weft::cli::Run;
-using weft::cli::catch_stop_signals;
-using weft::cli::collect;
-using weft::cli::ControlFile;
-using weft::cli::Instance;
-using weft::cli::kill_workers;
 using weft::cli::spawn;
 using weft::cli::status_of;
 using weft::cli::stop_signal;
@@ -93,6 +92,7 @@ using weft::cli::stops;
 using weft::cli::wait_for_workers;
 using weft::cli::wait_with_progress;
 using weft::cli::workers_lead_groups;
+using weft::cli::WriteErrors;
 
 // --stats: the execution tree's memory (GAMBIT Figure 5) and the work done.
 void print_stats(const std::string& json_text) {
@@ -107,8 +107,8 @@ void print_stats(const std::string& json_text) {
   text << "stats: " << executions << " executions in " << seconds << " s ("
        << (seconds > 0 ? static_cast<std::uint64_t>(executions / seconds) : 0) << "/s)";
   if (created != 0)
-    text << "; execution tree: " << created << " nodes created, peak " << peak
-         << " alive at once (" << peak * 48 / 1024 << " KiB)";
+    text << "; execution tree: " << created << " nodes created, peak " << peak << " alive at once ("
+         << peak * 48 / 1024 << " KiB)";
   else
     text << "; no execution tree (a sampling strategy)";
   text << "\n";
@@ -236,23 +236,24 @@ bool check_checkpoint(const Run& r, const std::string& program, const weft::Shar
     return false;
   }
   const std::uint64_t fingerprint = weft::program_fingerprint(program);
-  if (std::string e = weft::checkpoint_mismatch(r.checkpoint, saved, fingerprint,
-                                                search_options(r, shard));
+  if (std::string e =
+          weft::checkpoint_mismatch(r.checkpoint, saved, fingerprint, search_options(r, shard));
       !e.empty()) {
     *done = fail(e);
     return false;
   }
-  const std::string counts = std::to_string(saved.executions) + " executions" +
-                             (saved.classes != 0 ? ", " + std::to_string(saved.classes) +
-                                                       " happens-before classes" : "") +
-                             ", " + std::to_string(saved.bugs) + " bug" + (saved.bugs == 1 ? "" : "s") + " found";
+  const std::string counts =
+      std::to_string(saved.executions) + " executions" +
+      (saved.classes != 0 ? ", " + std::to_string(saved.classes) + " happens-before classes" : "") +
+      ", " + std::to_string(saved.bugs) + " bug" + (saved.bugs == 1 ? "" : "s") + " found";
   if (saved.complete) {
     std::cout << "weft: the search saved in " << r.checkpoint << " is complete (" << counts
               << "): nothing is left to resume; remove the file to search again\n";
     *done = saved.bugs == 0 ? kOk : kBug;
     return false;
   }
-  if (!r.quiet) std::cerr << "weft: resuming the search saved in " << r.checkpoint << " (" << counts << ")\n";
+  if (!r.quiet)
+    std::cerr << "weft: resuming the search saved in " << r.checkpoint << " (" << counts << ")\n";
   return true;
 }
 
@@ -264,8 +265,11 @@ struct Outcome {
 
 // A word as a POSIX shell reads it back: as it is when plain, else in single quotes.
 std::string shell_word(const std::string& word) {
-  const bool plain = !word.empty() && word.find_first_not_of(
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=@%+,-") == std::string::npos;
+  const bool plain =
+      !word.empty() &&
+      word.find_first_not_of(
+          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:=@%+,-") ==
+          std::string::npos;
   if (plain) return word;
   std::string out = "'";
   for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -275,9 +279,10 @@ std::string shell_word(const std::string& word) {
 // The whole command that replays the run's bug, every argument quoted for a shell: the
 // HTML page shows it (the schedule records the options, weft3).
 std::string replay_command(const Run& r, Mode mode, const std::string& program) {
-  std::string command = "weft replay " +
-                        shell_word(mode == Mode::kReplay ? r.schedule_file : schedule_path(r.schedule_out, program)) +
-                        " --";
+  std::string command =
+      "weft replay " +
+      shell_word(mode == Mode::kReplay ? r.schedule_file : schedule_path(r.schedule_out, program)) +
+      " --";
   for (const std::string& word : r.command) command += " " + shell_word(word);
   return command;
 }
@@ -285,8 +290,8 @@ std::string replay_command(const Run& r, Mode mode, const std::string& program) 
 // "schedule written to FILE; replay it with: weft replay FILE -- PROGRAM": the schedule
 // records the run's options (weft3), so the command repeats none.
 std::string replay_hint(const Run& r, const std::string& file) {
-  return schedule_written(file, "weft replay " + file + " -- " + r.command[0] +
-                                    (r.command.size() > 1 ? " ..." : ""));
+  return schedule_written(
+      file, "weft replay " + file + " -- " + r.command[0] + (r.command.size() > 1 ? " ..." : ""));
 }
 
 // Writes the run's files, each checked, and prints its report (to stdout, which
@@ -296,18 +301,19 @@ int finish_run(const Run& r, Mode mode, const std::string& program, Outcome o) {
   const bool has_bug = !o.found.empty();
   const bool has_error = o.json.find("\"error\"") != std::string::npos;
   WriteErrors errors;
-  if (r.json == "-") std::cout << o.json << "\n";
-  else if (!r.json.empty()) errors.add(weft::cli::write_output(r.json, "the JSON result", o.json += '\n'));
-  if (r.json != "-" && (!r.quiet || has_bug || has_error || stop_signal() != 0)) {  // (an interrupted run says so)
+  if (r.json == "-")
+    std::cout << o.json << "\n";
+  else if (!r.json.empty())
+    errors.add(weft::cli::write_output(r.json, "the JSON result", o.json += '\n'));
+  if (r.json != "-" &&
+      (!r.quiet || has_bug || has_error || stop_signal() != 0)) {  // (an interrupted run says so)
     if (has_bug && !o.output.empty() && !replay)
-      std::cout << "output of the failing execution:\n" << o.output
-                << (o.output.back() == '\n' ? "" : "\n") << "\n";
+      std::cout << "output of the failing execution:\n"
+                << o.output << (o.output.back() == '\n' ? "" : "\n") << "\n";
     std::cout << o.report;
   }
-  if (!r.trace_out.empty() && has_bug)
-    errors.add(o.trace.copy_to(r.trace_out, "the trace"));
-  if (!r.html.empty() && has_bug)
-    errors.add(o.page.copy_to(r.html, "the HTML report"));
+  if (!r.trace_out.empty() && has_bug) errors.add(o.trace.copy_to(r.trace_out, "the trace"));
+  if (!r.html.empty() && has_bug) errors.add(o.page.copy_to(r.html, "the HTML report"));
   // Nothing to picture without a bug: said, and no file is left looking like a report.
   if ((!r.trace_out.empty() || !r.html.empty()) && !has_bug && !has_error && r.json != "-")
     std::cerr << "weft: no bug found, so no interleaving to write (--trace-out, --html)\n";
@@ -326,28 +332,31 @@ int finish_run(const Run& r, Mode mode, const std::string& program, Outcome o) {
 std::string output_problem(const Run& r, Mode mode, const std::string& program,
                            const std::string& runtime) {
   using weft::cli::NamedPath;
-  std::vector<NamedPath> outputs = {{"--json", r.json}, {"--html", r.html}, {"--trace-out", r.trace_out}};
+  std::vector<NamedPath> outputs = {
+      {"--json", r.json}, {"--html", r.html}, {"--trace-out", r.trace_out}};
   if (r.check_output != "-") outputs.push_back({"--check-output", r.check_output});
   if (!r.checkpoint.empty()) outputs.push_back({"--checkpoint", r.checkpoint});
   // The schedule replayed or minimised is read before the run: minimize may write the
   // simpler one in its place (by default it does, NAME.weft-schedule), nothing else may.
   std::vector<NamedPath> with_schedule = outputs;
   if (mode != Mode::kReplay)
-    with_schedule.push_back({r.schedule_out.empty() ? "the default --schedule-out" : "--schedule-out",
-                             schedule_path(r.schedule_out, program)});
+    with_schedule.push_back(
+        {r.schedule_out.empty() ? "the default --schedule-out" : "--schedule-out",
+         schedule_path(r.schedule_out, program)});
   for (const NamedPath& o : with_schedule)
     if (std::string why = o.name == "--check-output" ? "" : weft::cli::unwritable(o.name, o.path);
         !why.empty())
       return why;
   std::error_code ec;
   const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
-  if (std::string why = weft::cli::output_clash(
-          with_schedule, {{"the program under test", program}, {"weft's runtime", runtime}, {"weft itself", self}});
+  if (std::string why = weft::cli::output_clash(with_schedule, {{"the program under test", program},
+                                                                {"weft's runtime", runtime},
+                                                                {"weft itself", self}});
       !why.empty() || mode == Mode::kRun)
     return why;
-  return weft::cli::output_clash(
-      outputs, {{std::string("the schedule file to ") + (mode == Mode::kReplay ? "replay" : "minimize"),
-                 r.schedule_file}});
+  return weft::cli::output_clash(outputs, {{std::string("the schedule file to ") +
+                                                (mode == Mode::kReplay ? "replay" : "minimize"),
+                                            r.schedule_file}});
 }
 
 // What the fork server is told (core/run_config.def), but each worker's part of the
@@ -375,7 +384,8 @@ weft::RunConfig server_config(const Run& r, Mode mode, const std::string& progra
 }
 
 int launch(Run r, Mode mode) {
-  if (r.command.empty()) return fail("no program given (usage: weft run [options] -- PROGRAM [ARGS...])");
+  if (r.command.empty())
+    return fail("no program given (usage: weft run [options] -- PROGRAM [ARGS...])");
   std::string why;
   const std::string program = resolve_program(r.command[0], &why);
   if (program.empty()) return fail(why);
@@ -393,8 +403,9 @@ int launch(Run r, Mode mode) {
     std::string why;
     if (!read_schedule_argument(r.schedule_file, &schedule, &why)) return fail(why);
     weft::Schedule recorded;
-    if (!weft::decode_schedule(schedule, &recorded, &why,
-                               weft::max_decisions_for(weft::recorded_step_bound(schedule, r.steps))))
+    if (!weft::decode_schedule(
+            schedule, &recorded, &why,
+            weft::max_decisions_for(weft::recorded_step_bound(schedule, r.steps))))
       return fail(why);
     if (recorded.records_options)
       if (std::string e = apply_recorded_options(recorded, r.given, &r); !e.empty()) return fail(e);
@@ -412,9 +423,8 @@ int launch(Run r, Mode mode) {
   }
   const weft::Shard shard = sharding.shard;
   if (!r.quiet && shard.sharded())
-    std::cerr << "weft: shard " << shard.index << "/" << shard.count << " (from "
-              << sharding.source << ")" << (jobs > 1 ? ", " + std::to_string(jobs) + " workers" : "")
-              << "\n";
+    std::cerr << "weft: shard " << shard.index << "/" << shard.count << " (from " << sharding.source
+              << ")" << (jobs > 1 ? ", " + std::to_string(jobs) + " workers" : "") << "\n";
   if (!sharding.ignored.empty())
     std::cerr << "weft: --shard " << r.shard << " used; ignored: " << sharding.ignored << "\n";
   // Bazel: a test that shards says so by touching this file.
@@ -424,7 +434,7 @@ int launch(Run r, Mode mode) {
       return fail(e);
 
   const bool gdb = r.gdb || r.gdb_batch;
-  catch_stop_signals(gdb);  // gdb's Ctrl-C is gdb's
+  catch_stop_signals(gdb);          // gdb's Ctrl-C is gdb's
   weft::cli::RunDirectory run_dir;  // removed on every return below
   if (std::string error = run_dir.make(); !error.empty()) return status_of(fail(error));
   const fs::path results = run_dir.path();
@@ -455,8 +465,7 @@ int launch(Run r, Mode mode) {
       return status_of(fail("cannot write " + script.string()));
     std::vector<std::string> g = {gdb_path, "-q", "-x", script.string()};
     // Batch: run, show where it stopped, then let the execution end so that weft reports it.
-    if (r.gdb_batch)
-      g.insert(g.end(), {"-batch", "-ex", "run", "-ex", "bt", "-ex", "continue"});
+    if (r.gdb_batch) g.insert(g.end(), {"-batch", "-ex", "run", "-ex", "bt", "-ex", "continue"});
     g.push_back("--args");
     argv.insert(argv.begin(), g.begin(), g.end());
     // The fork server outlives gdb, which lets it go: weft adopts it, to wait for it. Its
@@ -501,8 +510,8 @@ int launch(Run r, Mode mode) {
       worker.jobs_workers = jobs;
     }
     const fs::path options = in.results / weft::kRunConfigFile;
-    if (std::string e = weft::cli::write_output(options.string(), "the run's options for the program",
-                                                weft::encode_run_config(worker));
+    if (std::string e = weft::cli::write_output(
+            options.string(), "the run's options for the program", weft::encode_run_config(worker));
         !e.empty()) {
       kill_workers();
       return status_of(fail(e));
@@ -519,8 +528,7 @@ int launch(Run r, Mode mode) {
     add_worker(in.pid);
   }
   if (lifeline[0] >= 0) close(lifeline[0]);  // the write end stays open until weft ends
-  if (jobs > 1 && !r.quiet && isatty(STDERR_FILENO))
-    wait_with_progress(instances, control_file);
+  if (jobs > 1 && !r.quiet && isatty(STDERR_FILENO)) wait_with_progress(instances, control_file);
   wait_for_workers(instances, control_file);
   if (gdb) wait_for_orphans();
   if (stops() >= 2)  // a second signal: no result (the temporary files are removed)
@@ -529,8 +537,9 @@ int launch(Run r, Mode mode) {
   for (Instance& in : instances)
     if (problem.empty()) problem = collect(in);
   if (gdb && !problem.empty() && problem != "-")
-    problem = "gdb ended before the replay did, so there is no report (in gdb: 'run', and "
-              "'continue' at the bug)";
+    problem =
+        "gdb ended before the replay did, so there is no report (in gdb: 'run', and "
+        "'continue' at the bug)";
   run_dir.remove();
   if (problem == "-") return status_of(kError);
   if (!problem.empty()) return status_of(fail(problem));
@@ -556,9 +565,8 @@ int launch(Run r, Mode mode) {
         if (std::string e = numbering.add_part(parts[j].json, j, jobs); !e.empty())
           return status_of(fail("worker " + std::to_string(j) + " wrote an invalid result: " + e));
     // Without --keep-going the first bug stopped the others: it alone is the result.
-    weft::cli::MergeOutcome m =
-        weft::cli::merge_results(parts, shard.count * jobs, expected, !r.keep_going,
-                                 jobs > 1 ? "worker" : "shard");
+    weft::cli::MergeOutcome m = weft::cli::merge_results(
+        parts, shard.count * jobs, expected, !r.keep_going, jobs > 1 ? "worker" : "shard");
     if (!m.error.empty()) return status_of(fail(m.error));
     // The first bug's worker; without a bug, the first worker with an error, if any.
     if (m.winner >= 0) {
@@ -573,18 +581,22 @@ int launch(Run r, Mode mode) {
     // The result states what this run was: a shard of a larger search, or the whole.
     m.merged.erase("shards");
     if (shard.sharded())
-      m.merged["shard"] = {{"index", shard.index}, {"count", shard.count}, {"source", sharding.source}};
+      m.merged["shard"] = {
+          {"index", shard.index}, {"count", shard.count}, {"source", sharding.source}};
     m.merged["jobs"] = jobs;
     numbering.renumber(&m.merged);
     json = m.merged.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     if (jobs > 1) {
       report = merged_report(shown->report, m.merged, jobs, numbering);
-      shown->page.replace(numbering.renumber(shown->page.text(), m.merged.value("executions", std::uint64_t{0})));
+      shown->page.replace(
+          numbering.renumber(shown->page.text(), m.merged.value("executions", std::uint64_t{0})));
     }
   }
   Outcome o{json ? std::move(*json) : std::move(shown->json),
             report ? std::move(*report) : std::move(shown->report),
-            std::move(shown->output), std::move(shown->found), std::move(shown->trace),
+            std::move(shown->output),
+            std::move(shown->found),
+            std::move(shown->trace),
             std::move(shown->page)};
   // gdb kills the execution it follows when it quits while that runs (not at the bug).
   if (gdb && o.json.find("the process was killed by signal 9") != std::string::npos)
@@ -603,47 +615,59 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
   app.require_subcommand(1);
   Run run, replay, minimize;
 
-  CLI::App* run_cmd = app.add_subcommand(
-      "run",
-      "run a program again and again, each time under\n"
-      "the schedule a search strategy chooses, until a\n"
-      "bug, the budget or the end of the strategy's space");
-  run_cmd->add_option("--strategy,-s", run.strategy,
-                      std::string("the search strategy, NAME[:ARGS] as 'weft\n"
-                                  "strategies' lists them (default ") + kDefaultStrategy +
-                          ": pos*,\npct:3, random and pb take turns)")->option_text("SPEC");
-  run_cmd->add_option("--executions,-n", run.executions,
-                      "stop after N executions (0: no limit; default\n" +
-                          std::to_string(Run{}.executions) + "); a run also ends at the first bug (unless\n"
-                      "--keep-going), at the --time limit, or when the\n"
-                      "strategy has explored its whole space")->option_text("N")
+  CLI::App* run_cmd = app.add_subcommand("run",
+                                         "run a program again and again, each time under\n"
+                                         "the schedule a search strategy chooses, until a\n"
+                                         "bug, the budget or the end of the strategy's space");
+  run_cmd
+      ->add_option("--strategy,-s", run.strategy,
+                   std::string("the search strategy, NAME[:ARGS] as 'weft\n"
+                               "strategies' lists them (default ") +
+                       kDefaultStrategy + ": pos*,\npct:3, random and pb take turns)")
+      ->option_text("SPEC");
+  run_cmd
+      ->add_option("--executions,-n", run.executions,
+                   "stop after N executions (0: no limit; default\n" +
+                       std::to_string(Run{}.executions) +
+                       "); a run also ends at the first bug (unless\n"
+                       "--keep-going), at the --time limit, or when the\n"
+                       "strategy has explored its whole space")
+      ->option_text("N")
       ->transform(weft::cli::number_option(weft::kExecutionsNumber));
-  run_cmd->add_option("--time,-t", run.time_s,
-                      "stop after SECONDS of exploring (default " +
-                          weft::seconds_text(Run{}.time_s) + ": no\n"
-                      "limit)")->option_text("SECONDS")
+  run_cmd
+      ->add_option("--time,-t", run.time_s,
+                   "stop after SECONDS of exploring (default " + weft::seconds_text(Run{}.time_s) +
+                       ": no\n"
+                       "limit)")
+      ->option_text("SECONDS")
       ->transform(weft::cli::number_option(weft::kTimeSeconds));
-  run_cmd->add_option("--seed", run.seed,
-                      "seed of the strategies that draw random choices\n"
-                      "(random, pct, pctvb, pos, pos*, tb, bf's rand, a\n"
-                      "portfolio's members); the same seed gives the same\n"
-                      "executions (default " + std::to_string(Run{}.seed) + ")")
+  run_cmd
+      ->add_option("--seed", run.seed,
+                   "seed of the strategies that draw random choices\n"
+                   "(random, pct, pctvb, pos, pos*, tb, bf's rand, a\n"
+                   "portfolio's members); the same seed gives the same\n"
+                   "executions (default " +
+                       std::to_string(Run{}.seed) + ")")
       ->option_text("N")
       ->transform(weft::cli::number_option(weft::kSeedNumber));
-  run_cmd->add_option("--schedule-out", run.schedule_out,
-                      "where to write the first bug's schedule (default:\n"
-                      "NAME.weft-schedule in the current directory, NAME\n"
-                      "being PROGRAM's file name)")->option_text("FILE");
+  run_cmd
+      ->add_option("--schedule-out", run.schedule_out,
+                   "where to write the first bug's schedule (default:\n"
+                   "NAME.weft-schedule in the current directory, NAME\n"
+                   "being PROGRAM's file name)")
+      ->option_text("FILE");
   run_cmd->add_flag("--keep-going", run.keep_going,
                     "do not stop at the first bug: run the whole budget\n"
                     "and report each distinct bug (kind and place)\n"
                     "once, with how many executions hit it");
-  run_cmd->add_option("--bound", run.bound,
-                      "with dfs or bf, explore only the executions with\n"
-                      "at most c preemptions (bf orders them by its\n"
-                      "priorities); other strategies refuse it, pb and db\n"
-                      "take their bound in the spec (pb:<c>, db:<d>)\n"
-                      "(default: no bound)")->option_text("pb:<c>");
+  run_cmd
+      ->add_option("--bound", run.bound,
+                   "with dfs or bf, explore only the executions with\n"
+                   "at most c preemptions (bf orders them by its\n"
+                   "priorities); other strategies refuse it, pb and db\n"
+                   "take their bound in the spec (pb:<c>, db:<d>)\n"
+                   "(default: no bound)")
+      ->option_text("pb:<c>");
   run_cmd->add_flag("--no-minimize", run.no_minimize,
                     "keep the first bug's schedule as the strategy\n"
                     "found it (default: look for the same bug with\n"
@@ -654,40 +678,50 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
                     "executions per second, and the execution tree's\n"
                     "nodes created and most alive at once (GAMBIT\n"
                     "Figure 5; sampling strategies keep no tree)");
-  run_cmd->add_option("--jobs,-j", run.jobs,
-                      "run N worker processes (default: WEFT_JOBS, else\n"
-                      "the number of cores). Samplers split the seeds, a\n"
-                      "portfolio its members; systematic strategies share\n"
-                      "one search, passing subtrees to idle workers (no\n"
-                      "execution runs twice). The first bug (in an order\n"
-                      "that does not depend on timing) stops them and the\n"
-                      "result is merged. --jobs 1: one process")->option_text("N")
+  run_cmd
+      ->add_option("--jobs,-j", run.jobs,
+                   "run N worker processes (default: WEFT_JOBS, else\n"
+                   "the number of cores). Samplers split the seeds, a\n"
+                   "portfolio its members; systematic strategies share\n"
+                   "one search, passing subtrees to idle workers (no\n"
+                   "execution runs twice). The first bug (in an order\n"
+                   "that does not depend on timing) stops them and the\n"
+                   "result is merged. --jobs 1: one process")
+      ->option_text("N")
       ->transform(weft::cli::number_option(weft::kJobsNumber));
-  run_cmd->add_option("--shard", run.shard,
-                      "run shard I of N of the search (0 <= I < N <=\n"
-                      "1048576), with no coordination: together the N\n"
-                      "shards run the search once; combine their --json\n"
-                      "results with 'weft merge'. Also read from Bazel\n"
-                      "(TEST_SHARD_INDEX, TEST_TOTAL_SHARDS), GoogleTest\n"
-                      "(GTEST_SHARD_INDEX, GTEST_TOTAL_SHARDS), Slurm\n"
-                      "(SLURM_ARRAY_TASK_ID, _COUNT, _MIN) and\n"
-                      "Kubernetes (JOB_COMPLETION_INDEX with --shards);\n"
-                      "this option wins over them")->option_text("I/N");
-  run_cmd->add_option("--shards", run.shards,
-                      "the shard count of a Kubernetes Indexed Job, whose\n"
-                      "JOB_COMPLETION_INDEX gives the index (or set\n"
-                      "WEFT_SHARDS)")->option_text("N")
+  run_cmd
+      ->add_option("--shard", run.shard,
+                   "run shard I of N of the search (0 <= I < N <=\n"
+                   "1048576), with no coordination: together the N\n"
+                   "shards run the search once; combine their --json\n"
+                   "results with 'weft merge'. Also read from Bazel\n"
+                   "(TEST_SHARD_INDEX, TEST_TOTAL_SHARDS), GoogleTest\n"
+                   "(GTEST_SHARD_INDEX, GTEST_TOTAL_SHARDS), Slurm\n"
+                   "(SLURM_ARRAY_TASK_ID, _COUNT, _MIN) and\n"
+                   "Kubernetes (JOB_COMPLETION_INDEX with --shards);\n"
+                   "this option wins over them")
+      ->option_text("I/N");
+  run_cmd
+      ->add_option("--shards", run.shards,
+                   "the shard count of a Kubernetes Indexed Job, whose\n"
+                   "JOB_COMPLETION_INDEX gives the index (or set\n"
+                   "WEFT_SHARDS)")
+      ->option_text("N")
       ->transform(weft::cli::number_option(weft::kShardCountNumber));
-  run_cmd->add_option("--checkpoint", run.checkpoint,
-                      "save the search to FILE every --checkpoint-every\n"
-                      "seconds and when it ends (Ctrl-C, the budget, a\n"
-                      "bug); when FILE exists, check that it is this\n"
-                      "search's and resume it, its counts going on from\n"
-                      "the saved ones (strategies dfs, pb, db, dpor, bf,\n"
-                      "vb, random, pct, pos; one worker)")->option_text("FILE");
-  run_cmd->add_option("--checkpoint-every", run.checkpoint_every_s,
-                      "with --checkpoint, save every SECONDS (0.001 to\n"
-                      "86400; default " + weft::seconds_text(Run{}.checkpoint_every_s) + ")")
+  run_cmd
+      ->add_option("--checkpoint", run.checkpoint,
+                   "save the search to FILE every --checkpoint-every\n"
+                   "seconds and when it ends (Ctrl-C, the budget, a\n"
+                   "bug); when FILE exists, check that it is this\n"
+                   "search's and resume it, its counts going on from\n"
+                   "the saved ones (strategies dfs, pb, db, dpor, bf,\n"
+                   "vb, random, pct, pos; one worker)")
+      ->option_text("FILE");
+  run_cmd
+      ->add_option("--checkpoint-every", run.checkpoint_every_s,
+                   "with --checkpoint, save every SECONDS (0.001 to\n"
+                   "86400; default " +
+                       weft::seconds_text(Run{}.checkpoint_every_s) + ")")
       ->option_text("SECONDS")
       ->transform(weft::cli::number_option(weft::kCheckpointEverySeconds));
   add_run_options(run_cmd, run);
@@ -700,14 +734,16 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
       "file or a stdout that cannot be written is said in one line, and is exit status 2\n"
       "unless a bug (1) or a signal gives the status.");
 
-  CLI::App* replay_cmd = app.add_subcommand(
-      "replay",
-      "rerun exactly the execution a schedule file\n"
-      "records, in the foreground, and report it");
-  replay_cmd->add_option("schedule", replay.schedule_file,
-                         "the schedule file that weft run wrote\n"
-                         "(NAME.weft-schedule, or its --schedule-out), or\n"
-                         "the schedule itself (the line it holds)")->option_text("FILE|SCHEDULE")->required();
+  CLI::App* replay_cmd = app.add_subcommand("replay",
+                                            "rerun exactly the execution a schedule file\n"
+                                            "records, in the foreground, and report it");
+  replay_cmd
+      ->add_option("schedule", replay.schedule_file,
+                   "the schedule file that weft run wrote\n"
+                   "(NAME.weft-schedule, or its --schedule-out), or\n"
+                   "the schedule itself (the line it holds)")
+      ->option_text("FILE|SCHEDULE")
+      ->required();
   replay_cmd->add_flag("--gdb", replay.gdb,
                        "run the replay under gdb, at its prompt: type\n"
                        "'run'. gdb follows the execution's process and\n"
@@ -733,16 +769,20 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
       "or tool error, including a program that no longer follows the schedule\n"
       "(\"replay diverged\", after a change to the program, say).");
 
-  CLI::App* minimize_cmd = app.add_subcommand(
-      "minimize",
-      "look for the same bug as a schedule file shows\n"
-      "(same kind and place) with fewer preemptions");
-  minimize_cmd->add_option("schedule", minimize.schedule_file,
-                           "the schedule file that weft run wrote, or the\n"
-                           "schedule itself")->option_text("FILE|SCHEDULE")->required();
-  minimize_cmd->add_option("--schedule-out", minimize.schedule_out,
-                           "where to write the minimised schedule\n"
-                           "(default NAME.weft-schedule)")->option_text("FILE");
+  CLI::App* minimize_cmd = app.add_subcommand("minimize",
+                                              "look for the same bug as a schedule file shows\n"
+                                              "(same kind and place) with fewer preemptions");
+  minimize_cmd
+      ->add_option("schedule", minimize.schedule_file,
+                   "the schedule file that weft run wrote, or the\n"
+                   "schedule itself")
+      ->option_text("FILE|SCHEDULE")
+      ->required();
+  minimize_cmd
+      ->add_option("--schedule-out", minimize.schedule_out,
+                   "where to write the minimised schedule\n"
+                   "(default NAME.weft-schedule)")
+      ->option_text("FILE");
   add_run_options(minimize_cmd, minimize);
   minimize_cmd->footer(
       "Runs the schedule once, simplifies it (merges or swaps its threads' blocks of\n"
@@ -753,19 +793,22 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
       "schedule that shows no bug.");
 
   Merge merge;
-  CLI::App* merge_cmd = app.add_subcommand(
-      "merge",
-      "combine the --json results of the shards of one\n"
-      "search (weft run --shard I/N) into its result");
-  merge_cmd->add_option("results", merge.files,
-                        "the shards' result files (weft run --json)")->option_text("RESULT...")
+  CLI::App* merge_cmd = app.add_subcommand("merge",
+                                           "combine the --json results of the shards of one\n"
+                                           "search (weft run --shard I/N) into its result");
+  merge_cmd->add_option("results", merge.files, "the shards' result files (weft run --json)")
+      ->option_text("RESULT...")
       ->required();
-  merge_cmd->add_option("--json", merge.json,
-                        "write the merged result as JSON to FILE ('-':\n"
-                        "stdout, instead of the text summary)")->option_text("FILE");
-  merge_cmd->add_option("--schedule-out", merge.schedule_out,
-                        "where to write the first bug's schedule (default\n"
-                        "NAME.weft-schedule)")->option_text("FILE");
+  merge_cmd
+      ->add_option("--json", merge.json,
+                   "write the merged result as JSON to FILE ('-':\n"
+                   "stdout, instead of the text summary)")
+      ->option_text("FILE");
+  merge_cmd
+      ->add_option("--schedule-out", merge.schedule_out,
+                   "where to write the first bug's schedule (default\n"
+                   "NAME.weft-schedule)")
+      ->option_text("FILE");
   merge_cmd->add_flag("--quiet,-q", merge.quiet, "print nothing when no bug was found");
   merge_cmd->footer(
       "The shards must come from one search: the same program, arguments,\n"
@@ -867,8 +910,8 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
     const std::size_t width = std::min(weft::cli::terminal_width(), weft::cli::kHelpWidth);
     for (const weft::StrategyInfo& s : weft::strategy_list()) {
       const std::string usage(s.usage);
-      const std::string line =
-          usage + std::string(usage.size() < 14 ? 14 - usage.size() : 0, ' ') + " " + std::string(s.description);
+      const std::string line = usage + std::string(usage.size() < 14 ? 14 - usage.size() : 0, ' ') +
+                               " " + std::string(s.description);
       std::cout << weft::wrap_line(line, width, 15) << "\n";
     }
     return kOk;

@@ -31,7 +31,16 @@ std::string shown(const json& v) {
 
 // What a field read by the merge must hold (docs/schema/weft-result.schema.json).
 enum class Want {
-  kUint, kPositive, kBound, kSeconds, kString, kBool, kObject, kArray, kStrings, kVersion
+  kUint,
+  kPositive,
+  kBound,
+  kSeconds,
+  kString,
+  kBool,
+  kObject,
+  kArray,
+  kStrings,
+  kVersion
 };
 
 struct Field {
@@ -43,29 +52,32 @@ struct Field {
 // The fields the merge reads, as the schema has them: a wrong-typed one would throw from
 // nlohmann's get(), and a negative, fractional or huge count would be summed.
 constexpr Field kResultFields[] = {
-    {"version", Want::kVersion, true},         {"weft_version", Want::kString, true},
+    {"version", Want::kVersion, true},     {"weft_version", Want::kString, true},
     {"program", Want::kString, true},      {"args", Want::kStrings, true},
     {"strategy", Want::kString, true},     {"seed", Want::kUint, true},
     {"racy_points", Want::kStrings, true}, {"executions", Want::kUint, true},
     {"elapsed_s", Want::kSeconds, true},   {"complete", Want::kBool, true},
-    {"instrumented", Want::kBool, true},
-    {"warnings", Want::kStrings, true},    {"coverage", Want::kObject, true},
-    {"bugs", Want::kArray, true},          {"races", Want::kArray, true},
-    {"shard", Want::kObject, false},       {"max_steps", Want::kUint, false},
-    {"cut_executions", Want::kUint, false}, {"error", Want::kString, false},
-    {"note", Want::kString, false},        {"interrupted", Want::kString, false}};
+    {"instrumented", Want::kBool, true},   {"warnings", Want::kStrings, true},
+    {"coverage", Want::kObject, true},     {"bugs", Want::kArray, true},
+    {"races", Want::kArray, true},         {"shard", Want::kObject, false},
+    {"max_steps", Want::kUint, false},     {"cut_executions", Want::kUint, false},
+    {"error", Want::kString, false},       {"note", Want::kString, false},
+    {"interrupted", Want::kString, false}};
 constexpr Field kCoverageFields[] = {
-    {"kind", Want::kString, true},      {"complete", Want::kBool, true},
-    {"bound", Want::kBound, true},      {"executions", Want::kUint, true},
-    {"classes", Want::kUint, true},     {"nodes_created", Want::kUint, true},
-    {"peak_nodes", Want::kUint, true},  {"summary", Want::kString, true},
+    {"kind", Want::kString, true},          {"complete", Want::kBool, true},
+    {"bound", Want::kBound, true},          {"executions", Want::kUint, true},
+    {"classes", Want::kUint, true},         {"nodes_created", Want::kUint, true},
+    {"peak_nodes", Want::kUint, true},      {"summary", Want::kString, true},
     {"nondeterminism", Want::kString, true}};
-constexpr Field kBugFields[] = {
-    {"kind", Want::kString, true},        {"message", Want::kString, true},
-    {"execution", Want::kPositive, true}, {"preemptions", Want::kUint, true},
-    {"schedule", Want::kString, true},    {"hits", Want::kPositive, true},
-    {"location", Want::kObject, true},    {"order", Want::kUint, false},
-    {"shard_execution", Want::kPositive, false}};
+constexpr Field kBugFields[] = {{"kind", Want::kString, true},
+                                {"message", Want::kString, true},
+                                {"execution", Want::kPositive, true},
+                                {"preemptions", Want::kUint, true},
+                                {"schedule", Want::kString, true},
+                                {"hits", Want::kPositive, true},
+                                {"location", Want::kObject, true},
+                                {"order", Want::kUint, false},
+                                {"shard_execution", Want::kPositive, false}};
 constexpr Field kLocationFields[] = {
     {"function", Want::kString, true}, {"file", Want::kString, true}, {"line", Want::kUint, true}};
 
@@ -87,7 +99,8 @@ bool holds(const json& v, Want want) {
     case Want::kStrings:
       return v.is_array() &&
              std::all_of(v.begin(), v.end(), [](const json& s) { return s.is_string(); });
-    case Want::kVersion: return v.is_number_unsigned() && v.get<std::uint64_t>() == kJsonReportVersion;
+    case Want::kVersion:
+      return v.is_number_unsigned() && v.get<std::uint64_t>() == kJsonReportVersion;
   }
   return false;
 }
@@ -172,7 +185,9 @@ bool shard_of(const ShardResult& r, Part* p, std::string* error) {
   return true;
 }
 
-std::string brief(const json& v) { return v.is_string() ? cut_short(v.get<std::string>()) : shown(v); }
+std::string brief(const json& v) {
+  return v.is_string() ? cut_short(v.get<std::string>()) : shown(v);
+}
 
 // Two hits of one bug: its kind and place (the message may carry addresses).
 std::string bug_key(const json& bug) {
@@ -239,8 +254,8 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
     for (const char* field : {"program", "args", "strategy", "seed", "weft_version", "version"}) {
       const json a = first.value(field, json()), b = inputs[i].json.value(field, json());
       if (a != b) {
-        out.error = "cannot merge: " + inputs[0].name + " and " + inputs[i].name +
-                    " differ in " + field + " (" + brief(a) + " vs " + brief(b) + ")";
+        out.error = "cannot merge: " + inputs[0].name + " and " + inputs[i].name + " differ in " +
+                    field + " (" + brief(a) + " vs " + brief(b) + ")";
         return out;
       }
     }
@@ -268,7 +283,8 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
     const json& r = inputs[i].json;
     const json c = r.value("coverage", json::object());
     if (nondeterminism.empty() && !c.value("nondeterminism", "").empty())
-      nondeterminism = "shard " + std::to_string(parts[i].index) + ": " + c.value("nondeterminism", "");
+      nondeterminism =
+          "shard " + std::to_string(parts[i].index) + ": " + c.value("nondeterminism", "");
     // Counts past 2^64 - 1 would wrap into a small, false total.
     const struct {
       std::uint64_t* sum;
@@ -311,14 +327,16 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
   // that ended with different ones covered parts of different spaces.
   bool same_space = true;
   for (const ShardResult& r : inputs)
-    same_space &= r.json.value("racy_points", json::array()) == first.value("racy_points", json::array());
+    same_space &=
+        r.json.value("racy_points", json::array()) == first.value("racy_points", json::array());
   complete &= same_space;
   const json& first_coverage = first["coverage"];  // an object: check_result() saw to it
   const std::string kind = first_coverage.value("kind", "none");
   const json points_field = first_coverage.value("points", json());
   const std::string points = points_field.is_string() ? points_field.get<std::string>() : "";
   // A portfolio member that exhausted a full space on one shard covers it for all.
-  const bool covered = nondeterminism.empty() &&
+  const bool covered =
+      nondeterminism.empty() &&
       (kind == "portfolio" ? any_complete && out.missing.empty() && same_space : complete);
   m["executions"] = executions;
   m["elapsed_s"] = elapsed;
@@ -330,20 +348,24 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
   m["racy_points"] = first.value("racy_points", json::array());
 
   std::string summary = m["strategy"].get<std::string>() + ", " + std::to_string(inputs.size()) +
-                        " of " + std::to_string(expected.size()) + " " + noun + "s: " +
-                        std::to_string(executions) + (executions == 1 ? " execution" : " executions");
+                        " of " + std::to_string(expected.size()) + " " + noun +
+                        "s: " + std::to_string(executions) +
+                        (executions == 1 ? " execution" : " executions");
   if (classes != 0) summary += ", " + std::to_string(classes) + " happens-before classes";
   if (bounded && kind != "full" && kind != "none")
-    summary += ", every " + noun + " complete to bound " + std::to_string(bound) + " (" + kind + ")";
+    summary +=
+        ", every " + noun + " complete to bound " + std::to_string(bound) + " (" + kind + ")";
   // A few shards: what each stated, too (a portfolio's members, a bound under way).
   if (inputs.size() <= 4)
     for (std::size_t i = 0; i < inputs.size(); ++i)
-      summary += " [" + (noun == "shard" ? "shard " + std::to_string(parts[i].index) : inputs[i].name) +
+      summary += " [" +
+                 (noun == "shard" ? "shard " + std::to_string(parts[i].index) : inputs[i].name) +
                  ": " + inputs[i].json["coverage"].value("summary", "") + "]";
   if (!nondeterminism.empty())
     summary += "; " + nondeterminism + ": no coverage claim";
   else if (!same_space)
-    summary += "; the " + noun + "s found different racy accesses (--preempt-on=racy), so their "
+    summary += "; the " + noun +
+               "s found different racy accesses (--preempt-on=racy), so their "
                "spaces differ: no coverage claim";
   else if (!out.missing.empty())
     summary += "; shard" + std::string(out.missing.size() == 1 ? " " : "s ") + list(out.missing) +
@@ -372,15 +394,16 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
   // A bounded coverage's "complete" is its bound's (as one worker states it).
   const bool bound_covered = nondeterminism.empty() && same_space && out.missing.empty() &&
                              bounded && bound_complete && kind != "full" && kind != "none";
-  m["coverage"] = {{"kind", kind},
-                   {"complete", covered || (kind != "portfolio" && bound_covered)},
-                   {"bound", bounded && bound != std::numeric_limits<std::int64_t>::max() ? bound : -1},
-                   {"executions", cov_executions},
-                   {"classes", classes},
-                   {"nodes_created", nodes},
-                   {"peak_nodes", peak},
-                   {"summary", summary},
-                   {"nondeterminism", nondeterminism}};
+  m["coverage"] = {
+      {"kind", kind},
+      {"complete", covered || (kind != "portfolio" && bound_covered)},
+      {"bound", bounded && bound != std::numeric_limits<std::int64_t>::max() ? bound : -1},
+      {"executions", cov_executions},
+      {"classes", classes},
+      {"nodes_created", nodes},
+      {"peak_nodes", peak},
+      {"summary", summary},
+      {"nondeterminism", nondeterminism}};
   if (!points.empty()) m["coverage"]["points"] = points;
   ojson shards = {{"count", count}, {"merged", ojson::array()}, {"missing", out.missing}};
   for (const auto& [index, at] : by_index) shards["merged"].push_back(index);
@@ -405,7 +428,8 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
           continue;
         }
         // Workers that shared work order their executions by the rounds they ran in.
-        const std::uint64_t place = b.contains("order") ? b.value("order", std::uint64_t{0}) : e - 1;
+        const std::uint64_t place =
+            b.contains("order") ? b.value("order", std::uint64_t{0}) : e - 1;
         all.push_back({parts[i].index + std::uint64_t{count} * place, i, b});
       }
     std::stable_sort(all.begin(), all.end(),

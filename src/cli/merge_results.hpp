@@ -11,7 +11,7 @@
 namespace weft::cli {
 
 struct ShardResult {
-  std::string name;     // for messages: the file, or "job 2"
+  std::string name;             // for messages: the file, or "job 2"
   nlohmann::ordered_json json;  // as weft run --json writes it
 };
 
@@ -31,8 +31,8 @@ struct MergeOutcome {
 // `noun`: what the coverage summary calls the parts ("worker": weft run --jobs, whose
 // inputs are named after their workers).
 MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t count,
-                           const std::vector<std::uint32_t>& expected,
-                           bool first_bug_only = false, const std::string& noun = "shard");
+                           const std::vector<std::uint32_t>& expected, bool first_bug_only = false,
+                           const std::string& noun = "shard");
 
 // The shard count the inputs state (1 for an unsharded result); 0 and *error when they
 // disagree or a result is malformed.

@@ -8,7 +8,8 @@
 
 namespace weft::cli {
 
-std::string write_output(const std::string& path, const std::string& what, const std::string& text) {
+std::string write_output(const std::string& path, const std::string& what,
+                         const std::string& text) {
   auto failed = [&](int error) {
     return "cannot write " + what + " to " + path + ": " + std::strerror(error);
   };

@@ -36,7 +36,8 @@ std::string named(const NamedPath& p) { return p.name + " " + p.path; }
 
 }  // namespace
 
-std::string output_clash(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs) {
+std::string output_clash(const std::vector<NamedPath>& outputs,
+                         const std::vector<NamedPath>& inputs) {
   std::vector<std::optional<std::string>> ids;
   for (const NamedPath& o : outputs) ids.push_back(identity(o.path));
   for (std::size_t i = 0; i < outputs.size(); ++i) {
@@ -61,16 +62,18 @@ std::string unwritable(const std::string& option, const std::string& path) {
   const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
   const bool exists = fs::exists(p, ec);
   // The kernel's files take no report (a write to /proc/version fails with EIO).
-  if (struct statfs fs {}; statfs(exists ? path.c_str() : dir.c_str(), &fs) == 0 &&
-                           (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC))
+  if (struct statfs fs{}; statfs(exists ? path.c_str() : dir.c_str(), &fs) == 0 &&
+                          (fs.f_type == PROC_SUPER_MAGIC || fs.f_type == SYSFS_MAGIC))
     return said + "is in /proc or /sys, the kernel's files, not a file for a report";
   if (exists) {
     if (fs::is_directory(p, ec)) return said + "is a directory";
-    if (access(path.c_str(), W_OK) != 0) return said + "not writable (" + std::strerror(errno) + ")";
+    if (access(path.c_str(), W_OK) != 0)
+      return said + "not writable (" + std::strerror(errno) + ")";
     return "";
   }
   if (!fs::is_directory(dir, ec)) return said + "directory " + dir.string() + " does not exist";
-  if (access(dir.c_str(), W_OK) != 0) return said + "directory " + dir.string() + " is not writable";
+  if (access(dir.c_str(), W_OK) != 0)
+    return said + "directory " + dir.string() + " is not writable";
   return "";
 }
 

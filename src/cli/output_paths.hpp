@@ -16,7 +16,8 @@ struct NamedPath {
 // "" or one line naming the first clash: two outputs that are the same file (a regular
 // file by device and inode; one yet to be made by its normalised path; devices such as
 // /dev/null may be shared), or an output that is one of `inputs`.
-std::string output_clash(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs);
+std::string output_clash(const std::vector<NamedPath>& outputs,
+                         const std::vector<NamedPath>& inputs);
 
 // "" when `path` can be written (it exists and is writable, or its directory is, and it
 // is not a file of /proc or /sys); else why not, in one line naming `option`.

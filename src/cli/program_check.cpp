@@ -90,7 +90,8 @@ std::string program_problem(const std::string& path) {
     return path + " is a script (" + interpreter(head) +
            "), not an ELF program: weft runs compiled programs; give it the program the "
            "script runs";
-  if (!head.starts_with("\x7f" "ELF"))
+  if (!head.starts_with("\x7f"
+                        "ELF"))
     return path + " is not an ELF program (weft runs compiled programs)";
   if (size < EI_NIDENT) return path + " is a truncated ELF: " + std::to_string(size) + " bytes";
   const unsigned char cls = head[EI_CLASS], data = head[EI_DATA];

@@ -23,7 +23,8 @@ std::vector<fs::path> path_candidates(const std::string& name) {
   } else if (const char* path = std::getenv("PATH")) {
     std::stringstream ss(path);
     std::string dir;
-    while (std::getline(ss, dir, ':')) candidates.push_back(fs::path(dir.empty() ? "." : dir) / name);
+    while (std::getline(ss, dir, ':'))
+      candidates.push_back(fs::path(dir.empty() ? "." : dir) / name);
   }
   return candidates;
 }
@@ -63,8 +64,10 @@ std::string resolve_program(const std::string& name, std::string* why) {
   *why = "program '" + name + "' not found";
   // A name without '/' is looked up in PATH only, as the shell does.
   if (std::error_code ec; !path_given && fs::exists(name, ec))
-    *why += " in PATH (" + (fs::is_directory(name, ec) ? "./" + name + " is a directory"
-                                                       : "give its path: ./" + name) + ")";
+    *why += " in PATH (" +
+            (fs::is_directory(name, ec) ? "./" + name + " is a directory"
+                                        : "give its path: ./" + name) +
+            ")";
   return "";
 }
 

@@ -1,6 +1,5 @@
 #include "cli/result_file.hpp"
 
-
 #include <fcntl.h>
 #include <sys/sendfile.h>
 #include <unistd.h>
@@ -21,7 +20,9 @@ ResultFile::~ResultFile() {
 }
 
 ResultFile::ResultFile(ResultFile&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), replaced_(other.replaced_), text_(std::move(other.text_)) {}
+    : fd_(std::exchange(other.fd_, -1)),
+      replaced_(other.replaced_),
+      text_(std::move(other.text_)) {}
 
 ResultFile& ResultFile::operator=(ResultFile&& other) noexcept {
   if (this != &other) {
@@ -51,7 +52,8 @@ std::string ResultFile::copy_to(const std::string& path, const std::string& what
     return "cannot write " + what + " to " + path + ": " + std::strerror(error);
   };
   int out;
-  while ((out = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0 && errno == EINTR) {
+  while ((out = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0 &&
+         errno == EINTR) {
   }
   if (out < 0) return failed(errno);
   off_t at = 0;

@@ -25,9 +25,7 @@ fs::path temporary_root() {
 }
 
 // weft-XXXXXX, as mkdtemp names them.
-bool run_name(const std::string& name) {
-  return name.size() == 11 && name.starts_with("weft-");
-}
+bool run_name(const std::string& name) { return name.size() == 11 && name.starts_with("weft-"); }
 
 // Removes `dir` when it is a run's whose weft is gone: this user's, its lock free, and
 // marked or empty (its weft was killed before it marked it). The lock is held while it
@@ -37,8 +35,7 @@ bool remove_if_abandoned(const fs::path& dir) {
   if (fd < 0) return false;
   struct stat st;
   std::error_code ec;
-  bool gone = fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
-              flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+  bool gone = fstat(fd, &st) == 0 && st.st_uid == geteuid() && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
               (faccessat(fd, kMarker, F_OK, AT_SYMLINK_NOFOLLOW) == 0 || fs::is_empty(dir, ec));
   if (gone) gone = fs::remove_all(dir, ec) != 0 && !ec;
   close(fd);

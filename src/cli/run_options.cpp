@@ -63,7 +63,8 @@ bool read_schedule_argument(const std::string& arg, std::string* schedule, std::
     *error = "the schedule given " + why;
     return false;
   }
-  *error = "schedule file '" + arg + "' not found (give the file weft run wrote, or the "
+  *error = "schedule file '" + arg +
+           "' not found (give the file weft run wrote, or the "
            "schedule itself: weft3....)";
   return false;
 }
@@ -91,7 +92,8 @@ void add_run_options(CLI::App* app, Run& r) {
   app->add_option("--json", r.json,
                   "also write the result as JSON to FILE; '-' writes\n"
                   "it to stdout instead of the text report (a\n"
-                  "replayed program's own stdout then goes to stderr)")->option_text("FILE");
+                  "replayed program's own stdout then goes to stderr)")
+      ->option_text("FILE");
   app->add_flag("--quiet,-q", r.quiet,
                 "print no report when no bug is found (bugs and\n"
                 "errors are always reported)");
@@ -107,26 +109,31 @@ void add_run_options(CLI::App* app, Run& r) {
                   "swimlane per thread with the steps, their source\n"
                   "lines, preemptions and happens-before arrows, the\n"
                   "races seen, the output and the replay command\n"
-                  "(no bug: no file, said)")->option_text("FILE");
+                  "(no bug: no file, said)")
+      ->option_text("FILE");
   app->add_option("--trace-out", r.trace_out,
                   "when a bug is found, write its interleaving to\n"
                   "FILE in the Chrome/Perfetto trace-event format\n"
                   "(open it in ui.perfetto.dev): a track per thread,\n"
                   "a slice per step, happens-before arrows,\n"
-                  "preemptions and the bug marked")->option_text("FILE");
+                  "preemptions and the bug marked")
+      ->option_text("FILE");
   app->add_option("--steps", r.steps,
                   "an execution longer than N steps (scheduling\n"
                   "points) is reported as a livelock when its last\n"
                   "steps spin or yield, else cut there as a long\n"
                   "execution, with a warning (1 to 50000000;\n"
-                  "default " + std::to_string(RunConfig{}.steps) + ")")->option_text("N")
+                  "default " +
+                      std::to_string(RunConfig{}.steps) + ")")
+      ->option_text("N")
       ->transform(number_option(weft::kStepsNumber));
   app->add_option("--hang-timeout", r.hang_timeout_s,
                   "an execution in which no thread reaches a\n"
                   "scheduling point for SECONDS (a thread blocked in\n"
                   "a call weft does not model, say) is reported as a\n"
                   "hang, with where the running thread was (0.01 to\n"
-                  "86400; default " + seconds_text(RunConfig{}.hang_timeout_s) + ")")
+                  "86400; default " +
+                      seconds_text(RunConfig{}.hang_timeout_s) + ")")
       ->option_text("SECONDS")
       ->transform(number_option(weft::kHangTimeoutSeconds));
   app->add_option("--check-output", r.check_output,
@@ -134,11 +141,14 @@ void add_run_options(CLI::App* app, Run& r) {
                   "the program writes; weft removes it before each\n"
                   "execution) with the serial execution's, run first:\n"
                   "a difference is a wrong-output bug, with a diff")
-      ->option_text("[FILE]")->expected(0, 1)->default_str("-")
+      ->option_text("[FILE]")
+      ->expected(0, 1)
+      ->default_str("-")
       ->check(CLI::Validator(
           [](const std::string& v) {
-            return v.empty() ? std::string("'' is not valid: give a file the program writes, or no "
-                                            "value for its stdout")
+            return v.empty() ? std::string(
+                                   "'' is not valid: give a file the program writes, or no "
+                                   "value for its stdout")
                              : std::string();
           },
           ""));
@@ -151,7 +161,8 @@ void add_run_options(CLI::App* app, Run& r) {
                   "the exit status the program returns by design:\n"
                   "an execution that exits with another is an\n"
                   "exit-code bug; 'any' accepts every status (signals\n"
-                  "and failed checks are bugs still; default 0)")->option_text("N|any")
+                  "and failed checks are bugs still; default 0)")
+      ->option_text("N|any")
       ->transform(CLI::Validator(
           [](std::string& text) {
             ExpectedExit e;
@@ -169,7 +180,8 @@ void add_run_options(CLI::App* app, Run& r) {
                   "or path suffix, functions by symbol name without\n"
                   "parameters; shell globs; an inlined function\n"
                   "counts as its caller; a pattern that names nothing\n"
-                  "is a warning (default: none)")->option_text("PATTERN[,PATTERN...]")
+                  "is a warning (default: none)")
+      ->option_text("PATTERN[,PATTERN...]")
       ->check([](const std::string& v) -> std::string {
         if (v.empty() || PatternsRule.check(v) != nullptr)
           return "expects PATTERN[,PATTERN...] with no empty pattern, got '" + v + "'";
@@ -180,7 +192,8 @@ void add_run_options(CLI::App* app, Run& r) {
                   "default) makes the first race the bug; report\n"
                   "lists each race (a pair of source lines) once and\n"
                   "goes on, to find what the race leads to; off does\n"
-                  "not look for races")->option_text("off|report|fail")
+                  "not look for races")
+      ->option_text("off|report|fail")
       ->check(one_of({"off", "report", "fail"}));
   app->add_option("--preempt-on", r.preempt_on,
                   "which plain memory accesses of instrumented code\n"
@@ -217,8 +230,10 @@ void add_run_options(CLI::App* app, Run& r) {
                   "in PATH when its name has no '/') and its\n"
                   "arguments: weft's options end at the program's\n"
                   "path, or at '--'; every execution gets the same\n"
-                  "arguments and stdin")->option_text("PROGRAM [ARGS...]")
-      ->expected(0)->allow_extra_args(false);
+                  "arguments and stdin")
+      ->option_text("PROGRAM [ARGS...]")
+      ->expected(0)
+      ->allow_extra_args(false);
   app->prefix_command();
 }
 

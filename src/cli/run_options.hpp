@@ -27,18 +27,19 @@ struct Run : RunConfig {
   bool gdb = false;
   bool gdb_batch = false;  // --gdb-batch: gdb runs the replay, prints the stack, quits
   bool stats = false;
-  std::string schedule_file;  // replay, minimize: the schedule's file, or the schedule itself
+  std::string schedule_file;       // replay, minimize: the schedule's file, or the schedule itself
   std::vector<std::string> given;  // replay, minimize: the execution options on the command line
   std::vector<std::string> command;
-  std::string shard;        // --shard I/N ("" none)
-  std::uint32_t shards = 0; // --shards N: a Kubernetes Indexed Job's count
-  std::uint32_t jobs = 0;   // --jobs N (0: WEFT_JOBS, else the cores)
+  std::string shard;         // --shard I/N ("" none)
+  std::uint32_t shards = 0;  // --shards N: a Kubernetes Indexed Job's count
+  std::uint32_t jobs = 0;    // --jobs N (0: WEFT_JOBS, else the cores)
 };
 
 // weft replay and minimize: the options a weft3 schedule records, set in *r. One given on
 // the command line too must have the recorded value: "" or one line naming the first
 // that does not, rather than replaying another execution.
-std::string apply_recorded_options(const Schedule& s, const std::vector<std::string>& given, Run* r);
+std::string apply_recorded_options(const Schedule& s, const std::vector<std::string>& given,
+                                   Run* r);
 
 // weft replay's and minimize's SCHEDULE: a file weft wrote, or the schedule itself (a
 // string that names no file and starts like one). false: *error, one line.

@@ -60,8 +60,8 @@ bool resolve_shard(const std::string& explicit_shard, std::uint32_t shards, Shar
                read_number(n, kShardCountNumber, &c);
       return false;
     }
-    if (i.empty() || n.empty() || !parse_u32(i, &index) || !parse_u32(n, &count) ||
-        index < base || count == 0 || index - base >= count) {
+    if (i.empty() || n.empty() || !parse_u32(i, &index) || !parse_u32(n, &count) || index < base ||
+        count == 0 || index - base >= count) {
       *error = "cannot shard by " + source + ": " + index_var + "='" + i + "', " + count_var +
                "='" + n + "' (expected an index from " + std::to_string(base) +
                " below the count plus " + std::to_string(base) + ")";
@@ -75,14 +75,16 @@ bool resolve_shard(const std::string& explicit_shard, std::uint32_t shards, Shar
   {
     // Slurm numbers array tasks from SLURM_ARRAY_TASK_MIN (often 0 or 1).
     std::uint32_t base = 0;
-    if (const std::string min = env("SLURM_ARRAY_TASK_MIN"); !min.empty() && !parse_u32(min, &base)) {
+    if (const std::string min = env("SLURM_ARRAY_TASK_MIN");
+        !min.empty() && !parse_u32(min, &base)) {
       *error = "cannot shard by Slurm: SLURM_ARRAY_TASK_MIN='" + min + "' is not a number";
       return false;
     }
     if (!pair("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "Slurm", base)) return false;
   }
   if (shards > Shard::kMaxCount) {  // weft run's --shards is checked as it is read
-    *error = "--shards " + std::to_string(shards) + " is not valid: give " + kShardCountNumber.accepted;
+    *error =
+        "--shards " + std::to_string(shards) + " is not valid: give " + kShardCountNumber.accepted;
     return false;
   }
   std::uint32_t k8s_count = shards;
@@ -103,8 +105,9 @@ bool resolve_shard(const std::string& explicit_shard, std::uint32_t shards, Shar
     }
     if (k8s_count == 0) {
       if (explicit_shard.empty()) {
-        *error = "JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but not the shard "
-                 "count: give --shards N or WEFT_SHARDS=N (the Job's completions), or --shard I/N";
+        *error =
+            "JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but not the shard "
+            "count: give --shards N or WEFT_SHARDS=N (the Job's completions), or --shard I/N";
         return false;
       }
     } else if (index >= k8s_count) {
@@ -116,13 +119,16 @@ bool resolve_shard(const std::string& explicit_shard, std::uint32_t shards, Shar
                                                     std::to_string(k8s_count) + " shards"});
     }
   } else if (shards != 0 && explicit_shard.empty()) {
-    *error = "--shards gives only the shard count (for a Kubernetes Indexed Job's "
-             "JOB_COMPLETION_INDEX, which is not set); give --shard I/N";
+    *error =
+        "--shards gives only the shard count (for a Kubernetes Indexed Job's "
+        "JOB_COMPLETION_INDEX, which is not set); give --shard I/N";
     return false;
   }
   out->status_file = env("TEST_SHARD_STATUS_FILE");
 
-  auto text = [](const Shard& s) { return std::to_string(s.index) + "/" + std::to_string(s.count); };
+  auto text = [](const Shard& s) {
+    return std::to_string(s.index) + "/" + std::to_string(s.count);
+  };
   if (!explicit_shard.empty()) {
     if (!parse_shard(explicit_shard, &out->shard, error)) return false;
     out->source = "--shard";
@@ -133,8 +139,8 @@ bool resolve_shard(const std::string& explicit_shard, std::uint32_t shards, Shar
   }
   for (const Candidate& c : found)
     if (c.shard.index != found[0].shard.index || c.shard.count != found[0].shard.count) {
-      *error = "conflicting shards: " + found[0].source + " says " + text(found[0].shard) +
-               ", " + c.source + " says " + text(c.shard) + "; give --shard I/N to choose";
+      *error = "conflicting shards: " + found[0].source + " says " + text(found[0].shard) + ", " +
+               c.source + " says " + text(c.shard) + "; give --shard I/N to choose";
       return false;
     }
   if (!found.empty()) {

@@ -48,8 +48,10 @@ void on_stop_signal(int sig) {
   for (int j = 0; j < g_workers.count; ++j) {
     if (g_workers.reaped[j]) continue;
     const pid_t p = g_workers.pid[j];
-    if (first) kill(p, sig);  // a fork server ends its search; gdb quits
-    else if (!g_workers.groups || kill(-p, SIGKILL) != 0) kill(p, SIGKILL);
+    if (first)
+      kill(p, sig);  // a fork server ends its search; gdb quits
+    else if (!g_workers.groups || kill(-p, SIGKILL) != 0)
+      kill(p, SIGKILL);
   }
 }
 
@@ -150,7 +152,8 @@ std::string collect(Instance& in) {
              "wrote a result";
     return "the program ended without weft taking control (is it statically linked, or "
            "does it clear LD_PRELOAD?); exit status " +
-           std::to_string(WIFEXITED(in.status) ? WEXITSTATUS(in.status) : 128 + WTERMSIG(in.status));
+           std::to_string(WIFEXITED(in.status) ? WEXITSTATUS(in.status)
+                                               : 128 + WTERMSIG(in.status));
   }
   // The fork server writes it last, whole (renamed into place once written).
   in.json = read_file(in.results / "result.json");
@@ -175,7 +178,7 @@ std::string ControlFile::make(const fs::path& path, std::size_t workers) {
   if (map == MAP_FAILED) return "cannot map " + path.string() + ": " + std::strerror(errno);
   words_ = static_cast<std::atomic<std::uint64_t>*>(map);
   team_ = reinterpret_cast<std::atomic<std::uint64_t>*>(static_cast<char*>(map) +
-                                                         weft::JobsLayout::kTeamOffset);
+                                                        weft::JobsLayout::kTeamOffset);
   words_[weft::JobsLayout::kFirstBug].store(weft::JobsLayout::kNoBug);
   team_[weft::JobsLayout::kBarrier].store(weft::JobsLayout::barrier(0, workers, 0));
   return "";
@@ -234,13 +237,16 @@ void wait_with_progress(std::vector<Instance>& instances, ControlFile& control) 
       executions += w[weft::JobsLayout::executions(j)].load(std::memory_order_relaxed);
       bugs += w[weft::JobsLayout::bugs(j)].load(std::memory_order_relaxed);
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     char line[160];
-    std::snprintf(line, sizeof line, "\r\033[Kweft: %llu executions, %llu/s, %zu of %zu workers running, %llu %s, %.1f s",
-                  static_cast<unsigned long long>(executions),
-                  static_cast<unsigned long long>(executions / std::max(seconds, 1e-3)), running,
-                  instances.size(), static_cast<unsigned long long>(bugs), bugs == 1 ? "bug" : "bugs",
-                  seconds);
+    std::snprintf(
+        line, sizeof line,
+        "\r\033[Kweft: %llu executions, %llu/s, %zu of %zu workers running, %llu %s, %.1f s",
+        static_cast<unsigned long long>(executions),
+        static_cast<unsigned long long>(executions / std::max(seconds, 1e-3)), running,
+        instances.size(), static_cast<unsigned long long>(bugs), bugs == 1 ? "bug" : "bugs",
+        seconds);
     shown = write(STDERR_FILENO, line, std::strlen(line)) > 0;
   }
   if (shown && write(STDERR_FILENO, "\r\033[K", 4) < 0) {

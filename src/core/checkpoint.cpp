@@ -1,6 +1,5 @@
 #include "core/checkpoint.hpp"
 
-
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,9 +28,12 @@ std::string hex16(std::uint64_t v) {
 std::string escape(std::string_view v) {
   std::string out;
   for (char c : v) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }
@@ -44,9 +46,12 @@ bool unescape(std::string_view v, std::string* out) {
       continue;
     }
     if (++i == v.size()) return false;
-    if (v[i] == '\\') *out += '\\';
-    else if (v[i] == 'n') *out += '\n';
-    else return false;
+    if (v[i] == '\\')
+      *out += '\\';
+    else if (v[i] == 'n')
+      *out += '\n';
+    else
+      return false;
   }
   return true;
 }
@@ -65,14 +70,16 @@ class Lines {
     const std::size_t eol = rest_.find('\n');
     if (eol == std::string_view::npos) return false;
     const std::string_view line = rest_.substr(0, eol);
-    if (line.size() < key.size() + 1 || line.substr(0, key.size()) != key || line[key.size()] != ' ')
+    if (line.size() < key.size() + 1 || line.substr(0, key.size()) != key ||
+        line[key.size()] != ' ')
       return false;
     *value = line.substr(key.size() + 1);
     rest_.remove_prefix(eol + 1);
     return true;
   }
   bool peek(std::string_view key) const {
-    return rest_.size() > key.size() && rest_.substr(0, key.size()) == key && rest_[key.size()] == ' ';
+    return rest_.size() > key.size() && rest_.substr(0, key.size()) == key &&
+           rest_[key.size()] == ' ';
   }
   std::string_view rest() const { return rest_; }
   void skip(std::size_t n) { rest_.remove_prefix(n); }
@@ -138,8 +145,9 @@ bool decode_checkpoint(std::string_view bytes, Checkpoint* out, std::string* err
     c.options.emplace_back(std::string(v.substr(0, space)), value);
   }
   std::uint64_t complete = 0;
-  for (auto [key, field] : {std::pair{"executions", &c.executions}, std::pair{"classes", &c.classes},
-                            std::pair{"bugs", &c.bugs}, std::pair{"complete", &complete}})
+  for (auto [key, field] :
+       {std::pair{"executions", &c.executions}, std::pair{"classes", &c.classes},
+        std::pair{"bugs", &c.bugs}, std::pair{"complete", &complete}})
     if (!lines.next(key, &v) || !number(v, field))
       return fail(error, std::string("its ") + key + " line is malformed");
   if (complete > 1) return fail(error, "its complete line is malformed");
@@ -203,7 +211,9 @@ bool write_checkpoint(const std::string& path, const Checkpoint& c, std::string*
   }
   // The rename lasts a crash of the machine only once the directory is synced too.
   const std::size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path.substr(0, slash);
   if (const int d = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); d >= 0) {
     fsync(d);
     close(d);
@@ -211,7 +221,8 @@ bool write_checkpoint(const std::string& path, const Checkpoint& c, std::string*
   return true;
 }
 
-std::string encode_checkpoint_options(const std::vector<std::pair<std::string, std::string>>& options) {
+std::string encode_checkpoint_options(
+    const std::vector<std::pair<std::string, std::string>>& options) {
   std::string s;
   for (const auto& [name, value] : options) s += name + " " + escape(value) + "\n";
   return s;
@@ -245,9 +256,8 @@ std::string checkpoint_mismatch(const std::string& path, const Checkpoint& saved
     for (const auto& [n, v] : saved.options)
       if (n == name) was = v;
     if (was != value)
-      return "checkpoint '" + path + "' was saved with " + name + " " +
-             (was.empty() ? "''" : was) + ", this run has " + name + " " +
-             (value.empty() ? "''" : value) + tail;
+      return "checkpoint '" + path + "' was saved with " + name + " " + (was.empty() ? "''" : was) +
+             ", this run has " + name + " " + (value.empty() ? "''" : value) + tail;
   }
   if (saved.options.size() != options.size())
     return "checkpoint '" + path + "' was saved with other options" + tail;

@@ -30,11 +30,11 @@ struct Checkpoint {
 
   std::uint64_t fingerprint = 0;
   std::vector<std::pair<std::string, std::string>> options;  // name, value
-  std::uint64_t executions = 0;  // run so far, all runs together
-  std::uint64_t classes = 0;     // happens-before classes so far (0: not counted)
-  std::uint64_t bugs = 0;        // distinct bugs found so far
-  bool complete = false;         // the search ended: nothing left to resume
-  std::string points;            // the racy scheduling points the search is on
+  std::uint64_t executions = 0;                              // run so far, all runs together
+  std::uint64_t classes = 0;  // happens-before classes so far (0: not counted)
+  std::uint64_t bugs = 0;     // distinct bugs found so far
+  bool complete = false;      // the search ended: nothing left to resume
+  std::string points;         // the racy scheduling points the search is on
   std::vector<std::uint64_t> state;
 };
 
@@ -53,7 +53,8 @@ std::string checkpoint_mismatch(const std::string& path, const Checkpoint& saved
 
 // The options as weft run hands them to the program (WEFT_CHECKPOINT_OPTIONS): one
 // "name value" line each, escaped as in the file.
-std::string encode_checkpoint_options(const std::vector<std::pair<std::string, std::string>>& options);
+std::string encode_checkpoint_options(
+    const std::vector<std::pair<std::string, std::string>>& options);
 bool decode_checkpoint_options(std::string_view text,
                                std::vector<std::pair<std::string, std::string>>* out);
 

@@ -34,10 +34,10 @@ constexpr std::string_view coverage_kind_name(CoverageKind k) {
 
 struct Coverage {
   CoverageKind kind = CoverageKind::kNone;
-  bool complete = false;        // the stated space was explored entirely
-  std::int64_t bound = -1;      // for bounded kinds: the largest bound fully explored
-  std::uint64_t executions = 0; // executions that count towards the statement
-  std::string summary;          // one line for people
+  bool complete = false;         // the stated space was explored entirely
+  std::int64_t bound = -1;       // for bounded kinds: the largest bound fully explored
+  std::uint64_t executions = 0;  // executions that count towards the statement
+  std::string summary;           // one line for people
   // With state caching (dfs, pb, db): the distinct happens-before classes of the
   // executions run (0: not counted).
   std::uint64_t classes = 0;

@@ -11,21 +11,20 @@ namespace weft {
 inline constexpr std::size_t kCallerFrames = 3;
 
 enum EventFlag : std::uint8_t {
-  kPreemption = 1u << 0,  // the previous thread was still enabled and another ran
-  kTimedOut = 1u << 1,    // a timed wait that completed by timing out
-  kFailed = 1u << 2,      // a try-operation that did not acquire
-  kYielded = 1u << 3,     // the thread yielded (or was seen spinning): fairness holds it back
-  kSpurious = 1u << 4,    // a condition variable or futex wait woke with nobody waking it
-  kUnchanged = 1u << 5,   // a read-modify-write that left memory as it was (a failed CAS,
-                          // an exchange of the same value): what a spin does, not work
-  kEndsProcess = 1u << 6, // the execution ended right after this step (its thread failed:
-                          // an assertion, a crash): like a process exit, it conflicts with
-                          // every other thread's next step
-  kInRegion = 1u << 7,    // taken inside code run as if atomic (--no-preempt-in): the
-                          // other threads were held back, so what it races with is
-                          // reversed before the region's thread entered it
+  kPreemption = 1u << 0,   // the previous thread was still enabled and another ran
+  kTimedOut = 1u << 1,     // a timed wait that completed by timing out
+  kFailed = 1u << 2,       // a try-operation that did not acquire
+  kYielded = 1u << 3,      // the thread yielded (or was seen spinning): fairness holds it back
+  kSpurious = 1u << 4,     // a condition variable or futex wait woke with nobody waking it
+  kUnchanged = 1u << 5,    // a read-modify-write that left memory as it was (a failed CAS,
+                           // an exchange of the same value): what a spin does, not work
+  kEndsProcess = 1u << 6,  // the execution ended right after this step (its thread failed:
+                           // an assertion, a crash): like a process exit, it conflicts with
+                           // every other thread's next step
+  kInRegion = 1u << 7,     // taken inside code run as if atomic (--no-preempt-in): the
+                           // other threads were held back, so what it races with is
+                           // reversed before the region's thread entered it
 };
-
 
 // Which of an event's values are known (a memory access of at most 8 bytes).
 enum EventValue : std::uint16_t {
@@ -37,9 +36,9 @@ enum EventValue : std::uint16_t {
 
 struct Event {
   ThreadId thread = kNoThread;
-  std::uint8_t flags = 0;        // EventFlag bits
-  std::uint8_t enabled = 0;      // how many threads were enabled (saturates at 255)
-  std::uint16_t values = 0;      // EventValue bits
+  std::uint8_t flags = 0;    // EventFlag bits
+  std::uint8_t enabled = 0;  // how many threads were enabled (saturates at 255)
+  std::uint16_t values = 0;  // EventValue bits
   Op op;
   // Callers of op.pc, innermost first, from the instrumented shadow stack (0 = unknown):
   // lets a report show the user's line rather than a libstdc++ header's.

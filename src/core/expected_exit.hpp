@@ -23,8 +23,8 @@ struct ExpectedExit {
     int v = -1;
     const char* end = text.data() + text.size();
     const auto r = std::from_chars(text.data(), end, v);
-    if (text.empty() || text[0] == '+' || text[0] == '-' || r.ec != std::errc{} || r.ptr != end || v < 0 || v > 255 ||
-        (text.size() > 1 && text[0] == '0'))
+    if (text.empty() || text[0] == '+' || text[0] == '-' || r.ec != std::errc{} || r.ptr != end ||
+        v < 0 || v > 255 || (text.size() > 1 && text[0] == '0'))
       return "'" + text + "' is not valid: give " + kAccepted;
     *out = ExpectedExit{false, v};
     return "";

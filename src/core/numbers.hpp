@@ -32,7 +32,8 @@ static_assert(Shard::kMaxCount == detail::kMaxShards, "kShardsAccepted names the
 inline constexpr Seconds kTimeSeconds{0, detail::kMaxSeconds, detail::kTimeAccepted};
 inline constexpr Seconds kHangTimeoutSeconds{0.01, 86400, "seconds, a number from 0.01 to 86400"};
 // --checkpoint-every: how often a search is saved.
-inline constexpr Seconds kCheckpointEverySeconds{0.001, 86400, "seconds, a number from 0.001 to 86400"};
+inline constexpr Seconds kCheckpointEverySeconds{0.001, 86400,
+                                                 "seconds, a number from 0.001 to 86400"};
 
 inline std::string not_valid(const std::string& text, const char* accepted) {
   return "'" + text + "' is not valid: give " + accepted;

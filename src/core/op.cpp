@@ -18,10 +18,8 @@ bool is_memory_access(OpKind kind) {
     case OpKind::AtomicLoad:
     case OpKind::AtomicStore:
     case OpKind::AtomicRmw:
-    case OpKind::AtomicCas:
-      return true;
-    default:
-      return false;
+    case OpKind::AtomicCas: return true;
+    default: return false;
   }
 }
 

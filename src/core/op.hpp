@@ -50,9 +50,9 @@ bool op_from_name(std::string_view text, OpKind* out);
 // One operation a thread is about to perform. 24 bytes: it is copied on every step.
 struct Op {
   OpKind kind = OpKind::Yield;
-  std::uint8_t flags = 0;   // OpFlag bits
-  std::uint16_t size = 0;   // bytes, for memory accesses
-  std::uint32_t aux = 0;    // kind-specific: target thread of create/join, memory order, ...
+  std::uint8_t flags = 0;     // OpFlag bits
+  std::uint16_t size = 0;     // bytes, for memory accesses
+  std::uint32_t aux = 0;      // kind-specific: target thread of create/join, memory order, ...
   std::uintptr_t object = 0;  // address of the object acted on (0: none)
   std::uintptr_t pc = 0;      // return address of the intercepted call
 

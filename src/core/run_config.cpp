@@ -23,8 +23,8 @@ const TextRule PreemptOnRule{[](const std::string& t) -> const char* {
   return one_of(t, {"", "sync", "racy", "all"}) ? nullptr : "sync, racy or all";
 }};
 const TextRule PatternsRule{[](const std::string& t) -> const char* {
-  const bool empty_pattern = !t.empty() && (t.front() == ',' || t.back() == ',' ||
-                                            t.find(",,") != std::string::npos);
+  const bool empty_pattern =
+      !t.empty() && (t.front() == ',' || t.back() == ',' || t.find(",,") != std::string::npos);
   return empty_pattern ? "PATTERN[,PATTERN...] with no empty pattern" : nullptr;
 }};
 const TextRule ExpectExitRule{[](const std::string& t) -> const char* {
@@ -45,7 +45,8 @@ const TextRule ShardRule{[](const std::string& t) -> const char* {
              : "I/N, shard I of N shards (0 <= I < N <= 1048576)";
 }};
 const TextRule FdRule{[](const std::string& t) -> const char* {
-  const bool ok = t.empty() || (t.size() <= 9 && t.find_first_not_of("0123456789") == std::string::npos);
+  const bool ok =
+      t.empty() || (t.size() <= 9 && t.find_first_not_of("0123456789") == std::string::npos);
   return ok ? nullptr : "a file descriptor's number";
 }};
 
@@ -106,8 +107,7 @@ bool unescape(std::string_view v, std::string* out) {
 
 // The field named `key` read from `text`: "" (set, or no such field: *known false), else
 // the reader's complaint.
-std::string read_field(const std::string& key, const std::string& text, RunConfig* c,
-                       bool* known) {
+std::string read_field(const std::string& key, const std::string& text, RunConfig* c, bool* known) {
   *known = true;
 #define WEFT_RUN_OPTION(Type, field, default_value, reader, name, roles) \
   if (key == #field) return read_value(text, reader, &c->field);
@@ -155,7 +155,7 @@ OptionList execution_options(const RunConfig& c) {
   OptionList o;
   const RunConfig defaults;
 #define WEFT_RUN_OPTION(Type, field, default_value, reader, name, roles) \
-  if (((roles) & kExecution) != 0 && c.field != defaults.field)          \
+  if (((roles)&kExecution) != 0 && c.field != defaults.field)            \
     o.emplace_back(name, value_text(c.field));
 #include "core/run_config.def"
 #undef WEFT_RUN_OPTION
@@ -165,7 +165,7 @@ OptionList execution_options(const RunConfig& c) {
 std::vector<std::string> execution_option_names() {
   std::vector<std::string> names;
 #define WEFT_RUN_OPTION(Type, field, default_value, reader, name, roles) \
-  if (((roles) & kExecution) != 0) names.emplace_back(name);
+  if (((roles)&kExecution) != 0) names.emplace_back(name);
 #include "core/run_config.def"
 #undef WEFT_RUN_OPTION
   return names;
@@ -173,7 +173,7 @@ std::vector<std::string> execution_option_names() {
 
 bool is_execution_flag(const std::string& option) {
 #define WEFT_RUN_OPTION(Type, field, default_value, reader, name, roles) \
-  if (((roles) & kExecution) != 0 && option == name) return std::is_same_v<Type, bool>;
+  if (((roles)&kExecution) != 0 && option == name) return std::is_same_v<Type, bool>;
 #include "core/run_config.def"
 #undef WEFT_RUN_OPTION
   return false;
@@ -181,11 +181,11 @@ bool is_execution_flag(const std::string& option) {
 
 std::string set_execution_option(const std::string& option, const std::string& value,
                                  RunConfig* c) {
-#define WEFT_RUN_OPTION(Type, field, default_value, reader, name, roles) \
-  if (((roles) & kExecution) != 0 && option == name) {                   \
+#define WEFT_RUN_OPTION(Type, field, default_value, reader, name, roles)                  \
+  if (((roles)&kExecution) != 0 && option == name) {                                      \
     /* A schedule records a flag only when set, and a value only when not the default. */ \
-    if (std::is_same_v<Type, bool> && value != "yes") return not_valid(value, "yes");   \
-    return read_value(value, reader, &c->field);                         \
+    if (std::is_same_v<Type, bool> && value != "yes") return not_valid(value, "yes");     \
+    return read_value(value, reader, &c->field);                                          \
   }
 #include "core/run_config.def"
 #undef WEFT_RUN_OPTION
@@ -195,7 +195,7 @@ std::string set_execution_option(const std::string& option, const std::string& v
 OptionList search_options(const RunConfig& c) {
   OptionList o;
 #define WEFT_RUN_OPTION(Type, field, default_value, reader, name, roles) \
-  if (((roles) & kSearch) != 0) o.emplace_back(std::string("--") + name, value_text(c.field));
+  if (((roles)&kSearch) != 0) o.emplace_back(std::string("--") + name, value_text(c.field));
 #include "core/run_config.def"
 #undef WEFT_RUN_OPTION
   return o;

@@ -21,13 +21,13 @@ struct TextRule {   // a text that check() accepts: "" or what is accepted inste
   const char* (*check)(const std::string& text);
 };
 inline constexpr WholeNumber kColumnsNumber{0, 99999, "a number of columns from 0 to 99999"};
-inline constexpr WholeNumber kWorkerNumber{0, kJobsNumber.hi - 1, "a worker's number from 0 to 255"};
+inline constexpr WholeNumber kWorkerNumber{0, kJobsNumber.hi - 1,
+                                           "a worker's number from 0 to 255"};
 extern const TextRule RacesRule, PreemptOnRule, PatternsRule, ExpectExitRule, ModeRule,
     CheckpointOptionsRule, ShardRule, FdRule;
 
 struct RunConfig {
-#define WEFT_RUN_OPTION(Type, field, default_value, reader, name, roles) \
-  Type field = default_value;
+#define WEFT_RUN_OPTION(Type, field, default_value, reader, name, roles) Type field = default_value;
 #include "core/run_config.def"
 #undef WEFT_RUN_OPTION
 };
@@ -60,8 +60,7 @@ bool is_execution_flag(const std::string& name);
 
 // Sets kExecution option `name` as a schedule recorded it: "" or why not (an option or a
 // value this weft does not take).
-std::string set_execution_option(const std::string& name, const std::string& value,
-                                 RunConfig* c);
+std::string set_execution_option(const std::string& name, const std::string& value, RunConfig* c);
 
 // Every kSearch option as "--name" and its value (flags "yes"/"no"): what a checkpoint of
 // this run records and a resumed run must match.

@@ -52,9 +52,9 @@ struct Misuse {
 struct Allocation {
   std::uintptr_t address = 0;
   std::uint64_t size = 0;
-  std::uint64_t step = 0;       // steps taken before it was allocated
-  ThreadId thread = kNoThread;  // the thread that allocated it
-  std::uintptr_t pc = 0;        // return address of the allocation call
+  std::uint64_t step = 0;                      // steps taken before it was allocated
+  ThreadId thread = kNoThread;                 // the thread that allocated it
+  std::uintptr_t pc = 0;                       // return address of the allocation call
   std::uintptr_t callers[kCallerFrames] = {};  // as Event::callers
 };
 
@@ -87,16 +87,17 @@ inline constexpr std::size_t kShownSteps = 1000;
 
 struct BugRecord {
   BugKind kind = BugKind::kAssertion;
-  std::string message;          // one line: what failed ("counter == 2", "SIGSEGV at 0x0")
-  std::string details;          // lines that show it (wrong-output: the diff); "" none
+  std::string message;  // one line: what failed ("counter == 2", "SIGSEGV at 0x0")
+  std::string details;  // lines that show it (wrong-output: the diff); "" none
   // A data race (--races fail): the bug it led to when the search went on past it (at most
   // one), and how many executions that search ran (0: it did not).
   std::vector<BugRecord> leads_to;
   std::uint64_t leads_to_searched = 0;
   ThreadId thread = kNoThread;  // the thread that failed (kNoThread: none in particular)
-  std::uintptr_t pc = 0;        // where it failed, read as a return address (crashes store the faulting pc + 1)
+  std::uintptr_t pc =
+      0;  // where it failed, read as a return address (crashes store the faulting pc + 1)
   std::vector<std::uintptr_t> stack;  // a crash's or a hang's callers of pc, innermost first
-  std::uint64_t step = 0;       // steps taken when it failed
+  std::uint64_t step = 0;             // steps taken when it failed
   // 1-based number of the execution that found it, in the whole search: with several
   // workers or shards, 1 + Shard::global of its place in the order that decides which bug
   // is first; the text, JSON and HTML reports all show this one.
@@ -105,16 +106,16 @@ struct BugRecord {
   // weft run --jobs, workers sharing work: 1 + the execution's place in the order that
   // decides which worker's bug is first (explore/work_team.hpp); 0 otherwise.
   std::uint64_t order = 0;
-  std::string schedule;         // encoded Schedule that reproduces it
-  std::vector<Event> events;    // the execution's trace up to the failure
+  std::string schedule;                // encoded Schedule that reproduces it
+  std::vector<Event> events;           // the execution's trace up to the failure
   std::vector<BlockedThread> blocked;  // deadlock: every unfinished thread
-  std::string source_file;      // for assertions: __FILE__/__LINE__ when known
+  std::string source_file;             // for assertions: __FILE__/__LINE__ when known
   int source_line = 0;
-  std::string found_by;         // the strategy that ran it (a portfolio's member)
-  std::uint64_t hits = 1;       // executions that hit it (weft run --keep-going)
-  bool has_race = false;        // kind data-race: the two accesses
+  std::string found_by;    // the strategy that ran it (a portfolio's member)
+  std::uint64_t hits = 1;  // executions that hit it (weft run --keep-going)
+  bool has_race = false;   // kind data-race: the two accesses
   DataRace race;
-  Misuse misuse;                // kind api-misuse: the object and its destroy
+  Misuse misuse;  // kind api-misuse: the object and its destroy
   // Schedule minimisation: the preemptions and steps of the schedule first found (0, 0:
   // not minimised), and how many executions the minimiser ran.
   std::size_t found_preemptions = 0;
@@ -129,7 +130,7 @@ struct BugRecord {
   // Each thread's frames when the execution ended, innermost first, indexed by thread id
   // (empty: unknown): a local on its stack is named by the variable there.
   std::vector<std::vector<FrameNote>> thread_frames;
-  std::vector<std::uint8_t> frame_memory;  // the frames' memory (FrameNote::memory_at)
+  std::vector<std::uint8_t> frame_memory;      // the frames' memory (FrameNote::memory_at)
   std::vector<GlobalPointer> global_pointers;  // when the execution ended
   // The heap blocks the trace's operations touched, in allocation order (those the
   // execution allocated and the allocation log still held).
@@ -174,16 +175,16 @@ struct RunRecord {
   std::uint64_t seed = 0;
   std::uint64_t executions = 0;
   double elapsed_s = 0;
-  bool complete = false;       // the strategy exhausted its space
-  bool instrumented = false;   // memory accesses were visible (not sync-only)
+  bool complete = false;      // the strategy exhausted its space
+  bool instrumented = false;  // memory accesses were visible (not sync-only)
   // Executions cut at the step bound (max_steps) while every thread kept making progress:
   // long executions, not livelocks, so not bugs (weft run only).
   std::uint64_t cut_executions = 0;
   std::uint64_t max_steps = 0;
   Coverage coverage;
   std::vector<BugRecord> bugs;
-  std::string error;           // a tool error (bad option, replay divergence): not a bug
-  std::string replay_hint;     // how to replay, filled by the front end (API or CLI)
+  std::string error;                  // a tool error (bad option, replay divergence): not a bug
+  std::string replay_hint;            // how to replay, filled by the front end (API or CLI)
   std::vector<std::string> warnings;  // one line each (a --no-preempt-in pattern unmatched)
   // Why the run stopped with nothing to explore (the program created no thread), when it
   // did; it is also the coverage summary.

@@ -9,8 +9,8 @@ namespace weft {
 
 inline bool is_language_runtime_library(std::string_view file_name) {
   for (std::string_view prefix :
-       {"libc.so", "libc-", "libstdc++.so", "libgcc_s.so", "libm.so", "libpthread.so",
-        "ld-linux", "ld64.so", "libc++.so", "libc++abi.so"})
+       {"libc.so", "libc-", "libstdc++.so", "libgcc_s.so", "libm.so", "libpthread.so", "ld-linux",
+        "ld64.so", "libc++.so", "libc++abi.so"})
     if (file_name.starts_with(prefix)) return true;
   return false;
 }

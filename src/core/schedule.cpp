@@ -139,7 +139,8 @@ std::string body_of(const Schedule& s) {
 
 }  // namespace
 
-std::string encode_schedule_options(const std::vector<std::pair<std::string, std::string>>& options) {
+std::string encode_schedule_options(
+    const std::vector<std::pair<std::string, std::string>>& options) {
   std::string out;
   for (const auto& [name, value] : options)
     out += (out.empty() ? "" : ",") + escape(name, ",=") + '=' + escape(value, ",=");
@@ -162,7 +163,8 @@ bool decode_schedule_options(std::string_view field,
 
 std::uint64_t recorded_step_bound(std::string_view text, std::uint64_t otherwise) {
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  if (text.substr(0, kMagicOptions.size() + 1) != std::string(kMagicOptions) + ".") return otherwise;
+  if (text.substr(0, kMagicOptions.size() + 1) != std::string(kMagicOptions) + ".")
+    return otherwise;
   std::string_view rest = text;
   for (int field = 0; field < 4; ++field) {
     const std::size_t dot = rest.find('.');
@@ -173,8 +175,8 @@ std::uint64_t recorded_step_bound(std::string_view text, std::uint64_t otherwise
   if (!decode_schedule_options(rest.substr(0, rest.find('.')), &options)) return otherwise;
   for (const auto& [name, value] : options) {
     std::uint64_t steps = 0;
-    if (name == "steps" && parse_number(std::string_view(value), &steps) && steps >= kStepsNumber.lo &&
-        steps <= kStepsNumber.hi)
+    if (name == "steps" && parse_number(std::string_view(value), &steps) &&
+        steps >= kStepsNumber.lo && steps <= kStepsNumber.hi)
       return steps;
   }
   return otherwise;
@@ -216,7 +218,8 @@ bool decode_schedule(std::string_view text, Schedule* out, std::string* error,
   Schedule s;
   if (fields[0] == kMagicOptions) {
     if (fields.size() != 8)
-      return fail("it has " + std::to_string(fields.size()) + " dot-separated fields, not 8 "
+      return fail("it has " + std::to_string(fields.size()) +
+                  " dot-separated fields, not 8 "
                   "(truncated?)");
     s.records_options = true;
     if (!decode_schedule_options(fields[4], &s.options))
@@ -226,7 +229,8 @@ bool decode_schedule(std::string_view text, Schedule* out, std::string* error,
   }
   if (fields[0] != kMagic) {
     if (fields.size() != 7)
-      return fail("it has " + std::to_string(fields.size()) + " dot-separated fields, not 7 "
+      return fail("it has " + std::to_string(fields.size()) +
+                  " dot-separated fields, not 7 "
                   "(truncated?)");
     std::string_view ps = fields[4];
     // weft2 names at least one point; weft3 may name none.
@@ -239,7 +243,8 @@ bool decode_schedule(std::string_view text, Schedule* out, std::string* error,
     }
     fields.erase(fields.begin() + 4);
   } else if (fields.size() != 6) {
-    return fail("it has " + std::to_string(fields.size()) + " dot-separated fields, not 6 "
+    return fail("it has " + std::to_string(fields.size()) +
+                " dot-separated fields, not 6 "
                 "(truncated?)");
   }
   std::uint32_t check = 0;

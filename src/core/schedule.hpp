@@ -73,7 +73,8 @@ std::uint64_t recorded_step_bound(std::string_view text, std::uint64_t otherwise
 
 // A weft3 schedule's options field alone: weft run hands it to the fork server, which puts
 // it in every schedule it writes (WEFT_SCHEDULE_OPTIONS). false: malformed.
-std::string encode_schedule_options(const std::vector<std::pair<std::string, std::string>>& options);
+std::string encode_schedule_options(
+    const std::vector<std::pair<std::string, std::string>>& options);
 bool decode_schedule_options(std::string_view field,
                              std::vector<std::pair<std::string, std::string>>* out);
 
@@ -82,7 +83,9 @@ std::uint64_t fnv1a64(std::string_view data, std::uint64_t h = 0xcbf29ce48422232
 // checkpoints carry it.
 inline std::uint64_t program_fingerprint(std::string_view program) {
   const std::size_t slash = program.rfind('/');
-  return fnv1a64(std::string("program:") + std::string(slash == std::string_view::npos ? program : program.substr(slash + 1)));
+  return fnv1a64(std::string("program:") + std::string(slash == std::string_view::npos
+                                                           ? program
+                                                           : program.substr(slash + 1)));
 }
 
 }  // namespace weft

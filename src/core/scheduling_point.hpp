@@ -8,12 +8,12 @@
 namespace weft {
 
 struct SchedulingPoint {
-  std::size_t step = 0;                 // index of the step about to be taken
-  ThreadId current = kNoThread;         // the thread that took the previous step
-  bool current_enabled = false;         // may `current` continue without a preemption?
-  std::span<const ThreadId> enabled;    // enabled threads, ascending, never empty
-  std::span<const Op> next_ops;         // next_ops[i] is what enabled[i] will do
-  std::size_t thread_count = 0;         // threads created so far, finished ones included
+  std::size_t step = 0;               // index of the step about to be taken
+  ThreadId current = kNoThread;       // the thread that took the previous step
+  bool current_enabled = false;       // may `current` continue without a preemption?
+  std::span<const ThreadId> enabled;  // enabled threads, ascending, never empty
+  std::span<const Op> next_ops;       // next_ops[i] is what enabled[i] will do
+  std::size_t thread_count = 0;       // threads created so far, finished ones included
   // --no-preempt-in: code run as if atomic may exist (`regions`), and this point is inside
   // it (`in_region`: `current` goes on alone, its step part of the move it began).
   bool regions = false;

@@ -36,7 +36,8 @@ struct Shard {
       const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), *v);
       return !t.empty() && ec == std::errc() && end == t.data() + t.size();
     };
-    return number(text.substr(0, slash), &out->index) && number(text.substr(slash + 1), &out->count);
+    return number(text.substr(0, slash), &out->index) &&
+           number(text.substr(slash + 1), &out->count);
   }
 };
 

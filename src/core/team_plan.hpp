@@ -46,7 +46,8 @@ inline TeamPlan plan_team(const std::vector<TeamMember>& members, std::uint64_t 
     plan.transfers.push_back(TeamTransfer{giver->worker, taker.worker, giver->work / 2});
     givers.erase(giver);
   }
-  plan.next_length = idle.empty() ? std::min(length * 2, TeamPlan::kLongRound) : TeamPlan::kShortRound;
+  plan.next_length =
+      idle.empty() ? std::min(length * 2, TeamPlan::kLongRound) : TeamPlan::kShortRound;
   return plan;
 }
 

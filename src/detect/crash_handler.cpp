@@ -44,7 +44,8 @@ void describe_protection_fault(char* m, std::size_t cap, const void* uctx) {
                                        REG_RSI, REG_RDI, REG_R8,  REG_R9,  REG_R10, REG_R11,
                                        REG_R12, REG_R13, REG_R14, REG_R15};
     X86Registers regs;
-    for (int i = 0; i < 16; ++i) regs.gpr[i] = static_cast<std::uint64_t>(uc->uc_mcontext.gregs[kOrder[i]]);
+    for (int i = 0; i < 16; ++i)
+      regs.gpr[i] = static_cast<std::uint64_t>(uc->uc_mcontext.gregs[kOrder[i]]);
     const auto* code = reinterpret_cast<const std::uint8_t*>(uc->uc_mcontext.gregs[REG_RIP]);
     decoded = decoded_fault_address(code, regs, &a);
   }
@@ -52,18 +53,20 @@ void describe_protection_fault(char* m, std::size_t cap, const void* uctx) {
   (void)uctx;
 #endif
   if (!decoded) {
-    copy_text(m, cap, "SIGSEGV: general protection fault (the kernel gives no address: an access "
-                      "through a non-canonical pointer, such as one read from freed or "
-                      "uninitialised memory, or a misaligned SSE access)");
+    copy_text(m, cap,
+              "SIGSEGV: general protection fault (the kernel gives no address: an access "
+              "through a non-canonical pointer, such as one read from freed or "
+              "uninitialised memory, or a misaligned SSE access)");
     return;
   }
   copy_text(m, cap, "SIGSEGV: invalid memory access at address ");
   append_hex(m, cap, a);
-  append_text(m, cap, canonical_address(a)
-                          ? " (a general protection fault: an access this instruction cannot "
-                            "make there, such as a misaligned SSE access)"
-                          : " (not a canonical address: a pointer read from freed, "
-                            "uninitialised or overwritten memory?)");
+  append_text(m, cap,
+              canonical_address(a)
+                  ? " (a general protection fault: an access this instruction cannot "
+                    "make there, such as a misaligned SSE access)"
+                  : " (not a canonical address: a pointer read from freed, "
+                    "uninitialised or overwritten memory?)");
 }
 
 void on_signal(int sig, siginfo_t* info, void* uctx) {
@@ -140,15 +143,19 @@ void describe_signal(BugSlot* slot, int sig, int code, const void* fault_addr, c
       copy_text(m, cap, "SIGSEGV: invalid memory access at address ");
       append_hex(m, cap, reinterpret_cast<std::uintptr_t>(fault_addr));
       if (code == SEGV_MAPERR) append_text(m, cap, " (not mapped)");
-      if (code == SEGV_ACCERR) append_text(m, cap, " (mapped without the permission: a write to read-only memory, or a guard page)");
+      if (code == SEGV_ACCERR)
+        append_text(
+            m, cap,
+            " (mapped without the permission: a write to read-only memory, or a guard page)");
       break;
     case SIGBUS:
       copy_text(m, cap, "SIGBUS: bus error at address ");
       append_hex(m, cap, reinterpret_cast<std::uintptr_t>(fault_addr));
       break;
     case SIGFPE:
-      copy_text(m, cap, code == FPE_INTDIV ? "SIGFPE: integer division by zero"
-                                           : "SIGFPE: arithmetic exception");
+      copy_text(
+          m, cap,
+          code == FPE_INTDIV ? "SIGFPE: integer division by zero" : "SIGFPE: arithmetic exception");
       break;
     case SIGILL: copy_text(m, cap, "SIGILL: illegal instruction"); break;
     case SIGABRT: copy_text(m, cap, "SIGABRT: abort() called"); break;

@@ -8,8 +8,10 @@ std::string thread_name(ThreadId t) { return "T" + std::to_string(t); }
 // What a holder must do for the waiter to go on, in the program's terms.
 std::string awaited(OpKind k) {
   switch (k) {
-    case OpKind::MutexLock: case OpKind::MutexTryLock: return "to unlock a mutex";
-    case OpKind::RwReadLock: case OpKind::RwWriteLock: return "to unlock a read-write lock";
+    case OpKind::MutexLock:
+    case OpKind::MutexTryLock: return "to unlock a mutex";
+    case OpKind::RwReadLock:
+    case OpKind::RwWriteLock: return "to unlock a read-write lock";
     case OpKind::ThreadJoin: return "to end: a join";
     case OpKind::OnceEnter: return "to finish a call_once";
     default: return std::string(op_name(k));
@@ -25,7 +27,8 @@ std::string one(const WaitEdge& w) {
     return s + " waits for " + thread_name(w.holder) + " (" + awaited(w.op.kind) + ")";
   switch (w.op.kind) {
     case OpKind::CondWake: return s + " waits on a condition variable, never signalled";
-    case OpKind::FutexWait: case OpKind::FutexWoken: return s + " waits on a futex, never woken";
+    case OpKind::FutexWait:
+    case OpKind::FutexWoken: return s + " waits on a futex, never woken";
     case OpKind::SemWait: return s + " waits on a semaphore, which stays at 0";
     case OpKind::BarrierPass: return s + " waits at a barrier too few threads reach";
     default: return s + " waits in " + std::string(op_name(w.op.kind));

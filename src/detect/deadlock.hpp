@@ -11,8 +11,8 @@ namespace weft::detect {
 
 struct WaitEdge {
   ThreadId thread = kNoThread;
-  Op op;                         // what it waits to do
-  ThreadId holder = kNoThread;   // the thread it waits for (lock owner, joined thread), if any
+  Op op;                        // what it waits to do
+  ThreadId holder = kNoThread;  // the thread it waits for (lock owner, joined thread), if any
 };
 
 // An unfinished thread none of whose next steps is enabled.

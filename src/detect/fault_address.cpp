@@ -17,11 +17,21 @@ bool two_byte_has_modrm(std::uint8_t op) {
   if ((op >= 0x30 && op <= 0x37) || (op >= 0x80 && op <= 0x8f) || (op >= 0xc8 && op <= 0xcf))
     return false;
   switch (op) {
-    case 0x05: case 0x06: case 0x07: case 0x08: case 0x09: case 0x0b: case 0x0e:
-    case 0x77: case 0xa0: case 0xa1: case 0xa2: case 0xa8: case 0xa9: case 0xaa:
-      return false;
-    default:
-      return true;
+    case 0x05:
+    case 0x06:
+    case 0x07:
+    case 0x08:
+    case 0x09:
+    case 0x0b:
+    case 0x0e:
+    case 0x77:
+    case 0xa0:
+    case 0xa1:
+    case 0xa2:
+    case 0xa8:
+    case 0xa9:
+    case 0xaa: return false;
+    default: return true;
   }
 }
 
@@ -32,7 +42,8 @@ std::int64_t signed_bytes(const std::uint8_t* p, int n) {
 }
 
 // The address of the ModRM (and SIB, displacement) at `p`; `rex` holds REX.X and REX.B.
-bool modrm_address(const std::uint8_t* p, std::uint8_t rex, const X86Registers& r, std::uint64_t* out) {
+bool modrm_address(const std::uint8_t* p, std::uint8_t rex, const X86Registers& r,
+                   std::uint64_t* out) {
   const std::uint8_t mod = p[0] >> 6, rm = p[0] & 7;
   if (mod == 3) return false;  // a register operand
   std::size_t i = 1;
@@ -68,8 +79,8 @@ bool decoded_fault_address(const std::uint8_t* code, const X86Registers& r, std:
     const std::uint8_t b = code[i];
     if (b == 0x64 || b == 0x65) return false;  // fs/gs: an offset from a base weft does not read
     if (b == 0x67) address32 = true;
-    if (b != 0x66 && b != 0x67 && b != 0xf0 && b != 0xf2 && b != 0xf3 && b != 0x26 &&
-        b != 0x2e && b != 0x36 && b != 0x3e)
+    if (b != 0x66 && b != 0x67 && b != 0xf0 && b != 0xf2 && b != 0xf3 && b != 0x26 && b != 0x2e &&
+        b != 0x36 && b != 0x3e)
       break;
   }
   std::uint8_t rex = 0;
@@ -79,7 +90,7 @@ bool decoded_fault_address(const std::uint8_t* code, const X86Registers& r, std:
   if (op == 0xc5) {  // two-byte VEX: map 0F, no X or B
     i += 1;
     has_modrm = code[i++] != 0x77;  // vzeroupper/vzeroall
-  } else if (op == 0xc4) {  // three-byte VEX: ~R ~X ~B in the first byte
+  } else if (op == 0xc4) {          // three-byte VEX: ~R ~X ~B in the first byte
     rex = static_cast<std::uint8_t>((~code[i] >> 5) & 3);
     i += 2;
     ++i;  // the opcode

@@ -18,7 +18,8 @@ bool progressing(std::span<const Event> window, std::span<const ThreadId> enable
     if ((e.flags & kYielded) && !changed_memory(e)) return false;
     synchronised |= !is_memory_access(e.op.kind) && e.op.kind != OpKind::Fence &&
                     e.op.kind != OpKind::HbRelease && e.op.kind != OpKind::HbAcquire;
-    const bool changes = e.op.kind == OpKind::Write || e.op.kind == OpKind::AtomicStore || changed_memory(e);
+    const bool changes =
+        e.op.kind == OpKind::Write || e.op.kind == OpKind::AtomicStore || changed_memory(e);
     if (changes && nchanged < kManyObjects &&
         std::find(changed, changed + nchanged, e.op.object) == changed + nchanged)
       changed[nchanged++] = e.op.object;
@@ -43,8 +44,10 @@ Livelock describe_livelock(std::span<const Event> window, std::uint64_t max_step
   std::uint64_t writes = 0;  // steps that changed memory: a long run rather than a spin?
   for (const Event& e : window) {
     switch (e.op.kind) {
-      case OpKind::AtomicStore: case OpKind::Write: ++writes; break;
-      case OpKind::AtomicRmw: case OpKind::AtomicCas: writes += changed_memory(e); break;
+      case OpKind::AtomicStore:
+      case OpKind::Write: ++writes; break;
+      case OpKind::AtomicRmw:
+      case OpKind::AtomicCas: writes += changed_memory(e); break;
       default: break;
     }
     auto it = std::find_if(runners.begin(), runners.end(),
@@ -69,11 +72,11 @@ Livelock describe_livelock(std::span<const Event> window, std::uint64_t max_step
           " steps (fair scheduling off: the schedule may just starve a thread); " + who +
           " ran in " + last;
   } else if (!selfish.empty()) {
-    msg = "livelock: good-samaritan violation: " + selfish + " ran in " + last + " of " +
-          steps + " without ever yielding, so a spin loop starves the thread it waits for";
+    msg = "livelock: good-samaritan violation: " + selfish + " ran in " + last + " of " + steps +
+          " without ever yielding, so a spin loop starves the thread it waits for";
   } else {
-    msg = "livelock: the execution exceeded " + steps + " steps under fair scheduling; " +
-          who + " kept running and yielding in " + last;
+    msg = "livelock: the execution exceeded " + steps + " steps under fair scheduling; " + who +
+          " kept running and yielding in " + last;
     // A spin waits and reads; a long computation keeps writing. Say which this looks like.
     msg += writes * 2 > window.size()
                ? ", most of them writing memory (" + std::to_string(writes) +

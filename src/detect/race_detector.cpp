@@ -173,7 +173,9 @@ bool RaceDetector::access(ThreadId t, std::uintptr_t address, std::size_t size, 
     }
     a += n;
   }
-  if (found) race->later = RaceAccess{t, pc, write, static_cast<std::uint16_t>(std::min<std::size_t>(size, 0xffff))};
+  if (found)
+    race->later =
+        RaceAccess{t, pc, write, static_cast<std::uint16_t>(std::min<std::size_t>(size, 0xffff))};
   return found;
 }
 
@@ -222,13 +224,18 @@ bool RaceDetector::access_word(ThreadId t, std::uintptr_t w, unsigned offset, un
   }
   int slot = replace >= 0 ? replace : empty;
   if (slot < 0) slot = static_cast<int>((pc >> 2 ^ epoch) % ShadowMemory::kCells);
-  wd.cells[slot] = Cell{epoch, static_cast<std::uint16_t>(t), static_cast<std::uint8_t>(offset),
-                        static_cast<std::uint8_t>(size), pc, write, atomic};
+  wd.cells[slot] = Cell{epoch,
+                        static_cast<std::uint16_t>(t),
+                        static_cast<std::uint8_t>(offset),
+                        static_cast<std::uint8_t>(size),
+                        pc,
+                        write,
+                        atomic};
   return raced;
 }
 
-bool RaceDetector::freed(ThreadId t, std::uintptr_t address, std::size_t size,
-                         std::uintptr_t pc, DataRace* race, bool mark) {
+bool RaceDetector::freed(ThreadId t, std::uintptr_t address, std::size_t size, std::uintptr_t pc,
+                         DataRace* race, bool mark) {
   if (size == 0) return false;
   const VectorClock& c = thread_clock(t);
   const std::uintptr_t end = address + size;
@@ -239,8 +246,10 @@ bool RaceDetector::freed(ThreadId t, std::uintptr_t address, std::size_t size,
       if (cell.size == 0 || cell.thread == t || cell.clock <= c.get(cell.thread)) continue;
       if (!(w + cell.offset < end && address < w + cell.offset + cell.size)) continue;
       race->address = w + cell.offset;
-      race->earlier = RaceAccess{cell.thread, cell.pc, cell.write != 0, static_cast<std::uint16_t>(cell.size)};
-      race->later = RaceAccess{t, pc, true, static_cast<std::uint16_t>(std::min<std::size_t>(size, 0xffff))};
+      race->earlier =
+          RaceAccess{cell.thread, cell.pc, cell.write != 0, static_cast<std::uint16_t>(cell.size)};
+      race->later =
+          RaceAccess{t, pc, true, static_cast<std::uint16_t>(std::min<std::size_t>(size, 0xffff))};
       raced = true;
       return;
     }

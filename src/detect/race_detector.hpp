@@ -50,8 +50,8 @@ class RaceDetector {
 
   // A plain access of `size` bytes. Returns true and fills *race when it races with an
   // earlier access; the access is recorded either way.
-  bool access(ThreadId t, std::uintptr_t address, std::size_t size, bool write,
-              std::uintptr_t pc, DataRace* race, bool atomic = false);
+  bool access(ThreadId t, std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc,
+              DataRace* race, bool atomic = false);
 
   // Memory returned to the allocator: what was recorded there is forgotten, so that a new
   // object at the same address does not race with the old one.
@@ -82,7 +82,11 @@ class RaceDetector {
   // kAnnotation(Readers): TSan's annotations on an address, apart from the object there
   // (a relaxed store to a flag must not clear what AnnotateHappensBefore on it released).
   enum Slot : std::uint64_t {
-    kObject = 0, kReaders = 1, kExit = 2, kAnnotation = 3, kAnnotationReaders = 4
+    kObject = 0,
+    kReaders = 1,
+    kExit = 2,
+    kAnnotation = 3,
+    kAnnotationReaders = 4
   };
 
   VectorClock& thread_clock(ThreadId t) {
@@ -96,8 +100,8 @@ class RaceDetector {
                    bool atomic, std::uintptr_t pc, DataRace* race);
 
   std::vector<VectorClock> threads_;
-  std::vector<VectorClock> fences_;    // clock at each thread's last release fence
-  std::vector<VectorClock> relaxed_;   // what relaxed loads read, for an acquire fence
+  std::vector<VectorClock> fences_;   // clock at each thread's last release fence
+  std::vector<VectorClock> relaxed_;  // what relaxed loads read, for an acquire fence
   std::unordered_map<std::uint64_t, VectorClock> objects_;
   std::unordered_map<std::uintptr_t, ThreadId> rw_writers_;  // rwlocks held for writing
   ShadowMemory shadow_;

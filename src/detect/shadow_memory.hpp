@@ -33,7 +33,7 @@ class ShadowMemory {
     std::uint32_t clock;
     std::uint16_t thread;
     std::uint8_t offset;
-    std::uint8_t size;  // 0: empty
+    std::uint8_t size;      // 0: empty
     std::uint64_t pc : 62;  // user-space code addresses have 47 bits
     std::uint64_t write : 1;
     std::uint64_t atomic : 1;
@@ -55,8 +55,8 @@ class ShadowMemory {
   bool ok() const { return blocks_ != nullptr; }
   // The address space it reserves (nothing committed until used).
   static constexpr std::size_t reserved_bytes() {
-    return kTopEntries * 4 + kMaxTables * kTableEntries * 4 + kMaxBlocks * kBlockWords * sizeof(Word) +
-           kMaxBlocks * sizeof(BlockState);
+    return kTopEntries * 4 + kMaxTables * kTableEntries * 4 +
+           kMaxBlocks * kBlockWords * sizeof(Word) + kMaxBlocks * sizeof(BlockState);
   }
 
   // The shadow of the word at `w` (8-aligned), made when absent.
@@ -164,18 +164,18 @@ class ShadowMemory {
   Word* find_slow(std::uintptr_t w);
   Word& make(std::uintptr_t w);
   std::uint32_t* block_entry(std::uintptr_t w, bool make);  // nullptr: none (or no room)
-  void note(Word* wd);  // a word taken into use
+  void note(Word* wd);                                      // a word taken into use
   void make_stale(std::uint32_t block);
 
   std::uint32_t* top_ = nullptr;     // kTopEntries: table number + 1, 0 none
   std::uint32_t* tables_ = nullptr;  // kMaxTables x kTableEntries: block number + 1
   Word* blocks_ = nullptr;           // kMaxBlocks x kBlockWords, in two halves
   BlockState* states_ = nullptr;     // kMaxBlocks
-  std::uintptr_t last_base_ = 1;  // find()'s last block (1: none, blocks are aligned)
+  std::uintptr_t last_base_ = 1;     // find()'s last block (1: none, blocks are aligned)
   Word* last_block_ = nullptr;
   std::uint32_t ntables_ = 0;
-  std::uint32_t nlone_ = 0;   // blocks made in the small-page half
-  std::uint32_t nnext_ = 0;   // blocks made in the huge-page half
+  std::uint32_t nlone_ = 0;  // blocks made in the small-page half
+  std::uint32_t nnext_ = 0;  // blocks made in the huge-page half
   // Words made since the last reset while fewer than kTrackedWords (then all blocks go).
   std::vector<Word*> made_;
   bool many_ = false;

@@ -21,7 +21,8 @@ void interrupted_callers(std::uintptr_t pc, std::uintptr_t* out, std::size_t n) 
     if (reinterpret_cast<std::uintptr_t>(frames[i]) == pc) at = i;
   if (at < 0) return;
   std::size_t k = 0;
-  for (int i = at + 1; i < got && k < n; ++i) out[k++] = reinterpret_cast<std::uintptr_t>(frames[i]);
+  for (int i = at + 1; i < got && k < n; ++i)
+    out[k++] = reinterpret_cast<std::uintptr_t>(frames[i]);
 }
 
 }  // namespace weft::detect

@@ -11,7 +11,7 @@ namespace weft::detect {
 struct StackSample {
   static constexpr std::size_t kFrames = 16;
 
-  std::atomic<std::uintptr_t> pc{0};  // stored last: the callers are there when it is set
+  std::atomic<std::uintptr_t> pc{0};     // stored last: the callers are there when it is set
   std::uintptr_t callers[kFrames] = {};  // return addresses, innermost first (0: none)
 };
 

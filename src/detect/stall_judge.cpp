@@ -40,8 +40,11 @@ bool parse_thread_stat(std::string_view line, long ticks_per_second, ThreadActiv
 ThreadActivity read_thread_activity(pid_t pid, pid_t tid) {
   ThreadActivity a;
   char path[64];
-  if (pid == 0) std::snprintf(path, sizeof path, "/proc/self/task/%d/stat", static_cast<int>(tid));
-  else std::snprintf(path, sizeof path, "/proc/%d/task/%d/stat", static_cast<int>(pid), static_cast<int>(tid));
+  if (pid == 0)
+    std::snprintf(path, sizeof path, "/proc/self/task/%d/stat", static_cast<int>(tid));
+  else
+    std::snprintf(path, sizeof path, "/proc/%d/task/%d/stat", static_cast<int>(pid),
+                  static_cast<int>(tid));
   // open/read, not stdio: the in-process watchdog must not allocate or lock.
   const int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return a;

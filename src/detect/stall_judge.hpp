@@ -12,8 +12,8 @@
 namespace weft::detect {
 
 struct ThreadActivity {
-  bool ok = false;        // read (else only wall time can judge)
-  char state = '?';       // /proc's: R running or runnable, S, D blocked, ...
+  bool ok = false;           // read (else only wall time can judge)
+  char state = '?';          // /proc's: R running or runnable, S, D blocked, ...
   std::uint64_t cpu_ns = 0;  // user and system time so far
   pid_t tid = 0;             // whose (CPU time is per kernel thread)
 };
@@ -34,9 +34,9 @@ class StallJudge {
  private:
   std::uint64_t limit_ns_;
   std::uint64_t steps_ = ~std::uint64_t{0};
-  std::uint64_t since_ns_ = 0;    // the last step
+  std::uint64_t since_ns_ = 0;  // the last step
   std::uint64_t cpu_at_step_ = 0;
-  pid_t tid_ = 0;  // whose CPU time cpu_at_step_ is
+  pid_t tid_ = 0;                       // whose CPU time cpu_at_step_ is
   std::uint64_t blocked_since_ns_ = 0;  // 0: seen runnable since the last sample
 };
 

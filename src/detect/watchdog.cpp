@@ -47,7 +47,9 @@ void install_sample_handler() {
 }
 
 void sleep_ms(long ms) {
-  struct timespec ts{ms / 1000, (ms % 1000) * 1000000};
+  struct timespec ts {
+    ms / 1000, (ms % 1000) * 1000000
+  };
   // The raw syscall: nanosleep is interposed (harmless here, this thread is uncontrolled).
   while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) != 0) {
   }

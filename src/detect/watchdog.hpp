@@ -16,7 +16,7 @@ namespace weft::detect {
 
 struct HangTarget {
   bool running = false;  // an execution is in progress and some thread holds the baton
-  pid_t tid = 0;  // the kernel thread running it
+  pid_t tid = 0;         // the kernel thread running it
   ThreadId thread = kNoThread;
 };
 

@@ -73,7 +73,8 @@ Result replay(std::function<void()> body, std::uint64_t fp, const std::string& s
   Options used = options;
   if (!decode_schedule(schedule, &s, &error,
                        max_decisions_for(recorded_step_bound(schedule, options.max_steps))) ||
-      (s.records_options && !(error = explorer::apply_recorded_options(s.options, &used)).empty())) {
+      (s.records_options &&
+       !(error = explorer::apply_recorded_options(s.options, &used)).empty())) {
     RunRecord r;
     r.error = error;
     return make_result(std::move(r));
@@ -106,9 +107,7 @@ const std::string& Bug::schedule() const { return d_->record.schedule; }
 std::uint64_t Bug::execution() const { return d_->record.execution; }
 std::size_t Bug::preemptions() const { return d_->record.preemptions(); }
 std::size_t Bug::steps() const { return d_->record.events.size(); }
-std::vector<Step> Bug::trace() const {
-  return symbolize_steps(d_->record, d_->symbolizer->get());
-}
+std::vector<Step> Bug::trace() const { return symbolize_steps(d_->record, d_->symbolizer->get()); }
 
 Result::Result(std::shared_ptr<const detail::ResultData> d) : d_(std::move(d)) {
   for (const BugRecord& b : d_->record.bugs)
@@ -130,11 +129,10 @@ std::uint64_t Result::seed() const { return d_->record.seed; }
 std::string Result::coverage() const {
   const Coverage& c = d_->record.coverage;
   if (!c.summary.empty()) return c.summary;
-  return std::to_string(d_->record.executions) + " executions sampled (" + std::string(coverage_kind_name(c.kind)) + ")";
+  return std::to_string(d_->record.executions) + " executions sampled (" +
+         std::string(coverage_kind_name(c.kind)) + ")";
 }
-std::string Result::report() const {
-  return format_text(d_->record, d_->symbolizer->get());
-}
+std::string Result::report() const { return format_text(d_->record, d_->symbolizer->get()); }
 std::string Result::json() const { return format_json(d_->record, d_->symbolizer->get()); }
 
 std::string strategies() {

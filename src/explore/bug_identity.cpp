@@ -6,8 +6,8 @@
 namespace weft {
 
 std::string bug_key(const BugRecord& b) {
-  std::string key = std::to_string(static_cast<int>(b.kind)) + ":" + std::to_string(b.pc) +
-                    ":" + b.source_file + ":" + std::to_string(b.source_line);
+  std::string key = std::to_string(static_cast<int>(b.kind)) + ":" + std::to_string(b.pc) + ":" +
+                    b.source_file + ":" + std::to_string(b.source_line);
   if (b.kind != BugKind::kCrash) key += ":" + b.message;
   for (const BlockedThread& t : b.blocked)
     key += ":" + std::to_string(static_cast<int>(t.op.kind)) + "@" + std::to_string(t.op.pc);

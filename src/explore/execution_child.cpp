@@ -217,10 +217,10 @@ BugRecord read_bug(SharedRegion& region, int wait_status, std::uint64_t fingerpr
     bug.misuse = h.bug.misuse;
   } else {
     bug.kind = BugKind::kCrash;
-    bug.message = WIFSIGNALED(wait_status)
-                      ? "the process was killed by signal " + std::to_string(WTERMSIG(wait_status))
-                      : "the process exited with status " +
-                            std::to_string(WEXITSTATUS(wait_status));
+    bug.message =
+        WIFSIGNALED(wait_status)
+            ? "the process was killed by signal " + std::to_string(WTERMSIG(wait_status))
+            : "the process exited with status " + std::to_string(WEXITSTATUS(wait_status));
   }
   const std::uint64_t steps = std::min<std::uint64_t>(h.steps.load(), region.max_events());
   bug.step = steps;

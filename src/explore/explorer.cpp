@@ -55,7 +55,6 @@ std::unique_ptr<Strategy> make_api_strategy(const Options& options, std::string*
   return strategy;
 }
 
-
 constexpr std::uint64_t kMaxStepsLimit = kStepsNumber.hi;  // as weft run --steps
 
 // Options::checkpoint: what shapes the search, which a resumed one must have the same.
@@ -153,8 +152,8 @@ void restart_random_generators() {
     strategy = make_api_strategy(options, &error);
     if (!strategy) sink.on_tool_error(error);
   }
-  SearchCheckpoint checkpoint(replay == nullptr ? options.checkpoint : "", options.checkpoint_every_s,
-                              api_search_options(options), fingerprint);
+  SearchCheckpoint checkpoint(replay == nullptr ? options.checkpoint : "",
+                              options.checkpoint_every_s, api_search_options(options), fingerprint);
   std::uint64_t resumed = 0;  // executions of the runs the checkpoint saved
   if (checkpoint.active())
     if (std::string e = resume_api_search(options, checkpoint, &strategy, &racy, &points, &resumed);
@@ -262,7 +261,9 @@ void restart_random_generators() {
 }
 
 void sleep_ms(long ms) {
-  struct timespec ts{ms / 1000, (ms % 1000) * 1000000};
+  struct timespec ts {
+    ms / 1000, (ms % 1000) * 1000000
+  };
   nanosleep(&ts, nullptr);
 }
 
@@ -277,13 +278,12 @@ std::string validate(const Options& o) {
     return "time_limit_s must be from 0 to 1e9 (0: no limit), not " +
            std::to_string(o.time_limit_s);
   if (!(o.hang_timeout_s > 0) || o.hang_timeout_s > 86400)
-    return "hang_timeout_s must be > 0 and at most 86400, not " +
-           std::to_string(o.hang_timeout_s);
+    return "hang_timeout_s must be > 0 and at most 86400, not " + std::to_string(o.hang_timeout_s);
   if (!(o.checkpoint_every_s >= 0.001 && o.checkpoint_every_s <= 86400))
     return "checkpoint_every_s must be from 0.001 to 86400 seconds, not " +
            std::to_string(o.checkpoint_every_s);
-  if (Shard s; !o.shard.empty() &&
-                (!Shard::parse(o.shard, &s) || !s.valid() || s.count > Shard::kMaxCount))
+  if (Shard s;
+      !o.shard.empty() && (!Shard::parse(o.shard, &s) || !s.valid() || s.count > Shard::kMaxCount))
     return "shard must be I/N, shard I of N with 0 <= I < N (such as 0/4) and N at most " +
            std::to_string(Shard::kMaxCount) + ", not '" + o.shard + "'";
   return "";
@@ -343,7 +343,9 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   // The time budget holds inside an execution too: past it (and a second for the
   // exploration to finish the execution it began and write its result), it is stopped.
   const std::uint64_t deadline =
-      options.time_limit_s > 0 ? start + static_cast<std::uint64_t>(options.time_limit_s * 1e9) + 1000000000ull : 0;
+      options.time_limit_s > 0
+          ? start + static_cast<std::uint64_t>(options.time_limit_s * 1e9) + 1000000000ull
+          : 0;
   bool stopped = false;
   for (long wait_ms = 1;; wait_ms = wait_ms < 20 ? wait_ms * 2 : 20) {
     pid_t r = waitpid(pid, &status, WNOHANG);
@@ -397,7 +399,8 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   if (h.bug.written() || died)
     run.bugs.push_back(read_bug(region, status, fingerprint, run.strategy, run.seed, points));
   for (std::uint32_t i = 0; i < h.nraces.load() && i < SharedHeader::kMaxRaces; ++i)
-    run.races.push_back(race_record(h.races[i], "data race (reported, not failing: Races::kReport)"));
+    run.races.push_back(
+        race_record(h.races[i], "data race (reported, not failing: Races::kReport)"));
   for (BugRecord& b : run.bugs) {
     b.found_by = run.coverage.origin.empty() ? run.strategy : run.coverage.origin;
     b.schedule = with_options(b.schedule, recorded_options(options), options.max_steps);

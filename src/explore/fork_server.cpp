@@ -116,11 +116,11 @@ struct ServerState {
   int stdin_fd = -1;   // the program's whole input (a memfd, read-only), fed to every execution
   int output_fd = -1;  // memfd capturing each execution's stdout and stderr
   std::unique_ptr<OutputCheck> output_check;  // --check-output (stdout apart then)
-  detect::RaceDetector* races = nullptr;  // unused in the server; each child's own copy
-  rt::CodeRanges no_preempt;  // the code --no-preempt-in names, found before any fork
-  rt::RacyPoints racy;        // accesses known to race: scheduling points with kRacy
+  detect::RaceDetector* races = nullptr;      // unused in the server; each child's own copy
+  rt::CodeRanges no_preempt;        // the code --no-preempt-in names, found before any fork
+  rt::RacyPoints racy;              // accesses known to race: scheduling points with kRacy
   std::vector<std::string> points;  // racy's code locations, for the schedules
-  pid_t pid = 0;  // the server's own (the kernel's, not a virtual one)
+  pid_t pid = 0;                    // the server's own (the kernel's, not a virtual one)
 };
 ServerState* g_server = nullptr;
 
@@ -246,7 +246,6 @@ std::vector<std::string> own_args() {
   return args;
 }
 
-
 // Whether the execution just waited for failed: a bug it reported, a signal, or an exit
 // status the program does not return by design (--expect-exit, default 0).
 bool execution_failed(const SharedHeader& h, int status, const ExpectedExit& expected) {
@@ -274,9 +273,9 @@ BugRecord read_failure(SharedRegion& region, int status, std::uint64_t fingerpri
 void explain_first_exit(RunRecord* run, const BugRecord& b, std::uint64_t execution, int status) {
   if (b.kind != BugKind::kExitCode || execution != 1 || !WIFEXITED(status)) return;
   const std::string n = std::to_string(WEXITSTATUS(status));
-  run->warnings.push_back("the first execution already exited with status " + n +
-                          ": if the program returns " + n +
-                          " by design, declare it with --expect-exit " + n + ", or --expect-exit any");
+  run->warnings.push_back(
+      "the first execution already exited with status " + n + ": if the program returns " + n +
+      " by design, declare it with --expect-exit " + n + ", or --expect-exit any");
 }
 
 std::string race_lines(Symbolizer& symbolizer, const DataRace& r);
@@ -347,7 +346,9 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
         h.sampled.pc.store(0);
         syscall(SYS_tgkill, pid, tid, SIGURG);
         for (int i = 0; i < 40 && h.sampled.pc.load() == 0; ++i) {
-          struct timespec ts{0, 5000000};
+          struct timespec ts {
+            0, 5000000
+          };
           nanosleep(&ts, nullptr);
         }
       }
@@ -363,8 +364,9 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
     }
     std::uint64_t wait_ns = 50000000;  // a sample every 50 ms
     if (deadline_ns != 0) wait_ns = std::min(wait_ns, deadline_ns - now);
-    struct timespec ts{static_cast<time_t>(wait_ns / 1000000000),
-                       static_cast<long>(wait_ns % 1000000000)};
+    struct timespec ts {
+      static_cast<time_t>(wait_ns / 1000000000), static_cast<long>(wait_ns % 1000000000)
+    };
     StopRequest::note(sigtimedwait(&chld, nullptr, &ts));
   }
 }
@@ -413,7 +415,8 @@ bool resume_search(ServerState& s, SearchCheckpoint& checkpoint, std::uint64_t* 
     return false;
   }
   if (!s.strategy->resumable()) {
-    *error = "--checkpoint cannot resume strategy " + cfg.strategy + "; it can dfs, pb, db, dpor, "
+    *error = "--checkpoint cannot resume strategy " + cfg.strategy +
+             "; it can dfs, pb, db, dpor, "
              "bf, vb, random, pct and pos";
     return false;
   }
@@ -527,7 +530,8 @@ bool minimise(MinimiseContext& c, BugRecord& found, const std::string& target,
     }
     s.strategy->execution_done(trace);
     if (!execution_failed(h, status, cfg.expected_exit)) return false;
-    BugRecord b = read_failure(*s.region, status, c.fingerprint, by, 0, s.points, cfg.expected_exit);
+    BugRecord b =
+        read_failure(*s.region, status, c.fingerprint, by, 0, s.points, cfg.expected_exit);
     if (bug_identity(c.symbolizer, b) != target) return false;
     if (!simpler_schedule(b, found, simpler, cfg.steps)) return false;
     found = minimised(std::move(b), first);
@@ -600,8 +604,8 @@ void serve(ServerState& s) {
     // A replay prints the program's output as it goes; --check-output held its stdout back.
     if (cfg.replay && s.output_check && s.output_check->what() == "-") {
       const std::string printed = s.output_check->take();
-      [[maybe_unused]] const ssize_t n =
-          write(cfg.stdout_to_stderr ? STDERR_FILENO : STDOUT_FILENO, printed.data(), printed.size());
+      [[maybe_unused]] const ssize_t n = write(cfg.stdout_to_stderr ? STDERR_FILENO : STDOUT_FILENO,
+                                               printed.data(), printed.size());
     }
     // For weft run, every file checked and result.json last: its sign that the others are
     // whole. One cut short (a full TMPDIR) is said, and leaves no result.json behind.
@@ -611,7 +615,8 @@ void serve(ServerState& s) {
         {"output.txt", [&] { return output; }}};
     if (!run.bugs.empty()) {
       files.emplace_back("schedule.txt", [&] { return run.bugs[0].schedule; });
-      files.emplace_back("trace.json", [&] { return format_trace_events(run.bugs[0], symbolizer); });
+      files.emplace_back("trace.json",
+                         [&] { return format_trace_events(run.bugs[0], symbolizer); });
       files.emplace_back("report.html", [&] {
         return format_html(run, symbolizer, {program, cfg.replay_command, output});
       });
@@ -621,7 +626,8 @@ void serve(ServerState& s) {
       const std::string path = cfg.result_dir + "/" + name;
       if (std::string why = write_file(path, make()); !why.empty()) {
         unlink((cfg.result_dir + "/result.json").c_str());
-        const std::string line = "weft: cannot write the run's result to " + path + ": " + why + "\n";
+        const std::string line =
+            "weft: cannot write the run's result to " + path + ": " + why + "\n";
         [[maybe_unused]] const ssize_t n = write(STDERR_FILENO, line.data(), line.size());
         _exit(127);  // weft run: said already
       }
@@ -740,8 +746,8 @@ void serve(ServerState& s) {
   std::uint64_t max_executions = replaying ? 1 : cfg.executions;  // 0: no limit
   bool no_share = false;  // the budget is smaller than the shard count
   const CoverageKind kind = s.strategy->coverage().kind;
-  const bool shared_budget =
-      !replaying && jobs.active() && kind != CoverageKind::kNone && kind != CoverageKind::kPortfolio;
+  const bool shared_budget = !replaying && jobs.active() && kind != CoverageKind::kNone &&
+                             kind != CoverageKind::kPortfolio;
   if (!replaying && cfg.executions != 0 && cfg.shard.sharded() && !shared_budget) {
     max_executions = cfg.shard.share(cfg.executions);
     no_share = max_executions == 0;
@@ -849,8 +855,9 @@ void serve(ServerState& s) {
     if (StopRequest::made()) {
       s.output_check.reset();  // stopped unfinished: the search below ends at once
     } else if (pid < 0 || h.error[0] != '\0' || execution_failed(h, status, cfg.expected_exit)) {
-      run.warnings.push_back("--check-output: the serial execution, whose output the others' "
-                             "would be compared with, fails itself: no output was compared");
+      run.warnings.push_back(
+          "--check-output: the serial execution, whose output the others' "
+          "would be compared with, fails itself: no output was compared");
       s.output_check.reset();
     } else {
       s.output_check->set_reference(s.output_check->take());
@@ -943,10 +950,13 @@ void serve(ServerState& s) {
         become_execution(s);
         return;  // into the program; never reached in the server
       }
-      status = wait_child(pid, h, cfg.hang_timeout_s, budget_ns != 0 ? start + budget_ns : 0, &stopped);
+      status =
+          wait_child(pid, h, cfg.hang_timeout_s, budget_ns != 0 ? start + budget_ns : 0, &stopped);
       if (stopped || !h.bug.written() || h.bug.kind != static_cast<int>(BugKind::kHang)) break;
-      if (attempt == 0) ++unconfirmed_hangs;
-      else --unconfirmed_hangs;  // it came back: a hang
+      if (attempt == 0)
+        ++unconfirmed_hangs;
+      else
+        --unconfirmed_hangs;  // it came back: a hang
     }
     if (fork_failed) {
       run.error = std::string("fork failed: ") + std::strerror(errno);
@@ -967,7 +977,8 @@ void serve(ServerState& s) {
     }
     const std::vector<Event> left_blocked = unfinished_steps(h);
     const Trace trace(s.region->events(),
-                      std::min<std::uint64_t>(h.steps.load(), s.region->max_events()), left_blocked);
+                      std::min<std::uint64_t>(h.steps.load(), s.region->max_events()),
+                      left_blocked);
     // --check-output: an execution that ends well but prints otherwise than the serial one.
     std::string wrong_output, output_diff;
     const bool failed = execution_failed(h, status, cfg.expected_exit);
@@ -980,7 +991,8 @@ void serve(ServerState& s) {
     // deadlock: every thread was blocked, none had a next step, and the order of the last
     // independent steps before it is one class, not several.
     const bool deadlock = h.bug.written() && h.bug.kind == static_cast<int>(BugKind::kDeadlock);
-    if (bug && !deadlock && trace.size() != 0) s.region->events()[trace.size() - 1].flags |= kEndsProcess;
+    if (bug && !deadlock && trace.size() != 0)
+      s.region->events()[trace.size() - 1].flags |= kEndsProcess;
     if (!replaying) {
       std::string diverged = s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load());
       if (!diverged.empty()) {
@@ -1001,13 +1013,15 @@ void serve(ServerState& s) {
       break;
     }
     if (i == 0 && !replaying && !run.instrumented && s.strategy->needs_memory_accesses()) {
-      run.error = "strategy " + cfg.strategy + " places its preemptions at memory accesses "
+      run.error = "strategy " + cfg.strategy +
+                  " places its preemptions at memory accesses "
                   "and needs the program built with weft's compiler wrappers (weft-cc, "
                   "weft-c++); this one was not, so weft sees only its synchronisation";
       break;
     }
     if (i == 0 && cfg.races_explicit && cfg.races != "off" && !run.instrumented) {
-      run.error = "--races=" + cfg.races + " needs the program built with weft's compiler "
+      run.error = "--races=" + cfg.races +
+                  " needs the program built with weft's compiler "
                   "wrappers (weft-cc, weft-c++: they instrument memory accesses); this one "
                   "was not, so weft sees only its synchronisation";
       break;
@@ -1033,7 +1047,8 @@ void serve(ServerState& s) {
       s.racy.add(h.bug.race.earlier.pc);
       s.racy.add(h.bug.race.later.pc);
     }
-    const bool new_points = s.racy.pcs().size() != known && cfg.preempt_mode == rt::PreemptOn::kRacy;
+    const bool new_points =
+        s.racy.pcs().size() != known && cfg.preempt_mode == rt::PreemptOn::kRacy;
     if (bug) {
       BugRecord b = read_failure(*s.region, status, fingerprint, run.strategy, run.seed, s.points,
                                  cfg.expected_exit);
@@ -1047,7 +1062,8 @@ void serve(ServerState& s) {
       if (aftermath.on) {
         // What the race leads to: the first bug of another kind (another race is none).
         if (b.kind != BugKind::kDataRace) {
-          b.found_by = s.strategy->coverage().origin.empty() ? run.strategy : s.strategy->coverage().origin;
+          b.found_by =
+              s.strategy->coverage().origin.empty() ? run.strategy : s.strategy->coverage().origin;
           run.bugs[0].leads_to.push_back(std::move(b));
           break;
         }
@@ -1104,7 +1120,8 @@ void serve(ServerState& s) {
   }
   team.leave();
   if (checkpoint.active())
-    if (std::string e = save_checkpoint(run.complete); !e.empty() && run.error.empty()) run.error = e;
+    if (std::string e = save_checkpoint(run.complete); !e.empty() && run.error.empty())
+      run.error = e;
   progress.clear();
   jobs.progress(counted, run.bugs.size());
   run.racy_points = s.points;  // the space the coverage is about
@@ -1151,7 +1168,8 @@ void serve(ServerState& s) {
   run.max_steps = cfg.steps;
   if (unconfirmed_hangs > 0)
     run.warnings.push_back(
-        std::to_string(unconfirmed_hangs) + (unconfirmed_hangs == 1 ? " execution" : " executions") +
+        std::to_string(unconfirmed_hangs) +
+        (unconfirmed_hangs == 1 ? " execution" : " executions") +
         " stalled (no scheduling point for --hang-timeout) and, run again, did not: not reported "
         "as a hang (a busy machine starved it, or the program waits on something outside it)");
   if (restarts > 0)

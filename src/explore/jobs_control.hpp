@@ -22,7 +22,8 @@ class JobsControl {
     const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
     if (fd < 0) return;
     const std::size_t words = JobsLayout::words(std::size_t{worker} + 1);
-    void* p = mmap(nullptr, words * sizeof(std::uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void* p =
+        mmap(nullptr, words * sizeof(std::uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (p == MAP_FAILED) return;
     auto* w = static_cast<std::atomic<std::uint64_t>*>(p);
@@ -55,7 +56,7 @@ class JobsControl {
 
  private:
   std::atomic<std::uint64_t>* first_bug_ = nullptr;
-  std::atomic<std::uint64_t>* started_ = nullptr;  // executions started by all workers
+  std::atomic<std::uint64_t>* started_ = nullptr;     // executions started by all workers
   std::atomic<std::uint64_t>* executions_ = nullptr;  // this worker's
   std::atomic<std::uint64_t>* bugs_ = nullptr;
 };

@@ -88,8 +88,10 @@ std::string OutputCheck::compare(const std::string& output, std::string* diff) c
   const std::string where = what_ == "-" ? "stdout" : what_;
   std::string text = "the output (" + where + ") differs from the serial execution's at line " +
                      std::to_string(i + 1) + ": ";
-  if (i < want.size() && i < got.size()) return text + quoted(got[i]) + " where it was " + quoted(want[i]);
-  if (i < want.size()) return text + "it ends where the serial execution printed " + quoted(want[i]);
+  if (i < want.size() && i < got.size())
+    return text + quoted(got[i]) + " where it was " + quoted(want[i]);
+  if (i < want.size())
+    return text + "it ends where the serial execution printed " + quoted(want[i]);
   if (i < got.size()) return text + quoted(got[i]) + " after the serial execution's last line";
   return text + "the same lines, other line ends";
 }
@@ -101,9 +103,11 @@ std::string output_diff(const std::string& expected, const std::string& actual, 
   std::string diff = "--- the serial execution\n+++ this execution\n";
   if (i > 0) diff += "  " + want[i - 1] + "\n";
   for (std::size_t k = i; k < want.size() && k < i + most; ++k) diff += "- " + want[k] + "\n";
-  if (want.size() > i + most) diff += "- ... (" + std::to_string(want.size() - i - most) + " more lines)\n";
+  if (want.size() > i + most)
+    diff += "- ... (" + std::to_string(want.size() - i - most) + " more lines)\n";
   for (std::size_t k = i; k < got.size() && k < i + most; ++k) diff += "+ " + got[k] + "\n";
-  if (got.size() > i + most) diff += "+ ... (" + std::to_string(got.size() - i - most) + " more lines)\n";
+  if (got.size() > i + most)
+    diff += "+ ... (" + std::to_string(got.size() - i - most) + " more lines)\n";
   return diff;
 }
 

@@ -40,6 +40,7 @@ class OutputCheck {
 
 // The first lines where `expected` and `actual` differ, with a line of context before:
 // "  line N: ...", "- expected", "+ actual" (at most `most` of each).
-std::string output_diff(const std::string& expected, const std::string& actual, std::size_t most = 8);
+std::string output_diff(const std::string& expected, const std::string& actual,
+                        std::size_t most = 8);
 
 }  // namespace weft::explorer

@@ -61,8 +61,11 @@ PointLog::Header* PointLog::header() const { return reinterpret_cast<Header*>(ba
 void PointLog::clear() { header()->used = align8(sizeof(Header)); }
 
 bool PointLog::append(const SchedulingPoint& p) {
-  Record r{Decision::kThread, static_cast<std::uint32_t>(p.enabled.size()), p.step,
-           p.thread_count, p.current,
+  Record r{Decision::kThread,
+           static_cast<std::uint32_t>(p.enabled.size()),
+           p.step,
+           p.thread_count,
+           p.current,
            (p.current_enabled ? kPointCurrentEnabled : 0u) | (p.regions ? kPointRegions : 0u) |
                (p.in_region ? kPointInRegion : 0u)};
   const std::size_t size = record_size(r);

@@ -3,12 +3,11 @@
 #include <array>
 #include <cstdint>
 
-
 namespace weft::explorer {
 
 namespace {
 
-constexpr std::array<const char*, 3> kRaces = {"off", "report", "fail"};  // Races' order
+constexpr std::array<const char*, 3> kRaces = {"off", "report", "fail"};    // Races' order
 constexpr std::array<const char*, 3> kPreemptOn = {"sync", "racy", "all"};  // PreemptOn's
 
 // The execution options an in-process search has (no --no-preempt-in, --expect-exit or

@@ -1,5 +1,7 @@
 #include "explore/replay_strategy.hpp"
 
+#include <cstdlib>
+
 namespace weft::explorer {
 
 void ReplayStrategy::diverge(const std::string& what) {
@@ -7,6 +9,7 @@ void ReplayStrategy::diverge(const std::string& what) {
                        std::to_string(next_) + "): " + what +
                        "; the program is not deterministic under this schedule, or the "
                        "schedule was recorded for a different build");
+  std::abort();  // on_tool_error never returns; GCC does not take a virtual's word for it
 }
 
 ThreadId ReplayStrategy::choose(const SchedulingPoint& p) {

@@ -30,7 +30,8 @@ bool SearchCheckpoint::open(bool* resumed, std::string* error) {
 
 bool SearchCheckpoint::restore(Strategy& strategy, std::string* error) const {
   if (strategy.load_state(saved_.state)) return true;
-  *error = "checkpoint '" + path_ + "' is refused: its search state is damaged (remove it to "
+  *error = "checkpoint '" + path_ +
+           "' is refused: its search state is damaged (remove it to "
            "start the search over)";
   return false;
 }

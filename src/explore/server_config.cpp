@@ -38,17 +38,17 @@ void derive(ServerConfig* c) {
   std::stringstream patterns(c->no_preempt_in);
   for (std::string p; std::getline(patterns, p, ',');)
     if (!p.empty()) c->no_preempt_patterns.push_back(p);
-  c->preempt_mode = c->preempt_on == "sync" ? rt::PreemptOn::kSync
+  c->preempt_mode = c->preempt_on == "sync"  ? rt::PreemptOn::kSync
                     : c->preempt_on == "all" ? rt::PreemptOn::kAll
                                              : rt::PreemptOn::kRacy;
   ExpectedExit::parse(c->expect_exit, &c->expected_exit);  // the reader checked it
-  Shard::parse(c->run_shard, &c->shard);                    // likewise
+  Shard::parse(c->run_shard, &c->shard);                   // likewise
   decode_checkpoint_options(c->checkpoint_options, &c->search_options);
   if (!c->schedule_in.empty()) {
     std::string why;
     if (!detail::read_schedule_line(c->schedule_in, &c->schedule, &why) || c->schedule.empty())
-      note(&c->error, "the schedule file '" + c->schedule_in + "' " +
-                          (why.empty() ? "cannot be read" : why));
+      note(&c->error,
+           "the schedule file '" + c->schedule_in + "' " + (why.empty() ? "cannot be read" : why));
   }
 }
 

@@ -27,13 +27,13 @@ struct ServerConfig : RunConfig {
   std::uint64_t minimize_executions = 2000;
   double minimize_time_s = 20;
   std::string result_dir;  // where the run file is: the server writes its files there
-  std::vector<std::string> no_preempt_patterns;  // no_preempt_in's patterns
-  rt::PreemptOn preempt_mode = rt::PreemptOn::kRacy;  // preempt_on's
+  std::vector<std::string> no_preempt_patterns;                // no_preempt_in's patterns
+  rt::PreemptOn preempt_mode = rt::PreemptOn::kRacy;           // preempt_on's
   std::uint64_t preemption_bound = StrategyOptions::kNoBound;  // bound's (pb:<c>)
   std::string bound_error;                                     // a malformed bound
-  ExpectedExit expected_exit;  // expect_exit's
-  Shard shard;                 // run_shard's: this server runs shard i of n
-  std::string schedule;        // the schedule schedule_in holds
+  ExpectedExit expected_exit;                                  // expect_exit's
+  Shard shard;           // run_shard's: this server runs shard i of n
+  std::string schedule;  // the schedule schedule_in holds
   // The run file's first problem (a line it cannot read, a value a field refuses, a
   // schedule file that cannot be read): the run's error, not a silent default.
   std::string error;

@@ -28,7 +28,7 @@ struct SharedHeader {
   static constexpr std::uint32_t kMaxRaces = 256;
   static constexpr std::uint32_t kMaxUnfinished = 256;
 
-  std::atomic<int> finished{0};  // the child completed the run normally
+  std::atomic<int> finished{0};       // the child completed the run normally
   std::atomic<std::uint64_t> cut{0};  // the execution was cut at this many steps (progressing)
   std::atomic<std::uint64_t> executions{0};
   std::atomic<std::uint64_t> steps{0};      // of the current execution
@@ -47,7 +47,7 @@ struct SharedHeader {
   char coverage_summary[512] = {};
   char coverage_origin[64] = {};
   char coverage_nondeterminism[512] = {};
-  char error[1024] = {};  // a tool error: bad option, divergent replay
+  char error[1024] = {};        // a tool error: bad option, divergent replay
   std::uintptr_t error_pc = 0;  // where in the program, when it says something
   detect::BugSlot bug;
   // The threads the execution left unfinished, at their next operations (a deadlock's,

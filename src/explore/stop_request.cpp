@@ -53,7 +53,7 @@ int StopRequest::signal() {
     sigset_t one;
     sigemptyset(&one);
     sigaddset(&one, sig);
-    const struct timespec now{0, 0};
+    const struct timespec now { 0, 0 };
     sigtimedwait(&one, nullptr, &now);
     break;
   }
@@ -72,13 +72,15 @@ void StopRequest::note(int sig) {
 
 bool StopRequest::wait_readable(int fd) {
   if (!g_watched) return true;  // the read blocks, as it always did
-  struct pollfd p{fd, POLLIN, 0};
+  struct pollfd p {
+    fd, POLLIN, 0
+  };
   sigset_t stops;
   sigemptyset(&stops);
   add_to(&stops);
   while (!os::any_ready(&p, 1)) {
     if (made()) return false;
-    const struct timespec tick{0, 20'000'000};
+    const struct timespec tick { 0, 20'000'000 };
     note(sigtimedwait(&stops, nullptr, &tick));
   }
   return true;
@@ -97,7 +99,9 @@ void StopRequest::close_in_child() {
 
 bool StopRequest::weft_gone() {
   if (g_lifeline < 0) return false;
-  struct pollfd p{g_lifeline, POLLIN, 0};
+  struct pollfd p {
+    g_lifeline, POLLIN, 0
+  };
   return os::any_ready(&p, 1);  // weft never writes: readable means end of file
 }
 

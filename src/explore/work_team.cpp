@@ -39,7 +39,8 @@ WorkTeam::WorkTeam(const std::string& path, std::uint32_t worker, std::uint32_t 
   }
   map_ = p;
   bytes_ = bytes;
-  words_ = reinterpret_cast<std::atomic<std::uint64_t>*>(static_cast<char*>(p) + JobsLayout::kTeamOffset);
+  words_ = reinterpret_cast<std::atomic<std::uint64_t>*>(static_cast<char*>(p) +
+                                                         JobsLayout::kTeamOffset);
 }
 
 WorkTeam::~WorkTeam() {
@@ -93,7 +94,8 @@ void WorkTeam::depart(bool arrived, std::uint32_t gen) {
     const std::uint64_t live = L::live(w) - (L::live(w) != 0);
     if (arrived && L::generation(w) == gen && a != 0) --a;
     completes = live != 0 && a != 0 && a >= live;
-    next = completes ? L::barrier(0, live, L::generation(w) + 1ull) : L::barrier(a, live, L::generation(w));
+    next = completes ? L::barrier(0, live, L::generation(w) + 1ull)
+                     : L::barrier(a, live, L::generation(w));
   } while (!bar.compare_exchange_weak(w, next));
   if (completes) os::futex_wake_shared(L::generation_word(bar), INT_MAX);
 }
@@ -183,7 +185,8 @@ WorkTeam::Outcome WorkTeam::exchange(Strategy& strategy, std::uint64_t space,
     buffer_.clear();
     strategy.give_work(t.count, JobsLayout::kInboxWords, &buffer_);
     std::atomic<std::uint64_t>* in = words_ + JobsLayout::inbox(workers_, t.taker);
-    for (std::size_t i = 0; i < buffer_.size(); ++i) in[i].store(buffer_[i], std::memory_order_relaxed);
+    for (std::size_t i = 0; i < buffer_.size(); ++i)
+      in[i].store(buffer_[i], std::memory_order_relaxed);
     slot(t.taker, F::kInboxSize).store(buffer_.size());
     slot(t.taker, F::kInboxRound).store(round_);
   }
@@ -192,20 +195,24 @@ WorkTeam::Outcome WorkTeam::exchange(Strategy& strategy, std::uint64_t space,
   // 3. Take the work given, and the branches forwarded here (in the workers' order).
   if (slot(worker_, F::kInboxRound).load() == round_) {
     const std::atomic<std::uint64_t>* in = words_ + JobsLayout::inbox(workers_, worker_);
-    buffer_.resize(std::min<std::uint64_t>(slot(worker_, F::kInboxSize).load(), JobsLayout::kInboxWords));
-    for (std::size_t i = 0; i < buffer_.size(); ++i) buffer_[i] = in[i].load(std::memory_order_relaxed);
+    buffer_.resize(
+        std::min<std::uint64_t>(slot(worker_, F::kInboxSize).load(), JobsLayout::kInboxWords));
+    for (std::size_t i = 0; i < buffer_.size(); ++i)
+      buffer_[i] = in[i].load(std::memory_order_relaxed);
     strategy.take_work(buffer_);
   }
   for (const TeamMember& m : members) {
     const std::atomic<std::uint64_t>* box = words_ + JobsLayout::outbox(workers_, m.worker);
-    const std::uint64_t n = std::min<std::uint64_t>(slot(m.worker, F::kForwards).load(), JobsLayout::kOutboxWords);
+    const std::uint64_t n =
+        std::min<std::uint64_t>(slot(m.worker, F::kForwards).load(), JobsLayout::kOutboxWords);
     for (std::uint64_t i = 0; i + 2 <= n;) {
       const std::uint64_t len = box[i].load(std::memory_order_relaxed);
       if (len < 2 || i + len > n) break;
       const std::uint64_t to = box[i + 1].load(std::memory_order_relaxed);
       if (to == worker_ || (to == Strategy::kEveryWorker && m.worker != worker_)) {
         buffer_.resize(len);
-        for (std::uint64_t k = 0; k < len; ++k) buffer_[k] = box[i + k].load(std::memory_order_relaxed);
+        for (std::uint64_t k = 0; k < len; ++k)
+          buffer_[k] = box[i + k].load(std::memory_order_relaxed);
         strategy.accept_forward(buffer_);
       }
       i += len;

@@ -46,8 +46,7 @@ void wait_readable(int fd, std::uintptr_t pc) {
   if (self == nullptr) return;
   RuntimeScope scope(self);
   if (!may_block(fd)) return;
-  ctl().schedule(self, make_op(OpKind::FdWait, static_cast<std::uintptr_t>(fd) + 1, pc, 0,
-                               POLLIN));
+  ctl().schedule(self, make_op(OpKind::FdWait, static_cast<std::uintptr_t>(fd) + 1, pc, 0, POLLIN));
 }
 
 // Before a wait for any of `fds` with a timeout in ms (-1: none): a step that waits until
@@ -102,18 +101,21 @@ std::vector<pollfd> one(int fd) { return {pollfd{fd, POLLIN, 0}}; }
 extern "C" {
 
 int poll(struct pollfd* fds, nfds_t n, int timeout) {
-  if (rt::controlled_thread() != nullptr) wait_any(std::vector<pollfd>(fds, fds + n), timeout, WEFT_PC);
+  if (rt::controlled_thread() != nullptr)
+    wait_any(std::vector<pollfd>(fds, fds + n), timeout, WEFT_PC);
   return real_poll()(fds, n, timeout);
 }
 int ppoll(struct pollfd* fds, nfds_t n, const struct timespec* t, const sigset_t* mask) {
-  if (rt::controlled_thread() != nullptr) wait_any(std::vector<pollfd>(fds, fds + n), timeout_ms(t), WEFT_PC);
+  if (rt::controlled_thread() != nullptr)
+    wait_any(std::vector<pollfd>(fds, fds + n), timeout_ms(t), WEFT_PC);
   return real_ppoll()(fds, n, t, mask);
 }
 int select(int n, fd_set* r, fd_set* w, fd_set* e, struct timeval* t) {
   if (rt::controlled_thread() != nullptr) wait_any(as_pollfds(n, r, w, e), timeout_ms(t), WEFT_PC);
   return real_select()(n, r, w, e, t);
 }
-int pselect(int n, fd_set* r, fd_set* w, fd_set* e, const struct timespec* t, const sigset_t* mask) {
+int pselect(int n, fd_set* r, fd_set* w, fd_set* e, const struct timespec* t,
+            const sigset_t* mask) {
   if (rt::controlled_thread() != nullptr) wait_any(as_pollfds(n, r, w, e), timeout_ms(t), WEFT_PC);
   return real_pselect()(n, r, w, e, t, mask);
 }

@@ -27,7 +27,8 @@ int result(int err) {
     case 0: return thrd_success;
     case EBUSY: return thrd_busy;
     case ETIMEDOUT: return thrd_timedout;
-    case ENOMEM: case EAGAIN: return thrd_nomem;
+    case ENOMEM:
+    case EAGAIN: return thrd_nomem;
     default: return thrd_error;
   }
 }

@@ -62,8 +62,7 @@ long futex(ThreadState* self, long* a, std::uintptr_t pc) {
         return -1;
       }
       c.waits.add(addr(word), self);
-      if (c.schedule_wait(self, make_op(OpKind::FutexWoken, addr(word), pc, 4),
-                          deadline(c, a))) {
+      if (c.schedule_wait(self, make_op(OpKind::FutexWoken, addr(word), pc, 4), deadline(c, a))) {
         c.waits.remove(addr(word), self);
         errno = ETIMEDOUT;
         return -1;
@@ -74,7 +73,8 @@ long futex(ThreadState* self, long* a, std::uintptr_t pc) {
     case FUTEX_WAKE_BITSET: {
       c.schedule(self, make_op(OpKind::FutexWake, addr(word), pc, 4));
       long woken = 0;
-      if (val >= static_cast<std::uint32_t>(INT_MAX)) return static_cast<long>(c.waits.wake_all(addr(word)));
+      if (val >= static_cast<std::uint32_t>(INT_MAX))
+        return static_cast<long>(c.waits.wake_all(addr(word)));
       for (std::uint32_t i = 0; i < val; ++i) {
         std::size_t n = c.waits.waiters(addr(word));
         if (n == 0) break;
@@ -118,18 +118,17 @@ extern "C" long syscall(long number, ...) noexcept {
     case SYS_clone:
     case SYS_clone3:
       if (ThreadState* self = rt::controlled_thread())
-        raw_child(self, number == SYS_fork    ? "SYS_fork"
-                        : number == SYS_vfork ? "SYS_vfork"
-                        : number == SYS_clone ? "SYS_clone"
-                                              : "SYS_clone3",
+        raw_child(self,
+                  number == SYS_fork    ? "SYS_fork"
+                  : number == SYS_vfork ? "SYS_vfork"
+                  : number == SYS_clone ? "SYS_clone"
+                                        : "SYS_clone3",
                   WEFT_PC);
       break;
     case SYS_getpid: return VirtualIds::pid();
     case SYS_gettid: return VirtualIds::tid();
     case SYS_kill:
-    case SYS_rt_sigqueueinfo:
-      a[0] = VirtualIds::real_pid(static_cast<pid_t>(a[0]));
-      break;
+    case SYS_rt_sigqueueinfo: a[0] = VirtualIds::real_pid(static_cast<pid_t>(a[0])); break;
     case SYS_tkill: a[0] = VirtualIds::real_tid(static_cast<pid_t>(a[0])); break;
     case SYS_tgkill:
       a[0] = VirtualIds::real_pid(static_cast<pid_t>(a[0]));

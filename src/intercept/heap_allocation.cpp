@@ -1,6 +1,7 @@
 // Allocation functions: each heap block a controlled thread allocates is noted with where
-// it was allocated, and each freed one forgotten by the models that remember memory, so that a report names a heap object ("heap#2, 48 bytes allocated at
-// queue.cpp:31") instead of an address. The blocks themselves come from glibc's allocator
+// it was allocated, and each freed one forgotten by the models that remember memory, so that a
+// report names a heap object ("heap#2, 48 bytes allocated at queue.cpp:31") instead of an address.
+// The blocks themselves come from glibc's allocator
 // (__libc_*: no dlsym, which itself allocates), except weft's own, which come from its
 // internal heap (runtime/internal_heap.hpp) so that glibc's heap holds only the program's
 // blocks and is the same in every execution. operator new is replaced too (a
@@ -45,7 +46,9 @@ inline bool internal() {
 inline void* block(std::size_t n, std::size_t alignment = 0, bool zero = false) {
   if (internal())
     if (void* p = InternalHeap::allocate(n, alignment, zero)) return p;
-  return alignment != 0 ? __libc_memalign(alignment, n) : zero ? __libc_calloc(n, 1) : __libc_malloc(n);
+  return alignment != 0 ? __libc_memalign(alignment, n)
+         : zero         ? __libc_calloc(n, 1)
+                        : __libc_malloc(n);
 }
 
 inline void* noted(void* p, std::size_t n, std::uintptr_t pc) {
@@ -89,7 +92,8 @@ void* new_block(std::size_t n, std::size_t alignment, std::uintptr_t pc) {
     if (g_malloc_is_weft)
       p = noted(block(n, alignment <= alignof(std::max_align_t) ? 0 : alignment), n, pc);
     else
-      p = alignment <= alignof(std::max_align_t) ? std::malloc(n) : std::aligned_alloc(alignment, n);
+      p = alignment <= alignof(std::max_align_t) ? std::malloc(n)
+                                                 : std::aligned_alloc(alignment, n);
     if (p != nullptr) return p;
     std::new_handler handler = std::get_new_handler();
     if (handler == nullptr) throw std::bad_alloc();
@@ -135,7 +139,9 @@ void* memalign(std::size_t alignment, std::size_t n) noexcept {
 // it freed, not reused.
 void free(void* p) noexcept {
   if (InternalHeap::owns(p)) return InternalHeap::free(p);
-  if (freeing(p, WEFT_PC, [p] { return malloc_usable_size(p); }, true)) return;
+  if (freeing(
+          p, WEFT_PC, [p] { return malloc_usable_size(p); }, true))
+    return;
   __libc_free(p);
 }
 
@@ -149,7 +155,8 @@ void* realloc(void* p, std::size_t n) noexcept {
   // The block may move: the old one is then freed, which writes all of it. (Whether it
   // moves is the allocator's business: weft counts any realloc as such a write.)
   // (Not quarantined: glibc frees a moved block itself.)
-  freeing(p, WEFT_PC, [p] { return malloc_usable_size(p); }, false);
+  freeing(
+      p, WEFT_PC, [p] { return malloc_usable_size(p); }, false);
   void* q = __libc_realloc(p, n);
   return q != p ? noted(q, n, WEFT_RAW_PC) : q;
 }

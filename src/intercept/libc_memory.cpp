@@ -34,8 +34,8 @@ void before_unmap() {
   }
 }
 
-__attribute__((noinline)) void range(ThreadState* self, const void* src, void* dst,
-                                     std::size_t n, std::uintptr_t pc) {
+__attribute__((noinline)) void range(ThreadState* self, const void* src, void* dst, std::size_t n,
+                                     std::uintptr_t pc) {
   if (n == 0) return;
   Controller& c = ctl();
   RuntimeScope scope(self);
@@ -53,7 +53,8 @@ int munmap(void* address, std::size_t length) noexcept {
   return real_munmap()(address, length);
 }
 
-void* mremap(void* old_address, std::size_t old_size, std::size_t new_size, int flags, ...) noexcept {
+void* mremap(void* old_address, std::size_t old_size, std::size_t new_size, int flags,
+             ...) noexcept {
   void* new_address = nullptr;
   if (flags & MREMAP_FIXED) {
     va_list args;

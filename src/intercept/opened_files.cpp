@@ -31,8 +31,7 @@ namespace {
 constexpr std::size_t kDeviceBytes = 64 << 10;
 
 bool random_device_path(const char* path) {
-  return path != nullptr &&
-         (strcmp(path, "/dev/urandom") == 0 || strcmp(path, "/dev/random") == 0);
+  return path != nullptr && (strcmp(path, "/dev/urandom") == 0 || strcmp(path, "/dev/random") == 0);
 }
 
 // A file of kDeviceBytes of the stream, open for reading at its start: what opening a
@@ -64,7 +63,8 @@ const char* proc_path(const char* path, char (&buf)[PATH_MAX]) {
   const char* rest = path + 6;
   if (strncmp(rest, pid, static_cast<std::size_t>(n)) != 0 || (rest[n] != '/' && rest[n] != '\0'))
     return path;
-  if (snprintf(buf, sizeof buf, "/proc/self%s", rest + n) >= static_cast<int>(sizeof buf)) return path;
+  if (snprintf(buf, sizeof buf, "/proc/self%s", rest + n) >= static_cast<int>(sizeof buf))
+    return path;
   return buf;
 }
 

@@ -57,12 +57,12 @@ void parallel_loop(void (*fn)(void*), void* data, unsigned num_threads, Schedule
 }
 
 // Long loops: GOMP_loop_<schedule>_start(start, end, incr, [chunk,] istart, iend).
-bool long_start(Schedule s, long start, long end, long incr, long chunk, bool ordered,
-                long* istart, long* iend) {
+bool long_start(Schedule s, long start, long end, long incr, long chunk, bool ordered, long* istart,
+                long* iend) {
   Member& m = member();
   Chunk c;
-  const bool more = start_loop(s, trip_count(start, end, incr), static_cast<std::uint64_t>(chunk),
-                               ordered, &c);
+  const bool more =
+      start_loop(s, trip_count(start, end, incr), static_cast<std::uint64_t>(chunk), ordered, &c);
   m.bounds_start = static_cast<std::uint64_t>(start);
   m.bounds_incr = static_cast<std::uint64_t>(incr);
   if (more) set_bounds(m, c, istart, iend);
@@ -131,46 +131,46 @@ bool GOMP_barrier_cancel() {
 
 // ---- loops ----
 
-#define WEFT_LONG_LOOP(name, schedule, ordered)                                                \
-  bool GOMP_loop_##name##_start(long start, long end, long incr, long chunk, long* istart,    \
-                                long* iend) {                                                 \
-    WEFT_PROGRAM_CALL;                                                                        \
-    return long_start(schedule, start, end, incr, chunk, ordered, istart, iend);             \
-  }                                                                                           \
-  bool GOMP_loop_##name##_next(long* istart, long* iend) {                                    \
-    WEFT_PROGRAM_CALL;                                                                        \
-    return long_next(istart, iend);                                                           \
-  }                                                                                           \
-  bool GOMP_loop_ull_##name##_start(bool up, ull start, ull end, ull incr, ull chunk,         \
-                                    ull* istart, ull* iend) {                                 \
-    WEFT_PROGRAM_CALL;                                                                        \
-    return ull_start(schedule, up, start, end, incr, chunk, ordered, istart, iend);          \
-  }                                                                                           \
-  bool GOMP_loop_ull_##name##_next(ull* istart, ull* iend) {                                  \
-    WEFT_PROGRAM_CALL;                                                                        \
-    return ull_next(istart, iend);                                                            \
+#define WEFT_LONG_LOOP(name, schedule, ordered)                                                    \
+  bool GOMP_loop_##name##_start(long start, long end, long incr, long chunk, long* istart,         \
+                                long* iend) {                                                      \
+    WEFT_PROGRAM_CALL;                                                                             \
+    return long_start(schedule, start, end, incr, chunk, ordered, istart, iend);                   \
+  }                                                                                                \
+  bool GOMP_loop_##name##_next(long* istart, long* iend) {                                         \
+    WEFT_PROGRAM_CALL;                                                                             \
+    return long_next(istart, iend);                                                                \
+  }                                                                                                \
+  bool GOMP_loop_ull_##name##_start(bool up, ull start, ull end, ull incr, ull chunk, ull* istart, \
+                                    ull* iend) {                                                   \
+    WEFT_PROGRAM_CALL;                                                                             \
+    return ull_start(schedule, up, start, end, incr, chunk, ordered, istart, iend);                \
+  }                                                                                                \
+  bool GOMP_loop_ull_##name##_next(ull* istart, ull* iend) {                                       \
+    WEFT_PROGRAM_CALL;                                                                             \
+    return ull_next(istart, iend);                                                                 \
   }
-#define WEFT_RUNTIME_LOOP(name, ordered)                                                       \
-  bool GOMP_loop_##name##_start(long start, long end, long incr, long* istart, long* iend) {   \
-    WEFT_PROGRAM_CALL;                                                                        \
-    std::uint64_t chunk;                                                                      \
-    const Schedule s = runtime_schedule(&chunk);                                              \
+#define WEFT_RUNTIME_LOOP(name, ordered)                                                     \
+  bool GOMP_loop_##name##_start(long start, long end, long incr, long* istart, long* iend) { \
+    WEFT_PROGRAM_CALL;                                                                       \
+    std::uint64_t chunk;                                                                     \
+    const Schedule s = runtime_schedule(&chunk);                                             \
     return long_start(s, start, end, incr, static_cast<long>(chunk), ordered, istart, iend); \
-  }                                                                                           \
-  bool GOMP_loop_##name##_next(long* istart, long* iend) {                                    \
-    WEFT_PROGRAM_CALL;                                                                        \
-    return long_next(istart, iend);                                                           \
-  }                                                                                           \
-  bool GOMP_loop_ull_##name##_start(bool up, ull start, ull end, ull incr, ull* istart,       \
-                                    ull* iend) {                                              \
-    WEFT_PROGRAM_CALL;                                                                        \
-    std::uint64_t chunk;                                                                      \
-    const Schedule s = runtime_schedule(&chunk);                                              \
+  }                                                                                          \
+  bool GOMP_loop_##name##_next(long* istart, long* iend) {                                   \
+    WEFT_PROGRAM_CALL;                                                                       \
+    return long_next(istart, iend);                                                          \
+  }                                                                                          \
+  bool GOMP_loop_ull_##name##_start(bool up, ull start, ull end, ull incr, ull* istart,      \
+                                    ull* iend) {                                             \
+    WEFT_PROGRAM_CALL;                                                                       \
+    std::uint64_t chunk;                                                                     \
+    const Schedule s = runtime_schedule(&chunk);                                             \
     return ull_start(s, up, start, end, incr, chunk, ordered, istart, iend);                 \
-  }                                                                                           \
-  bool GOMP_loop_ull_##name##_next(ull* istart, ull* iend) {                                  \
-    WEFT_PROGRAM_CALL;                                                                        \
-    return ull_next(istart, iend);                                                            \
+  }                                                                                          \
+  bool GOMP_loop_ull_##name##_next(ull* istart, ull* iend) {                                 \
+    WEFT_PROGRAM_CALL;                                                                       \
+    return ull_next(istart, iend);                                                           \
   }
 
 WEFT_LONG_LOOP(static, Schedule::kStatic, false)
@@ -199,19 +199,19 @@ bool GOMP_loop_end_cancel() {
   return false;
 }
 
-#define WEFT_PARALLEL_LOOP(name, schedule)                                                     \
-  void GOMP_parallel_loop_##name(void (*fn)(void*), void* data, unsigned num_threads,          \
-                                 long start, long end, long incr, long chunk, unsigned) {     \
-    parallel_loop(fn, data, num_threads, schedule, start, incr, trip_count(start, end, incr), \
-                  static_cast<std::uint64_t>(chunk), WEFT_PC);                                \
+#define WEFT_PARALLEL_LOOP(name, schedule)                                                        \
+  void GOMP_parallel_loop_##name(void (*fn)(void*), void* data, unsigned num_threads, long start, \
+                                 long end, long incr, long chunk, unsigned) {                     \
+    parallel_loop(fn, data, num_threads, schedule, start, incr, trip_count(start, end, incr),     \
+                  static_cast<std::uint64_t>(chunk), WEFT_PC);                                    \
   }
-#define WEFT_PARALLEL_RUNTIME_LOOP(name)                                                       \
-  void GOMP_parallel_loop_##name(void (*fn)(void*), void* data, unsigned num_threads,          \
-                                 long start, long end, long incr, unsigned) {                 \
-    std::uint64_t chunk;                                                                      \
-    const Schedule s = runtime_schedule(&chunk);                                              \
-    parallel_loop(fn, data, num_threads, s, start, incr, trip_count(start, end, incr), chunk, \
-                  WEFT_PC);                                                                   \
+#define WEFT_PARALLEL_RUNTIME_LOOP(name)                                                          \
+  void GOMP_parallel_loop_##name(void (*fn)(void*), void* data, unsigned num_threads, long start, \
+                                 long end, long incr, unsigned) {                                 \
+    std::uint64_t chunk;                                                                          \
+    const Schedule s = runtime_schedule(&chunk);                                                  \
+    parallel_loop(fn, data, num_threads, s, start, incr, trip_count(start, end, incr), chunk,     \
+                  WEFT_PC);                                                                       \
   }
 WEFT_PARALLEL_LOOP(static, Schedule::kStatic)
 WEFT_PARALLEL_LOOP(dynamic, Schedule::kDynamic)
@@ -241,7 +241,8 @@ unsigned GOMP_sections_start(unsigned count) {
   }
   WEFT_PROGRAM_CALL;
   Chunk c;
-  return start_loop(Schedule::kDynamic, count, 1, false, &c) ? static_cast<unsigned>(c.begin + 1) : 0;
+  return start_loop(Schedule::kDynamic, count, 1, false, &c) ? static_cast<unsigned>(c.begin + 1)
+                                                             : 0;
 }
 unsigned GOMP_sections_next() {
   Member& m = member();
@@ -311,7 +312,8 @@ void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long 
     return;
   }
   // firstprivate copies made by the program's copy function, in a block of its own
-  const std::size_t align = arg_align > 0 ? static_cast<std::size_t>(arg_align) : alignof(std::max_align_t);
+  const std::size_t align =
+      arg_align > 0 ? static_cast<std::size_t>(arg_align) : alignof(std::max_align_t);
   const std::size_t size = (static_cast<std::size_t>(arg_size) + align - 1) / align * align;
   void* block = std::aligned_alloc(align, size == 0 ? align : size);
   cpyfn(block, data);

@@ -32,10 +32,14 @@ Icvs read_environment() {
     if (const auto colon = kind.find(':'); colon != std::string::npos) kind.erase(0, colon + 1);
     const auto comma = kind.find(',');
     const std::string name = kind.substr(0, comma);
-    if (name == "static") icvs.run_schedule = Schedule::kStatic;
-    else if (name == "dynamic") icvs.run_schedule = Schedule::kDynamic;
-    else if (name == "guided") icvs.run_schedule = Schedule::kGuided;
-    else if (name == "auto") icvs.run_schedule = Schedule::kAuto;
+    if (name == "static")
+      icvs.run_schedule = Schedule::kStatic;
+    else if (name == "dynamic")
+      icvs.run_schedule = Schedule::kDynamic;
+    else if (name == "guided")
+      icvs.run_schedule = Schedule::kGuided;
+    else if (name == "auto")
+      icvs.run_schedule = Schedule::kAuto;
     icvs.run_chunk = icvs.run_schedule == Schedule::kStatic ? 0 : 1;
     if (comma != std::string::npos) icvs.run_chunk = positive(kind.c_str() + comma + 1, 1);
   }

@@ -33,7 +33,8 @@ using Microtask = void (*)(kmp_int32*, kmp_int32*, ...);
 constexpr std::size_t kMaxArgs = 32;
 
 template <std::size_t... I>
-void invoke(Microtask fn, kmp_int32* gtid, kmp_int32* btid, void** args, std::index_sequence<I...>) {
+void invoke(Microtask fn, kmp_int32* gtid, kmp_int32* btid, void** args,
+            std::index_sequence<I...>) {
   fn(gtid, btid, args[I]...);
 }
 using Invoker = void (*)(Microtask, kmp_int32*, kmp_int32*, void**);
@@ -74,12 +75,19 @@ Schedule schedule_of(int kind, bool* ordered, std::uint64_t* chunk) {
   *ordered = kind >= 65 && kind <= 70;
   if (*ordered) kind -= 32;
   switch (kind) {
-    case 33: case 45: return Schedule::kStatic;  // chunked
-    case 34: case 40: case 41: *chunk = 0; return Schedule::kStatic;  // blocks
-    case 36: case 42: case 43: case 46: return Schedule::kGuided;
-    case 37: case 47: *chunk = icvs().run_chunk; return icvs().run_schedule;
+    case 33:
+    case 45: return Schedule::kStatic;  // chunked
+    case 34:
+    case 40:
+    case 41: *chunk = 0; return Schedule::kStatic;  // blocks
+    case 36:
+    case 42:
+    case 43:
+    case 46: return Schedule::kGuided;
+    case 37:
+    case 47: *chunk = icvs().run_chunk; return icvs().run_schedule;
     case 38: *chunk = 0; return Schedule::kStatic;  // auto
-    default: return Schedule::kDynamic;  // 35 dynamic, 39 trapezoidal, 44 static steal
+    default: return Schedule::kDynamic;             // 35 dynamic, 39 trapezoidal, 44 static steal
   }
 }
 
@@ -132,7 +140,8 @@ void static_init(int kind, kmp_int32* last, T* lower, T* upper, S* stride, S inc
   const std::uint64_t n = m.team == nullptr ? 1 : m.team->size(), t = m.num;
   const T lo = *lower, hi = *upper;
   const std::uint64_t count = inclusive_count(lo, hi, incr);
-  const Bounds b{static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(static_cast<std::int64_t>(incr))};
+  const Bounds b{static_cast<std::uint64_t>(lo),
+                 static_cast<std::uint64_t>(static_cast<std::int64_t>(incr))};
   bool ordered = false;
   std::uint64_t chunk = chunk_size > 0 ? static_cast<std::uint64_t>(chunk_size) : 1;
   schedule_of(kind, &ordered, &chunk);
@@ -145,7 +154,8 @@ void static_init(int kind, kmp_int32* last, T* lower, T* upper, S* stride, S inc
     const std::uint64_t begin = t * chunk;
     *lower = iteration<T>(b, begin);
     *upper = iteration<T>(b, begin + chunk - 1);
-    *stride = static_cast<S>(chunk * n * static_cast<std::uint64_t>(static_cast<std::int64_t>(incr)));
+    *stride =
+        static_cast<S>(chunk * n * static_cast<std::uint64_t>(static_cast<std::int64_t>(incr)));
     if (last != nullptr) *last = ((count - 1) / chunk) % n == t ? 1 : 0;
     return;
   }
@@ -229,7 +239,8 @@ void __kmpc_fork_call(void*, kmp_int32 argc, Microtask fn, ...) {
 
 void __kmpc_serialized_parallel(void*, kmp_int32) {
   Member& m = member();
-  if (t_serialized == kMaxSerialized) unsupported("serialized parallel nested 16 deep", "__kmpc_serialized_parallel", WEFT_PC);
+  if (t_serialized == kMaxSerialized)
+    unsupported("serialized parallel nested 16 deep", "__kmpc_serialized_parallel", WEFT_PC);
   t_outer[t_serialized++] = m;
   Member inner;
   inner.level = m.level + 1;
@@ -290,20 +301,27 @@ void __kmpc_copyprivate(void*, kmp_int32, std::size_t, void* data, void (*copy)(
 
 // A critical section's lock is the kmp_critical_name (32 bytes) the compiler gives it.
 void __kmpc_critical(void*, kmp_int32, void* name) { set_lock(name, WEFT_PC); }
-void __kmpc_critical_with_hint(void*, kmp_int32, void* name, std::uint32_t) { set_lock(name, WEFT_PC); }
-void __kmpc_end_critical(void*, kmp_int32, void* name) { unset_lock(name, WEFT_PC, "__kmpc_end_critical"); }
+void __kmpc_critical_with_hint(void*, kmp_int32, void* name, std::uint32_t) {
+  set_lock(name, WEFT_PC);
+}
+void __kmpc_end_critical(void*, kmp_int32, void* name) {
+  unset_lock(name, WEFT_PC, "__kmpc_end_critical");
+}
 void __kmpc_atomic_start() { set_lock(atomic_lock(), WEFT_PC); }
 void __kmpc_atomic_end() { unset_lock(atomic_lock(), WEFT_PC, "__kmpc_atomic_end"); }
 
 // Reductions by the critical-section method (1): each thread combines its partial result
 // into the shared one under the reduction's lock.
-kmp_int32 __kmpc_reduce_nowait(void*, kmp_int32, kmp_int32, std::size_t, void*, void (*)(void*, void*),
-                               void* lock) {
+kmp_int32 __kmpc_reduce_nowait(void*, kmp_int32, kmp_int32, std::size_t, void*,
+                               void (*)(void*, void*), void* lock) {
   set_lock(lock, WEFT_PC);
   return 1;
 }
-void __kmpc_end_reduce_nowait(void*, kmp_int32, void* lock) { unset_lock(lock, WEFT_PC, "__kmpc_end_reduce_nowait"); }
-kmp_int32 __kmpc_reduce(void*, kmp_int32, kmp_int32, std::size_t, void*, void (*)(void*, void*), void* lock) {
+void __kmpc_end_reduce_nowait(void*, kmp_int32, void* lock) {
+  unset_lock(lock, WEFT_PC, "__kmpc_end_reduce_nowait");
+}
+kmp_int32 __kmpc_reduce(void*, kmp_int32, kmp_int32, std::size_t, void*, void (*)(void*, void*),
+                        void* lock) {
   set_lock(lock, WEFT_PC);
   return 1;
 }
@@ -316,7 +334,7 @@ void __kmpc_end_reduce(void*, kmp_int32, void* lock) {
 
 // ---- loops ----
 
-#define WEFT_KMPC_LOOPS(suffix, T, S)                                                          \
+#define WEFT_KMPC_LOOPS(suffix, T, S)                                                         \
   void __kmpc_for_static_init_##suffix(void*, kmp_int32, kmp_int32 kind, kmp_int32* last,     \
                                        T* lower, T* upper, S* stride, S incr, S chunk) {      \
     static_init<T, S>(kind, last, lower, upper, stride, incr, chunk);                         \
@@ -348,7 +366,8 @@ void __kmpc_end_ordered(void*, kmp_int32) {}
 void* __kmpc_omp_task_alloc(void*, kmp_int32, kmp_int32 flags, std::size_t task_size,
                             std::size_t shareds_size, kmp_int32 (*entry)(kmp_int32, void*)) {
   const std::size_t head = (task_size + sizeof(void*) - 1) / sizeof(void*) * sizeof(void*);
-  auto* block = static_cast<TaskBlock*>(std::calloc(1, offsetof(TaskBlock, task) + head + shareds_size));
+  auto* block =
+      static_cast<TaskBlock*>(std::calloc(1, offsetof(TaskBlock, task) + head + shareds_size));
   block->flags = flags;
   auto* task = reinterpret_cast<KmpTask*>(block->task);
   task->shareds = shareds_size > 0 ? reinterpret_cast<char*>(task) + head : nullptr;
@@ -360,7 +379,8 @@ kmp_int32 __kmpc_omp_task(void*, kmp_int32, void* task) {
   finish_task(task);
   return 0;
 }
-kmp_int32 __kmpc_omp_task_with_deps(void* loc, kmp_int32 gtid, void* task, kmp_int32, void*, kmp_int32, void*) {
+kmp_int32 __kmpc_omp_task_with_deps(void* loc, kmp_int32 gtid, void* task, kmp_int32, void*,
+                                    kmp_int32, void*) {
   return __kmpc_omp_task(loc, gtid, task);  // every earlier task is done: its dependences hold
 }
 // if(0): the program runs the task itself between these.

@@ -33,7 +33,8 @@ bool real_try(void* lock, bool nest) {
   LockWords* w = words(lock);
   const std::uint32_t me = my_tid();
   std::uint32_t expected = 0;
-  if (__atomic_compare_exchange_n(&w->owner, &expected, me, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+  if (__atomic_compare_exchange_n(&w->owner, &expected, me, false, __ATOMIC_ACQUIRE,
+                                  __ATOMIC_RELAXED)) {
     if (nest) w->depth = 1;  // a simple lock has 4 bytes only
     return true;
   }
@@ -96,8 +97,9 @@ void unlock(void* lock, bool nest, std::uintptr_t pc, const char* call) {
       misuse.object = addr(lock);
       misuse.kind = Misuse::Object::kMutex;
       c.misuse(self,
-               std::string(call) + (owner == kNoThread ? " of a lock that is not set"
-                                                       : " of a lock that T" + std::to_string(owner) + " holds"),
+               std::string(call) + (owner == kNoThread
+                                        ? " of a lock that is not set"
+                                        : " of a lock that T" + std::to_string(owner) + " holds"),
                misuse, pc);
     }
     if (nest) --words(lock)->depth;
@@ -107,8 +109,10 @@ void unlock(void* lock, bool nest, std::uintptr_t pc, const char* call) {
 }
 
 void init(void* lock, bool nest) {
-  if (nest) *words(lock) = LockWords{0, 0};
-  else words(lock)->owner = 0;
+  if (nest)
+    *words(lock) = LockWords{0, 0};
+  else
+    words(lock)->owner = 0;
   if (ThreadState* self = rt::controlled_thread()) {
     RuntimeScope scope(self);
     ctl().mutexes.reset_one(addr(lock));

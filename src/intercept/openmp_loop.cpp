@@ -24,8 +24,10 @@ bool take_chunk(Team& team, Member& m, Chunk* out) {
 }  // namespace
 
 std::uint64_t trip_count(__int128 start, __int128 end, __int128 incr) {
-  if (incr > 0) return start < end ? static_cast<std::uint64_t>((end - start + incr - 1) / incr) : 0;
-  if (incr < 0) return start > end ? static_cast<std::uint64_t>((start - end - incr - 1) / -incr) : 0;
+  if (incr > 0)
+    return start < end ? static_cast<std::uint64_t>((end - start + incr - 1) / incr) : 0;
+  if (incr < 0)
+    return start > end ? static_cast<std::uint64_t>((start - end - incr - 1) / -incr) : 0;
   return 0;
 }
 

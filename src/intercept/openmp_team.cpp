@@ -155,8 +155,7 @@ bool next_chunk(const Team& team, WorkShare& ws, Member& m, Chunk* out) {
     case Schedule::kGuided: {
       if (ws.next >= ws.count) return false;
       std::uint64_t size = std::max<std::uint64_t>(ws.chunk, 1);
-      if (ws.schedule == Schedule::kGuided)
-        size = std::max(size, (ws.count - ws.next + n - 1) / n);
+      if (ws.schedule == Schedule::kGuided) size = std::max(size, (ws.count - ws.next + n - 1) / n);
       out->begin = ws.next;
       out->end = ws.count - ws.next < size ? ws.count : ws.next + size;
       ws.next = out->end;

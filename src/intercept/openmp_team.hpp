@@ -26,11 +26,11 @@ struct WorkShare {
   unsigned left = 0;  // threads done with it
   Schedule schedule = Schedule::kStatic;
   bool ordered = false;
-  std::uint64_t count = 0;  // iterations
-  std::uint64_t chunk = 0;  // 0: static blocks of count / team size
-  std::uint64_t next = 0;   // the first iteration not handed out (dynamic, guided)
+  std::uint64_t count = 0;         // iterations
+  std::uint64_t chunk = 0;         // 0: static blocks of count / team size
+  std::uint64_t next = 0;          // the first iteration not handed out (dynamic, guided)
   std::uint64_t ordered_next = 0;  // the first iteration whose ordered regions may not run yet
-  void* copy = nullptr;  // single copyprivate: the executing thread's data
+  void* copy = nullptr;            // single copyprivate: the executing thread's data
   // A combined parallel loop's first iteration and step (Member::bounds_*), for its members.
   std::uint64_t start = 0;
   std::uint64_t incr = 0;
@@ -88,8 +88,8 @@ struct Member {
   unsigned active_level = 0;
   std::uint64_t work_shares = 0;  // met so far in this region
   std::uint64_t singles = 0;
-  WorkShare* loop = nullptr;  // the loop or sections it is in
-  Chunk chunk;                // its current chunk of that loop
+  WorkShare* loop = nullptr;      // the loop or sections it is in
+  Chunk chunk;                    // its current chunk of that loop
   std::uint64_t static_trip = 0;  // static schedules: chunks it took so far
   // The loop's first iteration and step as the program wrote them (two's complement).
   std::uint64_t bounds_start = 0;

@@ -4,9 +4,9 @@
 #include "intercept/openmp_icv.hpp"
 #include "intercept/real.hpp"
 
-#define WEFT_REFUSED(name, construct)                                               \
-  extern "C" void name() {                                                          \
-    const char* what = construct;                                                   \
+#define WEFT_REFUSED(name, construct)                                                     \
+  extern "C" void name() {                                                                \
+    const char* what = construct;                                                         \
     weft::intercept::openmp::unsupported(what != nullptr ? what : #name, #name, WEFT_PC); \
   }
 #include "intercept/openmp_unsupported.def"

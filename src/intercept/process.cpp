@@ -162,8 +162,9 @@ int fexecve(int fd, char* const argv[], char* const envp[]) noexcept {
 int execl(const char* path, const char* arg, ...) noexcept {
   va_list ap;
   va_start(ap, arg);
-  const int rc = exec_list("execl()", WEFT_PC, arg, ap, false,
-                           [&](char* const* argv, char* const*) { return real_execv()(path, argv); });
+  const int rc =
+      exec_list("execl()", WEFT_PC, arg, ap, false,
+                [&](char* const* argv, char* const*) { return real_execv()(path, argv); });
   va_end(ap);
   return rc;
 }
@@ -171,8 +172,9 @@ int execl(const char* path, const char* arg, ...) noexcept {
 int execlp(const char* file, const char* arg, ...) noexcept {
   va_list ap;
   va_start(ap, arg);
-  const int rc = exec_list("execlp()", WEFT_PC, arg, ap, false,
-                           [&](char* const* argv, char* const*) { return real_execvp()(file, argv); });
+  const int rc =
+      exec_list("execlp()", WEFT_PC, arg, ap, false,
+                [&](char* const* argv, char* const*) { return real_execvp()(file, argv); });
   va_end(ap);
   return rc;
 }
@@ -180,9 +182,9 @@ int execlp(const char* file, const char* arg, ...) noexcept {
 int execle(const char* path, const char* arg, ...) noexcept {
   va_list ap;
   va_start(ap, arg);
-  const int rc = exec_list("execle()", WEFT_PC, arg, ap, true, [&](char* const* argv, char* const* envp) {
-    return real_execve()(path, argv, envp);
-  });
+  const int rc = exec_list(
+      "execle()", WEFT_PC, arg, ap, true,
+      [&](char* const* argv, char* const* envp) { return real_execve()(path, argv, envp); });
   va_end(ap);
   return rc;
 }

@@ -52,8 +52,8 @@ int wait(ThreadState* self, pthread_cond_t* cv, pthread_mutex_t* m, std::uintptr
 
 // The waits are cancellation points, on entry and while waiting (then with the mutex
 // reacquired, as POSIX says, for the cleanup handlers).
-int cancellable_wait(ThreadState* self, pthread_cond_t* cv, pthread_mutex_t* m,
-                     std::uintptr_t pc, const Deadline& deadline) {
+int cancellable_wait(ThreadState* self, pthread_cond_t* cv, pthread_mutex_t* m, std::uintptr_t pc,
+                     const Deadline& deadline) {
   cancellation_point(self);
   const int r = wait(self, cv, m, pc, deadline);
   cancellation_point(self);
@@ -83,8 +83,7 @@ int pthread_cond_wait(pthread_cond_t* cv, pthread_mutex_t* m) {
   return real_pthread_cond_wait()(cv, m);
 }
 
-int pthread_cond_timedwait(pthread_cond_t* cv, pthread_mutex_t* m,
-                           const struct timespec* abstime) {
+int pthread_cond_timedwait(pthread_cond_t* cv, pthread_mutex_t* m, const struct timespec* abstime) {
   if (ThreadState* self = rt::controlled_thread())
     return cancellable_wait(self, cv, m, WEFT_PC, Deadline::at(clock_of(cv), abstime));
   return real_pthread_cond_timedwait()(cv, m, abstime);
@@ -113,13 +112,15 @@ int pthread_cond_destroy(pthread_cond_t* cv) noexcept {
   if (ThreadState* self = rt::controlled_thread()) {
     RuntimeScope scope(self);
     const std::uintptr_t ca = addr(cv);
-    check_no_waiters(self, ctl().waiters(self, [ca](const ThreadState& t) {
-                       return t.pending.object == ca &&
-                              (t.pending.kind == OpKind::CondWait ||
-                               (t.pending.kind == OpKind::CondWake && !t.woken));
-                     }),
-                     ca, Misuse::Object::kCondition,
-                     "pthread_cond_destroy of a condition variable", WEFT_PC);
+    check_no_waiters(self,
+                     ctl().waiters(self,
+                                   [ca](const ThreadState& t) {
+                                     return t.pending.object == ca &&
+                                            (t.pending.kind == OpKind::CondWait ||
+                                             (t.pending.kind == OpKind::CondWake && !t.woken));
+                                   }),
+                     ca, Misuse::Object::kCondition, "pthread_cond_destroy of a condition variable",
+                     WEFT_PC);
   }
   return real_pthread_cond_destroy()(cv);
 }

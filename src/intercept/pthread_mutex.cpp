@@ -81,14 +81,15 @@ void check_release(ThreadState* self, const pthread_mutex_t* m, std::uintptr_t p
     locked_for_real = m->__data.__lock != 0;
   }
   if (!undefined) return;
-  if (owner != kNoThread) misuse(self, m, pc, call + " a mutex that " + thread_name(owner) + " holds");
+  if (owner != kNoThread)
+    misuse(self, m, pc, call + " a mutex that " + thread_name(owner) + " holds");
   if (!locked_for_real) misuse(self, m, pc, call + " a mutex that is not locked");
 }
 
 }  // namespace
 
 void weft::intercept::check_cond_wait_mutex(ThreadState* self, const pthread_mutex_t* m,
-                                             std::uintptr_t pc) {
+                                            std::uintptr_t pc) {
   check_release(self, m, pc, "pthread_cond_wait with");
 }
 
@@ -186,8 +187,7 @@ int pthread_mutex_destroy(pthread_mutex_t* m) noexcept {
 }
 
 int pthread_mutex_lock(pthread_mutex_t* m) noexcept {
-  if (ThreadState* self = rt::controlled_thread())
-    return lock(self, m, WEFT_PC, Deadline::never());
+  if (ThreadState* self = rt::controlled_thread()) return lock(self, m, WEFT_PC, Deadline::never());
   return real_pthread_mutex_lock()(m);
 }
 

@@ -28,7 +28,7 @@ int lock(ThreadState* self, pthread_rwlock_t* l, std::uintptr_t pc, bool write,
   const std::uintptr_t a = addr(l);
   if (c.rwlocks.writer(a) == self->id) return EDEADLK;
   if (c.schedule_wait(self, make_op(write ? OpKind::RwWriteLock : OpKind::RwReadLock, a, pc),
-                     deadline))
+                      deadline))
     return ETIMEDOUT;
   c.rwlocks.take(a, self->id, write);
   return 0;
@@ -95,10 +95,13 @@ void check_destroy(ThreadState* self, pthread_rwlock_t* l, std::uintptr_t pc) {
   const std::uintptr_t a = addr(l);
   if (const std::string who = holders(c, a); !who.empty())
     misuse(self, a, pc, "pthread_rwlock_destroy of a read-write lock that " + who);
-  check_no_waiters(self, c.waiters(self, [a](const ThreadState& t) {
-                     return t.pending.object == a && (t.pending.kind == OpKind::RwReadLock ||
-                                                      t.pending.kind == OpKind::RwWriteLock);
-                   }),
+  check_no_waiters(self,
+                   c.waiters(self,
+                             [a](const ThreadState& t) {
+                               return t.pending.object == a &&
+                                      (t.pending.kind == OpKind::RwReadLock ||
+                                       t.pending.kind == OpKind::RwWriteLock);
+                             }),
                    a, Misuse::Object::kRwLock, "pthread_rwlock_destroy of a read-write lock", pc);
   c.rwlocks.reset_one(a);
 }

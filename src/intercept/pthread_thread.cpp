@@ -141,7 +141,8 @@ int pthread_cancel(pthread_t t) {
 int pthread_setcancelstate(int state, int* old) {
   if (ThreadState* self = rt::controlled_thread()) {
     if (state != PTHREAD_CANCEL_ENABLE && state != PTHREAD_CANCEL_DISABLE) return EINVAL;
-    if (old != nullptr) *old = self->cancel_disabled ? PTHREAD_CANCEL_DISABLE : PTHREAD_CANCEL_ENABLE;
+    if (old != nullptr)
+      *old = self->cancel_disabled ? PTHREAD_CANCEL_DISABLE : PTHREAD_CANCEL_ENABLE;
     self->cancel_disabled = state == PTHREAD_CANCEL_DISABLE;
     return 0;
   }
@@ -230,13 +231,13 @@ int nanosleep(const struct timespec* req, struct timespec* rem) {
   return real_nanosleep()(req, rem);
 }
 
-int clock_nanosleep(clockid_t clock, int flags, const struct timespec* req,
-                    struct timespec* rem) {
+int clock_nanosleep(clockid_t clock, int flags, const struct timespec* req, struct timespec* rem) {
   if (ThreadState* self = rt::controlled_thread()) {
     std::uint64_t ns = to_ns(req);
     if (flags & TIMER_ABSTIME) {  // until a virtual instant
       struct timespec now;
-      const std::uint64_t at = rt::VirtualClock::read(clock, ctl().virtual_ns(), &now) ? to_ns(&now) : ns;
+      const std::uint64_t at =
+          rt::VirtualClock::read(clock, ctl().virtual_ns(), &now) ? to_ns(&now) : ns;
       ns = ns > at ? ns - at : 0;
     }
     sleep_point(self, WEFT_PC, ns);

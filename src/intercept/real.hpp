@@ -14,18 +14,20 @@
 #include "runtime/instrumented_code.hpp"
 #include "runtime/thread_state.hpp"
 
-#define WEFT_DEFINE_REAL(name)                                                   \
-  inline decltype(&::name) real_##name() {                                       \
-    static std::atomic<decltype(&::name)> fn{nullptr};                          \
-    auto f = fn.load(std::memory_order_relaxed);                                 \
-    if (f == nullptr) {                                                          \
-      f = reinterpret_cast<decltype(&::name)>(dlsym(RTLD_NEXT, #name));          \
-      fn.store(f, std::memory_order_relaxed);                                    \
-    }                                                                            \
-    return f;                                                                    \
-  }                                                                              \
-  /* Resolved at load time, before the fork server forks: a dlsym in every */   \
-  /* execution's child costs more than the execution (make bench). */            \
+// Kept as a void*: std::atomic of the function's own pointer type would drop its
+// attributes (nonnull, noexcept's), which GCC warns of.
+#define WEFT_DEFINE_REAL(name)                                                \
+  inline decltype(&::name) real_##name() {                                    \
+    static std::atomic<void*> fn{nullptr};                                    \
+    void* f = fn.load(std::memory_order_relaxed);                             \
+    if (f == nullptr) {                                                       \
+      f = dlsym(RTLD_NEXT, #name);                                            \
+      fn.store(f, std::memory_order_relaxed);                                 \
+    }                                                                         \
+    return reinterpret_cast<decltype(&::name)>(f);                            \
+  }                                                                           \
+  /* Resolved at load time, before the fork server forks: a dlsym in every */ \
+  /* execution's child costs more than the execution (make bench). */         \
   __attribute__((constructor(101))) static void resolve_real_##name() { real_##name(); }
 
 // The return address of the interposed call: where the program called it.
@@ -78,11 +80,11 @@ void check_cond_wait_mutex(ThreadState* self, const pthread_mutex_t* m, std::uin
 
 // A call weft cannot control (a child process, a raw clone, an unmodelled futex
 // operation): the run stops with a tool error naming the call, the thread and `why`.
-[[noreturn]] inline void outside_control(ThreadState* self, std::uintptr_t pc, const std::string& what,
-                                         const std::string& why) {
+[[noreturn]] inline void outside_control(ThreadState* self, std::uintptr_t pc,
+                                         const std::string& what, const std::string& why) {
   RuntimeScope scope(self);
-  ctl().tool_error("the program calls " + what + " in thread " + std::to_string(self->id) + ": " + why,
-                   pc);
+  ctl().tool_error(
+      "the program calls " + what + " in thread " + std::to_string(self->id) + ": " + why, pc);
 }
 
 // "T1", "T1 and T2", "T1, T2 and T3": the threads an api-misuse message names.

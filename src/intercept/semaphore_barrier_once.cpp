@@ -84,9 +84,12 @@ int sem_destroy(sem_t* s) noexcept {
   if (ThreadState* self = rt::controlled_thread()) {
     RuntimeScope scope(self);
     const std::uintptr_t a = addr(s);
-    check_no_waiters(self, ctl().waiters(self, [a](const ThreadState& t) {
-                       return t.pending.kind == OpKind::SemWait && t.pending.object == a;
-                     }),
+    check_no_waiters(self,
+                     ctl().waiters(self,
+                                   [a](const ThreadState& t) {
+                                     return t.pending.kind == OpKind::SemWait &&
+                                            t.pending.object == a;
+                                   }),
                      a, Misuse::Object::kSemaphore, "sem_destroy of a semaphore", WEFT_PC);
   }
   return real_sem_destroy()(s);
@@ -184,12 +187,14 @@ int pthread_barrier_destroy(pthread_barrier_t* b) noexcept {
     RuntimeScope scope(self);
     Controller& c = ctl();
     const std::uintptr_t a = addr(b);
-    check_no_waiters(self, c.waiters(self, [&c, a](const ThreadState& t) {
-                       if (t.pending.object != a) return false;
-                       return t.pending.kind == OpKind::BarrierWait ||
-                              (t.pending.kind == OpKind::BarrierPass &&
-                               !c.barriers.passed(a, t.wait_generation));
-                     }),
+    check_no_waiters(self,
+                     c.waiters(self,
+                               [&c, a](const ThreadState& t) {
+                                 if (t.pending.object != a) return false;
+                                 return t.pending.kind == OpKind::BarrierWait ||
+                                        (t.pending.kind == OpKind::BarrierPass &&
+                                         !c.barriers.passed(a, t.wait_generation));
+                               }),
                      a, Misuse::Object::kBarrier, "pthread_barrier_destroy of a barrier", WEFT_PC);
   }
   return real_pthread_barrier_destroy()(b);
@@ -219,7 +224,7 @@ int pthread_once(pthread_once_t* once, void (*init)()) {
     c.onces.set(a, OnceModel::Phase::kRunning);
   }
   try {
-    init();  // the program's code: scheduled like any other
+    init();        // the program's code: scheduled like any other
   } catch (...) {  // std::call_once: an exception leaves the flag unset for the next caller
     RuntimeScope scope(self);
     ctl().onces.set(a, OnceModel::Phase::kNotRun);

@@ -68,8 +68,8 @@ T rmw_done(const volatile T* a, T old, T now) {
 template <typename T>
 bool compare_exchange(volatile T* a, T* expected, T v, int mo, std::uintptr_t pc) {
   atomic_point(OpKind::AtomicCas, a, sizeof(T), mo, pc);
-  const bool ok = __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST,
-                                              __ATOMIC_SEQ_CST);
+  const bool ok =
+      __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
   atomic_done(a, ok ? v : *expected, !ok);
   return ok;
 }

@@ -12,7 +12,7 @@ using namespace weft::intercept;
 namespace weft::rt {
 bool g_instrumented = false;
 bool* g_instrumented_out = nullptr;
-}
+}  // namespace weft::rt
 
 namespace {
 
@@ -34,20 +34,20 @@ inline __attribute__((always_inline)) void access(OpKind kind, const volatile vo
 
 }  // namespace
 
-#define WEFT_TSAN_ACCESS(n)                                                              \
-  void __tsan_read##n(void* a) { access(OpKind::Read, a, n, WEFT_RAW_PC); }                  \
-  void __tsan_write##n(void* a) { access(OpKind::Write, a, n, WEFT_RAW_PC); }                \
-  void __tsan_unaligned_read##n(void* a) { access(OpKind::Read, a, n, WEFT_RAW_PC); }        \
-  void __tsan_unaligned_write##n(void* a) { access(OpKind::Write, a, n, WEFT_RAW_PC); }      \
-  void __tsan_volatile_read##n(void* a) { access(OpKind::Read, a, n, WEFT_RAW_PC); }         \
-  void __tsan_volatile_write##n(void* a) { access(OpKind::Write, a, n, WEFT_RAW_PC); }       \
-  void __tsan_unaligned_volatile_read##n(void* a) { access(OpKind::Read, a, n, WEFT_RAW_PC); } \
+#define WEFT_TSAN_ACCESS(n)                                                                      \
+  void __tsan_read##n(void* a) { access(OpKind::Read, a, n, WEFT_RAW_PC); }                      \
+  void __tsan_write##n(void* a) { access(OpKind::Write, a, n, WEFT_RAW_PC); }                    \
+  void __tsan_unaligned_read##n(void* a) { access(OpKind::Read, a, n, WEFT_RAW_PC); }            \
+  void __tsan_unaligned_write##n(void* a) { access(OpKind::Write, a, n, WEFT_RAW_PC); }          \
+  void __tsan_volatile_read##n(void* a) { access(OpKind::Read, a, n, WEFT_RAW_PC); }             \
+  void __tsan_volatile_write##n(void* a) { access(OpKind::Write, a, n, WEFT_RAW_PC); }           \
+  void __tsan_unaligned_volatile_read##n(void* a) { access(OpKind::Read, a, n, WEFT_RAW_PC); }   \
   void __tsan_unaligned_volatile_write##n(void* a) { access(OpKind::Write, a, n, WEFT_RAW_PC); } \
-  void __tsan_read##n##_pc(void* a, void* pc) {                                          \
-    access(OpKind::Read, a, n, reinterpret_cast<std::uintptr_t>(pc));                     \
-  }                                                                                      \
-  void __tsan_write##n##_pc(void* a, void* pc) {                                         \
-    access(OpKind::Write, a, n, reinterpret_cast<std::uintptr_t>(pc));                    \
+  void __tsan_read##n##_pc(void* a, void* pc) {                                                  \
+    access(OpKind::Read, a, n, reinterpret_cast<std::uintptr_t>(pc));                            \
+  }                                                                                              \
+  void __tsan_write##n##_pc(void* a, void* pc) {                                                 \
+    access(OpKind::Write, a, n, reinterpret_cast<std::uintptr_t>(pc));                           \
   }
 
 extern "C" {
@@ -59,7 +59,9 @@ WEFT_TSAN_ACCESS(8)
 WEFT_TSAN_ACCESS(16)
 
 void __tsan_read_range(void* a, unsigned long size) { access(OpKind::Read, a, size, WEFT_RAW_PC); }
-void __tsan_write_range(void* a, unsigned long size) { access(OpKind::Write, a, size, WEFT_RAW_PC); }
+void __tsan_write_range(void* a, unsigned long size) {
+  access(OpKind::Write, a, size, WEFT_RAW_PC);
+}
 void __tsan_read_range_pc(void* a, unsigned long size, void* pc) {
   access(OpKind::Read, a, size, reinterpret_cast<std::uintptr_t>(pc));
 }

@@ -84,7 +84,6 @@ class CausalClocks {
   std::unordered_map<std::uintptr_t, Clocks> objects_;
 };
 
-
 }  // namespace
 
 std::array<std::size_t, 2> race_steps(const BugRecord& bug) {

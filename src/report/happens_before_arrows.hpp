@@ -22,21 +22,23 @@ inline std::vector<std::pair<std::size_t, std::size_t>> happens_before_arrows(
     switch (e.op.kind) {
       case OpKind::ThreadCreate: created_at[e.op.aux] = i; break;
       case OpKind::ThreadStart:
-        if (auto it = created_at.find(e.thread); it != created_at.end()) arrows.emplace_back(it->second, i);
+        if (auto it = created_at.find(e.thread); it != created_at.end())
+          arrows.emplace_back(it->second, i);
         break;
       case OpKind::ThreadExit: exited_at[e.thread] = i; break;
       case OpKind::ThreadJoin:
       case OpKind::ThreadTryJoin:
-        if (auto it = exited_at.find(e.op.aux); it != exited_at.end()) arrows.emplace_back(it->second, i);
+        if (auto it = exited_at.find(e.op.aux); it != exited_at.end())
+          arrows.emplace_back(it->second, i);
         break;
-      default:
-        break;
+      default: break;
     }
     if (e.op.object != 0) {
       auto it = last_on_object.find(e.op.object);
       if (it != last_on_object.end()) {
         const Event& before = events[it->second];
-        if (before.thread != e.thread && conflicting(before.op, e.op)) arrows.emplace_back(it->second, i);
+        if (before.thread != e.thread && conflicting(before.op, e.op))
+          arrows.emplace_back(it->second, i);
       }
       last_on_object[e.op.object] = i;
     }

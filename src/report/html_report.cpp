@@ -132,7 +132,11 @@ std::string plural(std::size_t n, const char* noun) {
 class PageWriter {
  public:
   PageWriter(const RunRecord& run, Symbolizer& symbolizer, const HtmlContext& context)
-      : run_(run), bug_(run.bugs.front()), sym_(symbolizer), context_(context), names_(bug_, symbolizer) {}
+      : run_(run),
+        bug_(run.bugs.front()),
+        sym_(symbolizer),
+        context_(context),
+        names_(bug_, symbolizer) {}
 
   std::string write() {
     const std::string kind(bug_kind_name(bug_.kind));
@@ -144,7 +148,8 @@ class PageWriter {
     html_ = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>weft: " +
             escape(kind) + " in " + escape(context_.program) + "</title>\n<style>" + kStyle +
             "</style></head>\n<body>\n";
-    html_ += "<h1><span class=\"kind\">" + escape(kind) + "</span>: " + escape(bug_.message) + "</h1>\n";
+    html_ +=
+        "<h1><span class=\"kind\">" + escape(kind) + "</span>: " + escape(bug_.message) + "</h1>\n";
     write_meta();
     write_location();
     if (bug_.has_race) write_race(bug_, "race", true);
@@ -169,10 +174,13 @@ class PageWriter {
   void write_meta() {
     const std::size_t shown = bug_.events.size() - from();
     html_ += "<p class=\"meta\">" + escape(context_.program) + " &middot; " +
-             plural(bug_.events.size(), "step") + " &middot; " + plural(bug_.preemptions(), "preemption") +
-             " &middot; found in execution <span id=\"execution\">" + std::to_string(bug_.execution) +
-             "</span>" +
-             (from() != 0 ? " &middot; the last " + std::to_string(shown) + " steps shown (--full-trace shows all)" : "") +
+             plural(bug_.events.size(), "step") + " &middot; " +
+             plural(bug_.preemptions(), "preemption") +
+             " &middot; found in execution <span id=\"execution\">" +
+             std::to_string(bug_.execution) + "</span>" +
+             (from() != 0 ? " &middot; the last " + std::to_string(shown) +
+                                " steps shown (--full-trace shows all)"
+                          : "") +
              "</p>\n";
     const std::string command = context_.replay_command.empty()
                                     ? "weft replay SCHEDULE -- " + context_.program
@@ -193,7 +201,8 @@ class PageWriter {
     if (!where.function.empty()) html_ += " in <code>" + escape(where.function) + "</code>";
     const std::string src = where.file.empty() ? "" : sym_.source_line(where.file, where.line);
     if (!src.empty())
-      html_ += "<br><code class=\"source\">" + std::to_string(where.line) + " | " + escape(src) + "</code>";
+      html_ += "<br><code class=\"source\">" + std::to_string(where.line) + " | " + escape(src) +
+               "</code>";
     html_ += "</p>\n";
   }
 
@@ -202,18 +211,20 @@ class PageWriter {
     const ObjectNames names(bug, sym_);
     const DataRace& r = bug.race;
     const bool freed = bug.kind == BugKind::kUseAfterFree;
-    html_ += std::string("<p") + (*id ? std::string(" id=\"") + id + "\"" : "") + " class=\"race\">" +
-             (freed ? "use of freed" : "race on") + " <code>" + escape(names.address(r.address)) + "</code>" +
+    html_ += std::string("<p") + (*id ? std::string(" id=\"") + id + "\"" : "") +
+             " class=\"race\">" + (freed ? "use of freed" : "race on") + " <code>" +
+             escape(names.address(r.address)) + "</code>" +
              (in_lanes ? " (the dashed boxes below)" : "") + ":";
     for (const RaceAccess* a : {&r.later, &r.earlier}) {
       if (a->thread == kNoThread) continue;
       const Frame where = choose_location(a->pc, sym_);
       const std::string src = where.file.empty() ? "" : sym_.source_line(where.file, where.line);
-      html_ += "<br><span class=\"race-access\" data-thread=\"" + std::to_string(a->thread) + "\">" +
-               escape(names.thread(a->thread)) + " " + access_name(*a, a == &r.earlier) + " of " +
-               plural(a->size, "byte") + " at <code>" + escape(place(where)) + "</code>" +
+      html_ += "<br><span class=\"race-access\" data-thread=\"" + std::to_string(a->thread) +
+               "\">" + escape(names.thread(a->thread)) + " " + access_name(*a, a == &r.earlier) +
+               " of " + plural(a->size, "byte") + " at <code>" + escape(place(where)) + "</code>" +
                (where.function.empty() ? "" : " in <code>" + escape(where.function) + "</code>") +
-               (src.empty() ? "" : " <code class=\"source\">" + escape(src) + "</code>") + "</span>";
+               (src.empty() ? "" : " <code class=\"source\">" + escape(src) + "</code>") +
+               "</span>";
     }
     html_ += "</p>\n";
   }
@@ -226,12 +237,13 @@ class PageWriter {
   // An api-misuse's object and what happened to it, oldest first.
   void write_misuse() {
     const ObjectHistory history(bug_, sym_);
-    html_ += "<p class=\"misuse\">" + std::string(ObjectHistory::noun(bug_.misuse.kind)) + " <code>" +
-             escape(names_.address(bug_.misuse.object)) + "</code>:";
+    html_ += "<p class=\"misuse\">" + std::string(ObjectHistory::noun(bug_.misuse.kind)) +
+             " <code>" + escape(names_.address(bug_.misuse.object)) + "</code>:";
     if (history.omitted() != 0) html_ += "<br>(" + std::to_string(history.omitted()) + " earlier)";
     for (const ObjectHistory::Entry& e : history.entries())
       html_ += "<br>" + escape(e.what) + " by " + escape(names_.thread(e.thread)) + " at " +
-               escape(place(e.where)) + (e.after_step ? " after step " : ", step ") + std::to_string(e.step);
+               escape(place(e.where)) + (e.after_step ? " after step " : ", step ") +
+               std::to_string(e.step);
     html_ += "</p>\n";
   }
 
@@ -245,12 +257,13 @@ class PageWriter {
       const Frame where = choose_location(b.op, sym_);
       const std::string src = where.file.empty() ? "" : sym_.source_line(where.file, where.line);
       const ThreadId holder = waits.holder(b.thread);
-      html_ += "<tr class=\"blocked-thread\" data-thread=\"" + std::to_string(b.thread) + "\"><td>" +
-               escape(names_.thread(b.thread)) + "</td><td>" + escape(std::string(op_name(b.op.kind))) +
-               " <code>" + escape(names_.object(b.op)) + "</code></td><td>" +
-               (holder == kNoThread ? "" : "waits for " + escape(names_.thread(holder))) + "</td><td><code>" +
-               escape(place(where)) + "</code></td><td><code>" + escape(where.function) + "</code></td><td><code>" +
-               escape(src) + "</code></td></tr>\n";
+      html_ +=
+          "<tr class=\"blocked-thread\" data-thread=\"" + std::to_string(b.thread) + "\"><td>" +
+          escape(names_.thread(b.thread)) + "</td><td>" + escape(std::string(op_name(b.op.kind))) +
+          " <code>" + escape(names_.object(b.op)) + "</code></td><td>" +
+          (holder == kNoThread ? "" : "waits for " + escape(names_.thread(holder))) +
+          "</td><td><code>" + escape(place(where)) + "</code></td><td><code>" +
+          escape(where.function) + "</code></td><td><code>" + escape(src) + "</code></td></tr>\n";
     }
     html_ += "</table>\n";
     const std::vector<ThreadId> cycle = waits.cycle();
@@ -286,15 +299,18 @@ void PageWriter::write_lanes() {
   if (bug_.has_race)
     for (const RaceAccess* a : {&bug_.race.later, &bug_.race.earlier})
       if (a->thread != kNoThread) threads = std::max(threads, a->thread + 1);
-  html_ += "<h2>Interleaving</h2>\n<p class=\"legend\">One lane per thread, one box per step in schedule "
-           "order. An orange edge marks a preemption (the thread before could have gone on); the red "
-           "box is the failing step; dashed boxes are the racing accesses; blue arrows are "
-           "happens-before edges between threads. Hover or click a step for its source line.</p>\n";
-  html_ += "<div id=\"wrap\"><svg id=\"arrows\"><defs><marker id=\"head\" viewBox=\"0 0 10 10\" "
-           "refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path "
-           "d=\"M0,0 L10,5 L0,10 z\" fill=\"#2a62c9\"/></marker></defs></svg>\n";
-  html_ += "<div id=\"lanes\" style=\"grid-template-columns: 3em repeat(" + std::to_string(threads) +
-           ", minmax(12em, 1fr))\">\n<div></div>";
+  html_ +=
+      "<h2>Interleaving</h2>\n<p class=\"legend\">One lane per thread, one box per step in "
+      "schedule "
+      "order. An orange edge marks a preemption (the thread before could have gone on); the red "
+      "box is the failing step; dashed boxes are the racing accesses; blue arrows are "
+      "happens-before edges between threads. Hover or click a step for its source line.</p>\n";
+  html_ +=
+      "<div id=\"wrap\"><svg id=\"arrows\"><defs><marker id=\"head\" viewBox=\"0 0 10 10\" "
+      "refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path "
+      "d=\"M0,0 L10,5 L0,10 z\" fill=\"#2a62c9\"/></marker></defs></svg>\n";
+  html_ += "<div id=\"lanes\" style=\"grid-template-columns: 3em repeat(" +
+           std::to_string(threads) + ", minmax(12em, 1fr))\">\n<div></div>";
   for (ThreadId t = 0; t < threads; ++t)
     html_ += "<div class=\"lane-head\" data-thread=\"" + std::to_string(t) + "\">" +
              escape(names_.thread(t)) + "</div>";
@@ -339,24 +355,35 @@ void PageWriter::write_step(std::size_t i, const std::array<std::size_t, 2>& rac
   const bool failing = i + 1 == bug_.events.size();
   const bool racing = i == race[0] || i == race[1];
   const std::string row = std::to_string(i - from() + 2);
-  html_ += "<div class=\"stepno\" style=\"grid-row:" + row + ";grid-column:1\">" + std::to_string(i + 1) + "</div>";
-  html_ += "<div id=\"s" + std::to_string(i) + "\" class=\"step" + (preemption ? " preemption" : "") +
-           (failing ? " bug" : "") + (racing ? " race" : "") + "\" data-step=\"" + std::to_string(i + 1) +
-           "\" data-thread=\"" + std::to_string(e.thread) + "\" style=\"grid-row:" + row +
+  html_ += "<div class=\"stepno\" style=\"grid-row:" + row + ";grid-column:1\">" +
+           std::to_string(i + 1) + "</div>";
+  html_ += "<div id=\"s" + std::to_string(i) + "\" class=\"step" +
+           (preemption ? " preemption" : "") + (failing ? " bug" : "") + (racing ? " race" : "") +
+           "\" data-step=\"" + std::to_string(i + 1) + "\" data-thread=\"" +
+           std::to_string(e.thread) + "\" style=\"grid-row:" + row +
            ";grid-column:" + std::to_string(e.thread + 2) + "\" title=\"" +
-           escape(loc + (src.empty() ? "" : "\n" + src)) + "\"><span class=\"op\">" + escape(op_text(e)) +
-           "</span>" + (obj.empty() ? "" : " <span class=\"obj\">" + escape(obj) + "</span>") +
+           escape(loc + (src.empty() ? "" : "\n" + src)) + "\"><span class=\"op\">" +
+           escape(op_text(e)) + "</span>" +
+           (obj.empty() ? "" : " <span class=\"obj\">" + escape(obj) + "</span>") +
            (value.empty() ? "" : "<span class=\"value\">" + escape(value) + "</span>") +
            (preemption ? "<span class=\"badge\">preemption</span>" : "") +
-           (racing ? std::string("<span class=\"race-badge\">") + (i == race[0] ? "racing access" : "earlier access") + "</span>" : "") +
+           (racing ? std::string("<span class=\"race-badge\">") +
+                         (i == race[0] ? "racing access" : "earlier access") + "</span>"
+                   : "") +
            (failing ? "<span id=\"bug-marker\">&#10006; " + escape(kind) + "</span>" : "") +
            (loc.empty() ? "" : "<span class=\"loc\">" + escape(loc) + "</span>") + "</div>\n";
   // Dumped now, not kept as a document: a long trace's took hundreds of MB.
   if (!steps_.empty()) steps_ += ',';
   JsonLine(&steps_)
-      .field("i", i).field("t", e.thread).field("tn", names_.thread(e.thread))
-      .field("op", op_name(e.op.kind)).field("obj", obj).field("value", value).field("loc", loc)
-      .field("fn", where.function).field("src", src);
+      .field("i", i)
+      .field("t", e.thread)
+      .field("tn", names_.thread(e.thread))
+      .field("op", op_name(e.op.kind))
+      .field("obj", obj)
+      .field("value", value)
+      .field("loc", loc)
+      .field("fn", where.function)
+      .field("src", src);
 }
 
 // Heap objects by where they were allocated (their steps name them heap#1, heap#2...).
@@ -370,7 +397,8 @@ void PageWriter::write_heap_blocks() {
     html_ += "<tr><td><code>" + escape(names_.heap_block_label(i)) + "</code></td><td>" +
              plural(a.size, "byte") + "</td><td>allocated by " + escape(names_.thread(a.thread)) +
              " before step " + std::to_string(a.step + 1) + "</td><td>" +
-             escape(where.file.empty() ? "" : place(where)) + "</td><td><code>" + escape(src) + "</code></td></tr>\n";
+             escape(where.file.empty() ? "" : place(where)) + "</td><td><code>" + escape(src) +
+             "</code></td></tr>\n";
   }
   html_ += "</table>\n";
 }
@@ -405,9 +433,9 @@ void PageWriter::write_payload() {
   for (const auto& [before, after] : happens_before_arrows(bug_.events))
     if (before >= from()) arrows.push_back({before, after});
   const std::string arrows_text = arrows.dump();
-  for (std::string_view text : {std::string_view("{\"steps\":["), std::string_view(steps_),
-                                std::string_view("],\"arrows\":"), std::string_view(arrows_text),
-                                std::string_view("}")})
+  for (std::string_view text :
+       {std::string_view("{\"steps\":["), std::string_view(steps_),
+        std::string_view("],\"arrows\":"), std::string_view(arrows_text), std::string_view("}")})
     for (std::size_t at = 0; at < text.size();) {
       const std::size_t special = std::min(text.find_first_of("<>&", at), text.size());
       html_.append(text, at, special - at);

@@ -7,11 +7,11 @@
 namespace weft {
 
 void JsonLine::string(std::string_view s) {
-  const bool plain = std::all_of(s.begin(), s.end(), [](char c) {
-    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-  });
+  const bool plain = std::all_of(
+      s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
   if (!plain) {
-    *out_ += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    *out_ += nlohmann::json(std::string(s))
+                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return;
   }
   *out_ += '"';

@@ -19,7 +19,9 @@ class JsonLine {
   ~JsonLine() {
     if (out_ != nullptr) *out_ += '}';
   }
-  JsonLine(JsonLine&& other) noexcept : out_(other.out_), first_(other.first_) { other.out_ = nullptr; }
+  JsonLine(JsonLine&& other) noexcept : out_(other.out_), first_(other.first_) {
+    other.out_ = nullptr;
+  }
   JsonLine(const JsonLine&) = delete;
   JsonLine& operator=(const JsonLine&) = delete;
   JsonLine& operator=(JsonLine&&) = delete;
@@ -29,16 +31,19 @@ class JsonLine {
     string(value);
     return *this;
   }
-  JsonLine& field(std::string_view key, const char* value) { return field(key, std::string_view(value)); }
-  JsonLine& field(std::string_view key, const std::string& value) { return field(key, std::string_view(value)); }
+  JsonLine& field(std::string_view key, const char* value) {
+    return field(key, std::string_view(value));
+  }
+  JsonLine& field(std::string_view key, const std::string& value) {
+    return field(key, std::string_view(value));
+  }
   JsonLine& field(std::string_view key, bool value) {
     name(key);
     *out_ += value ? "true" : "false";
     return *this;
   }
   template <std::integral T>
-    requires(!std::same_as<T, bool>)
-  JsonLine& field(std::string_view key, T value) {
+  requires(!std::same_as<T, bool>) JsonLine& field(std::string_view key, T value) {
     name(key);
     char digits[24];
     const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;

@@ -113,11 +113,12 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer, StepArrays& steps)
     const DataRace& r = bug.race;
     json accesses = json::array();
     for (const RaceAccess* a : {&r.earlier, &r.later}) {
-      accesses.push_back(
-          {{"thread", a->thread},
-           {"access", a->free ? "free" : a->write ? "write" : "read"},
-           {"size", a->size},
-           {"location", location_object(choose_location(a->pc, symbolizer))}});
+      accesses.push_back({{"thread", a->thread},
+                          {"access", a->free    ? "free"
+                                     : a->write ? "write"
+                                                : "read"},
+                          {"size", a->size},
+                          {"location", location_object(choose_location(a->pc, symbolizer))}});
     }
     b["race"] = {{"address", hex_address(r.address)},
                  {"variable", symbolizer.variable(r.address)},
@@ -156,7 +157,8 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer, StepArrays& steps)
         .field("object_name", names.object(e.op, i))
         .field("size", is_memory_access(e.op.kind) ? e.op.size : 0)
         .field("preemption", (e.flags & kPreemption) != 0)
-        .field("location", where.file.empty() ? std::string() : where.file + ":" + std::to_string(where.line))
+        .field("location",
+               where.file.empty() ? std::string() : where.file + ":" + std::to_string(where.line))
         .field("function", where.function);
     if (targets_thread(e.op.kind)) step.field("target", e.op.aux);
     if (e.values & kValueBefore) step.field("value_before", e.before);
@@ -166,7 +168,8 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer, StepArrays& steps)
 
   json threads = json::array();
   for (ThreadId t = 0; t < bug.thread_names.size(); ++t)
-    if (!bug.thread_names[t].empty()) threads.push_back({{"thread", t}, {"name", bug.thread_names[t]}});
+    if (!bug.thread_names[t].empty())
+      threads.push_back({{"thread", t}, {"name", bug.thread_names[t]}});
   b["thread_names"] = std::move(threads);
   json heap = json::array();
   for (std::size_t i = 0; i < names.heap_blocks().size(); ++i) {
@@ -190,9 +193,8 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer, StepArrays& steps)
 
 }  // namespace
 
-std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
-                        const std::string& program, const std::vector<std::string>& args,
-                        int indent) {
+std::string format_json(const RunRecord& run, Symbolizer& symbolizer, const std::string& program,
+                        const std::vector<std::string>& args, int indent) {
   json j;
   j["version"] = kJsonReportVersion;
   j["weft_version"] = WEFT_VERSION;
@@ -215,7 +217,8 @@ std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
   // For weft run's merge of its workers' results (not in a result it shows).
   if (run.shard.sharded()) {
     j["order_runs"] = json::array();
-    for (const RunRecord::OrderRun& r : run.order_runs) j["order_runs"].push_back({r.first, r.count});
+    for (const RunRecord::OrderRun& r : run.order_runs)
+      j["order_runs"].push_back({r.first, r.count});
   }
   j["max_steps"] = run.max_steps;
   j["cut_executions"] = run.cut_executions;

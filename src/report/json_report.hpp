@@ -19,7 +19,7 @@ inline constexpr int kJsonReportVersion = 2;  // merge_results.cpp says it in wo
 
 // Pretty-printed with two-space indentation when `indent` is >= 0, one line when -1.
 std::string format_json(const RunRecord& run, Symbolizer& symbolizer,
-                        const std::string& program = "",
-                        const std::vector<std::string>& args = {}, int indent = 2);
+                        const std::string& program = "", const std::vector<std::string>& args = {},
+                        int indent = 2);
 
 }  // namespace weft

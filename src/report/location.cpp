@@ -36,8 +36,7 @@ bool is_user_frame(const Frame& frame) {
                                          "linux-vdso", "[vdso"});
 }
 
-Frame choose_location(std::span<const std::uintptr_t> return_addresses,
-                      Symbolizer& symbolizer) {
+Frame choose_location(std::span<const std::uintptr_t> return_addresses, Symbolizer& symbolizer) {
   const Frame* fallback = nullptr;
   for (std::uintptr_t pc : return_addresses) {
     if (pc == 0) continue;
@@ -92,8 +91,7 @@ Frame bug_location(const BugRecord& bug, Symbolizer& symbolizer) {
     // __FILE__ may be relative to the build directory; the debug info's path of the same
     // line is absolute, so prefer it when it names the same file and line.
     for (const Frame& f : chain) {
-      if (f.line == bug.source_line &&
-          basename_view(f.file) == basename_view(bug.source_file)) {
+      if (f.line == bug.source_line && basename_view(f.file) == basename_view(bug.source_file)) {
         return f;
       }
     }

@@ -12,7 +12,8 @@ namespace {
 std::string verb(const Event& e, std::uintptr_t object) {
   if ((e.flags & kFailed) != 0) return {};
   if (cond_mutex(e.op) == object)
-    return e.op.kind == OpKind::CondWait ? "released (pthread_cond_wait)" : "relocked (pthread_cond_wait)";
+    return e.op.kind == OpKind::CondWait ? "released (pthread_cond_wait)"
+                                         : "relocked (pthread_cond_wait)";
   if (e.op.object != object) return {};
   switch (e.op.kind) {
     case OpKind::MutexLock: return "locked";
@@ -54,7 +55,8 @@ ObjectHistory::ObjectHistory(const BugRecord& bug, Symbolizer& symbolizer) {
   if (m.object == 0) return;
   std::size_t n = bug.events.size();
   // The reported call itself, when it was a step.
-  if (n > 0 && bug.events[n - 1].thread == bug.thread && bug.events[n - 1].op.object == m.object) --n;
+  if (n > 0 && bug.events[n - 1].thread == bug.thread && bug.events[n - 1].op.object == m.object)
+    --n;
   bool destroy_placed = m.destroyed_by == kNoThread;
   auto place_destroy = [&](std::uint64_t before) {
     if (destroy_placed || m.destroy_step > before) return;

@@ -15,10 +15,10 @@ namespace weft {
 class ObjectHistory {
  public:
   struct Entry {
-    std::string what;             // "locked", "destroyed", "waited on"...
+    std::string what;  // "locked", "destroyed", "waited on"...
     ThreadId thread = kNoThread;
-    std::uint64_t step = 0;       // 1-based; for a destroy, the last step before it
-    bool after_step = false;      // a destroy: after `step`, not a step itself
+    std::uint64_t step = 0;   // 1-based; for a destroy, the last step before it
+    bool after_step = false;  // a destroy: after `step`, not a step itself
     Frame where;
   };
   static constexpr std::size_t kMaxEntries = 6;  // the newest; older ones are counted

@@ -39,19 +39,16 @@ std::string value_text(const Event& event) {
   const bool before = (event.values & kValueBefore) != 0, after = (event.values & kValueAfter) != 0;
   switch (event.op.kind) {
     case OpKind::Read:
-    case OpKind::AtomicLoad:
-      return before ? " -> " + scalar_text(event.before, size) : "";
+    case OpKind::AtomicLoad: return before ? " -> " + scalar_text(event.before, size) : "";
     case OpKind::Write:
-    case OpKind::AtomicStore:
-      return after ? " = " + scalar_text(event.after, size) : "";
+    case OpKind::AtomicStore: return after ? " = " + scalar_text(event.after, size) : "";
     case OpKind::AtomicRmw:
     case OpKind::AtomicCas:
       if (before && (event.flags & kUnchanged)) return " -> " + scalar_text(event.before, size);
       if (before && after)
         return " " + scalar_text(event.before, size) + " -> " + scalar_text(event.after, size);
       return before ? " -> " + scalar_text(event.before, size) : "";
-    default:
-      return "";
+    default: return "";
   }
 }
 

@@ -8,7 +8,7 @@
 namespace weft {
 
 std::string hex_address(std::uintptr_t address);  // "0x7ffd5c2a1b30"
-std::string thread_name(ThreadId thread);          // "T3"; "-" for kNoThread
+std::string thread_name(ThreadId thread);         // "T3"; "-" for kNoThread
 // The op's printed name with what the step's flags add: "mutex-trylock (failed)".
 std::string op_text(const Event& event);
 // What a memory access found and left, when known: " -> 0" (a read, or a compare-exchange

@@ -29,7 +29,8 @@ SymbolizerBackend* load_backend() {
     dirs.push_back(directory_of(std::string(exe, static_cast<std::size_t>(n))));
   std::vector<std::string> candidates;
   for (const std::string& d : dirs)
-    for (const std::string& sub : {std::string("."), std::string("../lib"), std::string("../") + WEFT_LIBDIR})
+    for (const std::string& sub :
+         {std::string("."), std::string("../lib"), std::string("../") + WEFT_LIBDIR})
       candidates.push_back(d + "/" + sub + "/" + kName);
   candidates.emplace_back(kName);
   for (const std::string& c : candidates) {

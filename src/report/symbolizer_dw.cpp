@@ -105,7 +105,7 @@ std::string die_qualified_name(Dwarf_Die* die, int depth = 0) {
     case DW_TAG_class_type:
     case DW_TAG_structure_type:
     case DW_TAG_union_type:
-      name = dwarf_diename(&decl)        ? dwarf_diename(&decl)
+      name = dwarf_diename(&decl)       ? dwarf_diename(&decl)
              : has_call_operator(&decl) ? "{lambda}"
                                         : "{unnamed type}";
       break;
@@ -128,8 +128,7 @@ std::string die_qualified_name(Dwarf_Die* die, int depth = 0) {
         i = n;  // the enclosing scope qualifies itself
         break;
       }
-      default:
-        break;
+      default: break;
     }
   }
   std::free(scopes);
@@ -176,8 +175,7 @@ bool code_scopes(Dwarf_Die* parent, Dwarf_Addr pc, std::vector<Dwarf_Die>& path,
       case DW_TAG_module:
         if (code_scopes(&child, pc, path, depth + 1)) return true;
         break;
-      default:
-        break;
+      default: break;
     }
   } while (dwarf_siblingof(&child, &child) == 0);
   return false;
@@ -231,11 +229,8 @@ void collect_variables(Dwarf_Die* parent, std::unordered_map<Dwarf_Addr, Dwarf_O
       }
       case DW_TAG_namespace:
       case DW_TAG_subprogram:
-      case DW_TAG_lexical_block:
-        collect_variables(&child, out, depth + 1);
-        break;
-      default:
-        break;
+      case DW_TAG_lexical_block: collect_variables(&child, out, depth + 1); break;
+      default: break;
     }
   } while (dwarf_siblingof(&child, &child) == 0);
 }
@@ -281,16 +276,16 @@ bool into_member(Dwarf_Die* type, Dwarf_Word* offset, std::string* path) {
   std::vector<Member> members;
   Dwarf_Die child;
   if (dwarf_child(type, &child) == 0) do {
-    const int tag = dwarf_tag(&child);
-    Dwarf_Attribute attr;
-    Member m{child, {}, 0, 0};
-    if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
-        dwarf_formudata(dwarf_attr(&child, DW_AT_data_member_location, &attr), &m.at) != 0 ||
-        !type_of(&child, &m.type))
-      continue;
-    if (dwarf_aggregate_size(&m.type, &m.size) != 0) m.size = 0;
-    members.push_back(m);
-  } while (dwarf_siblingof(&child, &child) == 0);
+      const int tag = dwarf_tag(&child);
+      Dwarf_Attribute attr;
+      Member m{child, {}, 0, 0};
+      if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
+          dwarf_formudata(dwarf_attr(&child, DW_AT_data_member_location, &attr), &m.at) != 0 ||
+          !type_of(&child, &m.type))
+        continue;
+      if (dwarf_aggregate_size(&m.type, &m.size) != 0) m.size = 0;
+      members.push_back(m);
+    } while (dwarf_siblingof(&child, &child) == 0);
   Dwarf_Word whole = 0;
   if (dwarf_aggregate_size(type, &whole) != 0) whole = 0;
   for (std::size_t i = 0; i < members.size(); ++i) {
@@ -323,14 +318,15 @@ bool into_element(Dwarf_Die* type, Dwarf_Word* offset, std::string* path) {
   // Each dimension's count, outermost first: int m[2][3] is 2 rows of 3.
   std::vector<Dwarf_Word> counts;
   if (dwarf_child(type, &range) == 0) do {
-    Dwarf_Attribute attr;
-    Dwarf_Word count = 0, upper = 0;
-    if (dwarf_tag(&range) != DW_TAG_subrange_type) continue;
-    if (dwarf_formudata(dwarf_attr(&range, DW_AT_count, &attr), &count) != 0)
-      count = dwarf_formudata(dwarf_attr(&range, DW_AT_upper_bound, &attr), &upper) == 0 ? upper + 1
-                                                                                         : 0;
-    counts.push_back(count);
-  } while (dwarf_siblingof(&range, &range) == 0);
+      Dwarf_Attribute attr;
+      Dwarf_Word count = 0, upper = 0;
+      if (dwarf_tag(&range) != DW_TAG_subrange_type) continue;
+      if (dwarf_formudata(dwarf_attr(&range, DW_AT_count, &attr), &count) != 0)
+        count = dwarf_formudata(dwarf_attr(&range, DW_AT_upper_bound, &attr), &upper) == 0
+                    ? upper + 1
+                    : 0;
+      counts.push_back(count);
+    } while (dwarf_siblingof(&range, &range) == 0);
   Dwarf_Word stride = size;
   for (std::size_t i = 1; i < counts.size(); ++i) stride *= std::max<Dwarf_Word>(counts[i], 1);
   for (std::size_t i = 0; i < std::max<std::size_t>(counts.size(), 1); ++i) {
@@ -356,8 +352,10 @@ void member_path(Dwarf_Die type, Dwarf_Word offset, std::string* path,
                             : tag == DW_TAG_array_type && into_element(&type, &offset, path);
     if (!deeper) break;
   }
-  if (offset != 0) *path += "+" + std::to_string(offset);
-  else if (reached != nullptr) *reached = type;
+  if (offset != 0)
+    *path += "+" + std::to_string(offset);
+  else if (reached != nullptr)
+    *reached = type;
 }
 
 // A variable's name, which an inlined instance keeps in its abstract origin.
@@ -481,18 +479,17 @@ bool same_build_id(Dwfl_Module* mod, int fd) {
 // .gnu_debuglink next to the file (checked by build ID). Unlike
 // dwfl_standard_find_debuginfo this never asks a debuginfod server: a report must not
 // wait on the network because DEBUGINFOD_URLS happens to be set.
-int find_debuginfo_locally(Dwfl_Module* mod, void** userdata, const char* modname,
-                           GElf_Addr base, const char* file_name, const char* debuglink,
-                           GElf_Word crc, char** debuginfo_file_name) {
-  int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink,
-                                        crc, debuginfo_file_name);
+int find_debuginfo_locally(Dwfl_Module* mod, void** userdata, const char* modname, GElf_Addr base,
+                           const char* file_name, const char* debuglink, GElf_Word crc,
+                           char** debuginfo_file_name) {
+  int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink, crc,
+                                        debuginfo_file_name);
   if (fd >= 0 || debuglink == nullptr || file_name == nullptr) return fd;
   std::string dir(file_name);
   std::size_t slash = dir.rfind('/');
   dir = slash == std::string::npos ? std::string(".") : dir.substr(0, slash);
-  for (const std::string& candidate :
-       {dir + "/" + debuglink, dir + "/.debug/" + debuglink,
-        "/usr/lib/debug" + dir + "/" + debuglink}) {
+  for (const std::string& candidate : {dir + "/" + debuglink, dir + "/.debug/" + debuglink,
+                                       "/usr/lib/debug" + dir + "/" + debuglink}) {
     if (candidate == file_name) continue;
     fd = open(candidate.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) continue;
@@ -542,8 +539,8 @@ class DwSymbolizer final : public SymbolizerBackend {
   // reference are set.
   bool pointer_to(Dwarf_Die type, Dwarf_Addr code, PointerLocal* p);
   // Appends `name` when `type` is a pointer or reference (`value`: what it held).
-  void add_pointer(const std::string& name, Dwarf_Die type, std::uintptr_t value,
-                   Dwarf_Addr code, std::vector<PointerLocal>* out);
+  void add_pointer(const std::string& name, Dwarf_Die type, std::uintptr_t value, Dwarf_Addr code,
+                   std::vector<PointerLocal>* out);
   std::unique_ptr<Impl> impl_;
 };
 
@@ -641,8 +638,7 @@ struct DwSymbolizer::Impl {
   }
 
   // The compile unit containing addr: libdw's lookup (aranges), else the units' ranges.
-  Dwarf_Die* compile_unit(Dwfl_Module* mod, Dwarf_Addr addr, Dwarf_Addr* bias,
-                          Dwarf_Die* storage) {
+  Dwarf_Die* compile_unit(Dwfl_Module* mod, Dwarf_Addr addr, Dwarf_Addr* bias, Dwarf_Die* storage) {
     if (Dwarf_Die* cudie = dwfl_module_addrdie(mod, addr, bias)) return cudie;
     Dwarf* dw = dwfl_module_getdwarf(mod, bias);
     if (dw == nullptr) return nullptr;
@@ -802,7 +798,7 @@ void each_symbol(Dwfl_Module* mod, int type, F f) {
 }  // namespace
 
 std::vector<CodeRange> DwSymbolizer::find_code(const std::vector<std::string>& patterns,
-                                                         std::vector<bool>* matched) {
+                                               std::vector<bool>* matched) {
   std::lock_guard<std::mutex> lock(impl_->mutex);
   matched->assign(patterns.size(), false);
   std::vector<CodeRange> out;
@@ -832,16 +828,16 @@ std::vector<CodeRange> DwSymbolizer::find_code(const std::vector<std::string>& p
         }
         if (others.empty()) return DWARF_CB_OK;
         // Functions, by their symbols.
-        each_symbol(mod, STT_FUNC, [&](const char* sname, std::uintptr_t addr,
-                                       std::uintptr_t size) {
-          const std::string function = without_parameters(demangle(sname));
-          for (std::size_t i : others) {
-            if (glob((*s.patterns)[i], function) || glob((*s.patterns)[i], sname)) {
-              (*s.matched)[i] = true;
-              s.out->push_back({addr, addr + size});
-            }
-          }
-        });
+        each_symbol(mod, STT_FUNC,
+                    [&](const char* sname, std::uintptr_t addr, std::uintptr_t size) {
+                      const std::string function = without_parameters(demangle(sname));
+                      for (std::size_t i : others) {
+                        if (glob((*s.patterns)[i], function) || glob((*s.patterns)[i], sname)) {
+                          (*s.matched)[i] = true;
+                          s.out->push_back({addr, addr + size});
+                        }
+                      }
+                    });
         // Source files, by their compile units.
         Dwarf_Addr bias = 0;
         if (Dwarf* dw = dwfl_module_getdwarf(mod, &bias)) {
@@ -884,11 +880,11 @@ std::vector<CodeRange> DwSymbolizer::find_variables(const std::string& pattern) 
       impl_->dwfl,
       [](Dwfl_Module* mod, void**, const char*, Dwarf_Addr, void* arg) -> int {
         auto& s = *static_cast<Search*>(arg);
-        each_symbol(mod, STT_OBJECT, [&](const char* sname, std::uintptr_t addr,
-                                         std::uintptr_t size) {
-          if (glob(*s.pattern, sname) || glob(*s.pattern, demangle(sname)))
-            s.out->push_back({addr, addr + size});
-        });
+        each_symbol(mod, STT_OBJECT,
+                    [&](const char* sname, std::uintptr_t addr, std::uintptr_t size) {
+                      if (glob(*s.pattern, sname) || glob(*s.pattern, demangle(sname)))
+                        s.out->push_back({addr, addr + size});
+                    });
         return DWARF_CB_OK;
       },
       &search, 0);
@@ -900,8 +896,7 @@ std::string DwSymbolizer::variable(std::uintptr_t address) {
   return global_at(address, nullptr, nullptr);
 }
 
-std::string DwSymbolizer::global_at(std::uintptr_t address, std::size_t* pointee,
-                                    bool* reference) {
+std::string DwSymbolizer::global_at(std::uintptr_t address, std::size_t* pointee, bool* reference) {
   if (address == 0 || !impl_->ready()) return "";
   Dwfl_Module* mod = impl_->module_at(address);
   if (mod == nullptr) return "";

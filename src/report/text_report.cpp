@@ -140,12 +140,14 @@ class TextWriter {
     }
     const BugRecord& b = race.leads_to.front();
     const Frame where = bug_location(b, sym_);
-    std::string line = "leads to: " + paint_.error(std::string(bug_kind_name(b.kind))) + ": " + b.message;
+    std::string line =
+        "leads to: " + paint_.error(std::string(bug_kind_name(b.kind))) + ": " + b.message;
     if (!where.file.empty()) line += " -- at " + place(where);
     if (!where.function.empty()) line += " in " + shorten_name(where.function, kMaxFunction);
     out_ += line + "\n  (execution " + std::to_string(b.execution) + ", " +
             count(b.preemptions(), "preemption") +
-            ", races not failing: replay it with --races=report and its schedule: " + b.schedule + ")\n";
+            ", races not failing: replay it with --races=report and its schedule: " + b.schedule +
+            ")\n";
   }
 
   void write_bug(const BugRecord& bug, std::size_t index) {
@@ -163,7 +165,8 @@ class TextWriter {
     std::string at;
     if (bug.thread != kNoThread) at += thread(names, bug.thread);
     if (!where.file.empty()) at += (at.empty() ? "at " : " at ") + place(where);
-    if (!where.function.empty()) at += (at.empty() ? "in " : " in ") + shorten_name(where.function, kMaxFunction);
+    if (!where.function.empty())
+      at += (at.empty() ? "in " : " in ") + shorten_name(where.function, kMaxFunction);
     if (where.file.empty() && where.function.empty() && bug.pc != 0) {
       // No symbol there (a library without them, such as OpenMP's runtime a thread blocked
       // in): the library at least says whose code it was.
@@ -182,7 +185,9 @@ class TextWriter {
       std::size_t at = 0;
       while (at < bug.details.size()) {
         const std::size_t end = bug.details.find('\n', at);
-        out_ += "  " + bug.details.substr(at, end == std::string::npos ? std::string::npos : end - at) + "\n";
+        out_ += "  " +
+                bug.details.substr(at, end == std::string::npos ? std::string::npos : end - at) +
+                "\n";
         at = end == std::string::npos ? bug.details.size() : end + 1;
       }
     }
@@ -195,8 +200,8 @@ class TextWriter {
 
     const std::uint64_t steps = bug.steps();
     out_ += "preemptions: " + std::to_string(bug.preemptions()) +
-            ", steps: " + std::to_string(steps) +
-            ", found in execution " + std::to_string(bug.execution) + " of " +
+            ", steps: " + std::to_string(steps) + ", found in execution " +
+            std::to_string(bug.execution) + " of " +
             std::to_string(std::max<std::uint64_t>(run_.executions, bug.execution)) +
             (bug.found_by.empty() || bug.found_by == run_.strategy ? "" : " by " + bug.found_by) +
             (bug.hits > 1 ? ", hit by " + std::to_string(bug.hits) + " executions" : "") + "\n";
@@ -228,11 +233,12 @@ class TextWriter {
   // at q.c:22 (step 23)".
   void write_misuse(const BugRecord& bug, const ObjectNames& names) {
     const ObjectHistory history(bug, sym_);
-    std::string line = std::string(ObjectHistory::noun(bug.misuse.kind)) + " " +
-                       names.address(bug.misuse.object);
+    std::string line =
+        std::string(ObjectHistory::noun(bug.misuse.kind)) + " " + names.address(bug.misuse.object);
     const std::vector<Allocation>& blocks = names.heap_blocks();
     for (std::size_t i = blocks.size(); i-- > 0;)
-      if (bug.misuse.object >= blocks[i].address && bug.misuse.object < blocks[i].address + blocks[i].size) {
+      if (bug.misuse.object >= blocks[i].address &&
+          bug.misuse.object < blocks[i].address + blocks[i].size) {
         line += " (allocated at " + place(choose_location(blocks[i], sym_)) + ")";
         break;
       }
@@ -242,10 +248,13 @@ class TextWriter {
       if (&e != &history.entries().front()) events += "; ";
       events += e.what + " by " + names.thread(e.thread);
       if (!e.where.file.empty()) events += " at " + place(e.where);
-      if (!e.after_step) events += " (step " + std::to_string(e.step) + ")";
-      else events += e.step == 0 ? " before the first step" : " after step " + std::to_string(e.step);
+      if (!e.after_step)
+        events += " (step " + std::to_string(e.step) + ")";
+      else
+        events += e.step == 0 ? " before the first step" : " after step " + std::to_string(e.step);
     }
-    out_ += line + ": " + (events.empty() ? std::string("no earlier use in this execution") : events) + "\n";
+    out_ += line + ": " +
+            (events.empty() ? std::string("no earlier use in this execution") : events) + "\n";
   }
 
   // The two accesses of a race, the later (the one that found it) first; for a use after
@@ -256,7 +265,7 @@ class TextWriter {
     const std::string object = names.address(r.address);
     const bool freed = bug.kind == BugKind::kUseAfterFree;
     out_ += std::string(freed ? "use of freed " : "race on ") +
-            (!var.empty() ? "global '" + var + "'"
+            (!var.empty()                ? "global '" + var + "'"
              : !object.starts_with("0x") ? object  // a heap block or a local, by name
                                          : std::string("memory")) +
             " at " + hex_address(r.address) + ":\n";
@@ -265,9 +274,9 @@ class TextWriter {
     for (const RaceAccess* a : {&r.later, &r.earlier}) {
       if (a->thread == kNoThread) continue;
       Frame where = choose_location(a->pc, sym_);
-      const std::string what = a->free ? (a == &r.earlier ? "freed" : "free again")
-                                       : (a == &r.earlier ? "earlier " : "") +
-                                             std::string(a->write ? "write" : "read");
+      const std::string what =
+          a->free ? (a == &r.earlier ? "freed" : "free again")
+                  : (a == &r.earlier ? "earlier " : "") + std::string(a->write ? "write" : "read");
       table.row({thread(names, a->thread), what, count(a->size, "byte"), place(where),
                  function(where), source(where)});
     }
@@ -282,10 +291,8 @@ class TextWriter {
       case OpKind::ThreadExit:
       case OpKind::ThreadCreate:
       case OpKind::ThreadJoin:
-      case OpKind::ThreadTryJoin:
-        return true;
-      default:
-        return false;
+      case OpKind::ThreadTryJoin: return true;
+      default: return false;
     }
   }
 
@@ -319,7 +326,9 @@ class TextWriter {
             count(bug.preemptions(), "preemption") + "; > marks the " +
             (stuck ? "last" : "failing") + " step, * a preemption" +
             (from != 0 ? "; the last " + std::to_string(events.size() - from) +
-                             " shown, --full-trace shows all" : "") + "):\n";
+                             " shown, --full-trace shows all"
+                       : "") +
+            "):\n";
     std::vector<ThreadId> threads;
     for (std::size_t i = from; i < events.size(); ++i)
       if (std::find(threads.begin(), threads.end(), events[i].thread) == threads.end())
@@ -349,12 +358,13 @@ class TextWriter {
   // The steps from bug.shown_from, the runs of unkept ones longer than fold_longer_than
   // folded into a line; with `lanes`, in a column per thread of `threads`.
   TextTable interleaving_table(const BugRecord& bug, const ObjectNames& names,
-                           const std::vector<ThreadId>& threads, const std::vector<bool>& keep,
-                           bool lanes) {
+                               const std::vector<ThreadId>& threads, const std::vector<bool>& keep,
+                               bool lanes) {
     const std::vector<Event>& events = bug.events;
     const std::size_t n = events.size();
     auto column = [&](ThreadId t) {
-      return static_cast<std::size_t>(std::find(threads.begin(), threads.end(), t) - threads.begin());
+      return static_cast<std::size_t>(std::find(threads.begin(), threads.end(), t) -
+                                      threads.begin());
     };
     const int digits = static_cast<int>(std::to_string(n).size());
     TextTable table;
@@ -410,8 +420,8 @@ class TextWriter {
     std::vector<std::pair<std::string_view, std::size_t>> kinds;  // in order of appearance
     for (std::size_t i = begin; i < end; ++i) {
       std::string_view name = op_name(events[i].op.kind);
-      auto it = std::find_if(kinds.begin(), kinds.end(),
-                             [&](const auto& k) { return k.first == name; });
+      auto it =
+          std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == name; });
       if (it == kinds.end()) {
         kinds.emplace_back(name, 1);
       } else {
@@ -450,10 +460,10 @@ class TextWriter {
     for (std::size_t i = 0; i < blocks.size(); ++i) {
       const Allocation& a = blocks[i];
       Frame where = choose_location(a, sym_);
-      table.row({names.heap_block_label(i), count(a.size, "byte"),
-                 "allocated by " + thread(names, a.thread) + " before step " +
-                     std::to_string(a.step + 1),
-                 place(where), function(where), source(where)});
+      table.row(
+          {names.heap_block_label(i), count(a.size, "byte"),
+           "allocated by " + thread(names, a.thread) + " before step " + std::to_string(a.step + 1),
+           place(where), function(where), source(where)});
     }
     table.render(out_, "  ", options_.width);
   }
@@ -499,7 +509,8 @@ class TextWriter {
             count(run_.executions, "execution") + " in " + elapsed() + ", " +
             (run_.complete ? "complete" : "not complete") + "\n";
     // Per-worker details on lines of their own.
-    for (const std::string& line : coverage_lines("coverage: " + coverage_text())) out_ += line + "\n";
+    for (const std::string& line : coverage_lines("coverage: " + coverage_text()))
+      out_ += line + "\n";
     write_interrupted();
     write_sync_only();
     write_warnings();
@@ -508,7 +519,9 @@ class TextWriter {
   void write_no_bug() {
     std::string line = "no bug found in " + count(run_.executions, "execution") + " (" +
                        run_.strategy + ", seed " + std::to_string(run_.seed) + ", " +
-                       (run_.complete ? "complete" : run_.interrupted.empty() ? "budget" : "interrupted");
+                       (run_.complete              ? "complete"
+                        : run_.interrupted.empty() ? "budget"
+                                                   : "interrupted");
     if (!run_.coverage.summary.empty()) line += "; " + run_.coverage.summary;
     for (const std::string& part : coverage_lines(line + ")")) out_ += part + "\n";
     write_interrupted();
@@ -526,8 +539,7 @@ class TextWriter {
 
 }  // namespace
 
-std::string format_text(const RunRecord& run, Symbolizer& symbolizer,
-                        const TextOptions& options) {
+std::string format_text(const RunRecord& run, Symbolizer& symbolizer, const TextOptions& options) {
   const std::string text = TextWriter(run, symbolizer, options).write();
   // A tool error stays one line, whatever the width: scripts grep for it whole.
   const std::size_t error_end = run.error.empty() ? 0 : text.find('\n') + 1;

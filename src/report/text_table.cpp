@@ -57,8 +57,10 @@ void TextTable::render(std::string& out, const std::string& indent, std::size_t 
     } else {
       for (std::size_t c = 0; c < cells[r].size(); ++c) {
         const ColumnFit* f = fit_of(c);
-        if (f != nullptr && f->paint) text += f->paint(std::string(cells[r][c].text));
-        else text += cells[r][c].text;
+        if (f != nullptr && f->paint)
+          text += f->paint(std::string(cells[r][c].text));
+        else
+          text += cells[r][c].text;
         if (c + 1 < cells[r].size()) text.append(shown[c] - cells[r][c].width + 2, ' ');
       }
     }
@@ -89,7 +91,8 @@ const ColumnFit* TextTable::fit_of(std::size_t column) const {
 // stay (the dropped ones are the last). What fits in a column may be narrower than its
 // width (a path loses whole directories) or wider (it keeps its file name): the total
 // counts what the cells take.
-std::size_t TextTable::shrink(std::vector<std::size_t>& width, std::size_t limit, std::size_t indent) const {
+std::size_t TextTable::shrink(std::vector<std::size_t>& width, std::size_t limit,
+                              std::size_t indent) const {
   std::size_t columns = width.size();
   std::size_t total = indent;
   for (std::size_t c = 0; c < columns; ++c) total += width[c] + (c == 0 ? 0 : 2);
@@ -130,7 +133,8 @@ std::size_t TextTable::taken_width(std::size_t c, std::size_t width) const {
   return most;
 }
 
-std::string TextTable::fitted(const std::string& cell, std::size_t column, std::size_t width) const {
+std::string TextTable::fitted(const std::string& cell, std::size_t column,
+                              std::size_t width) const {
   const ColumnFit* f = fit_of(column);
   if (f == nullptr || visible_width(cell) <= width) return cell;
   switch (f->give) {

@@ -15,7 +15,7 @@ using Painter = std::function<std::string(const std::string&)>;
 // How a column gives way when its rows are wider than the report may be.
 struct ColumnFit {
   enum class Give { kClip, kName, kPath } give = Give::kClip;  // see text_width.hpp
-  std::size_t least = 0;   // the width it shrinks to at most
+  std::size_t least = 0;                                       // the width it shrinks to at most
   bool droppable = false;  // left out when shrunk it is still too wide (if it is the last)
   int order = 0;           // which column gives way first: the lowest
   Painter paint;           // colours its cells once they fit (they are given plain)

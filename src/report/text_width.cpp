@@ -38,9 +38,10 @@ std::string elide_lists(const std::string& s, char open, char close, const std::
       // "operator<", "operator<<", "operator()" are names, not lists.
       const std::string_view before = std::string_view(out).substr(0, out.size() - 1);
       const bool operator_name = before.ends_with("operator") || before.ends_with("operator<");
-      const bool wanted = after.empty() || (out.size() > after.size() &&
-                                            std::string_view(out).substr(out.size() - 1 - after.size(),
-                                                                         after.size()) == after);
+      const bool wanted =
+          after.empty() ||
+          (out.size() > after.size() &&
+           std::string_view(out).substr(out.size() - 1 - after.size(), after.size()) == after);
       if (c == open && !operator_name && wanted &&
           !(i + 1 < s.size() && s[i + 1] == close && with.empty())) {
         depth = 1;

@@ -49,9 +49,14 @@ std::string format_trace_events(const BugRecord& bug, Symbolizer& symbolizer) {
   auto arrow = [&](std::size_t from, std::size_t to) {
     const std::uint64_t id = ++flow;
     events.event("s", from, bug.events[from].thread)
-        .field("name", "happens-before").field("cat", "hb").field("id", id);
+        .field("name", "happens-before")
+        .field("cat", "hb")
+        .field("id", id);
     events.event("f", to, bug.events[to].thread)
-        .field("name", "happens-before").field("cat", "hb").field("id", id).field("bp", "e");
+        .field("name", "happens-before")
+        .field("cat", "hb")
+        .field("id", id)
+        .field("bp", "e");
   };
   const std::size_t from = std::min(bug.shown_from, bug.events.size());
   std::string args;
@@ -65,8 +70,12 @@ std::string format_trace_events(const BugRecord& bug, Symbolizer& symbolizer) {
         .field("location", where.file.empty() ? "" : where.file + ":" + std::to_string(where.line))
         .field("function", where.function);
     events.event("X", i, e.thread)
-        .field("dur", 1).field("name", op_text(e)).field("cat", op_name(e.op.kind)).raw("args", args);
-    if (e.flags & kPreemption) events.event("i", i, e.thread).field("name", "preemption").field("s", "t");
+        .field("dur", 1)
+        .field("name", op_text(e))
+        .field("cat", op_name(e.op.kind))
+        .raw("args", args);
+    if (e.flags & kPreemption)
+      events.event("i", i, e.thread).field("name", "preemption").field("s", "t");
   }
   for (const auto& [before, after] : happens_before_arrows(bug.events))
     if (before >= from) arrow(before, after);

@@ -9,11 +9,14 @@ WaitFor::WaitFor(const BugRecord& bug) {
   for (const Event& e : bug.events) {
     const bool acquired = (e.flags & kFailed) == 0;
     switch (e.op.kind) {
-      case OpKind::MutexLock: case OpKind::RwWriteLock: holder[e.op.object] = e.thread; break;
-      case OpKind::MutexTryLock: case OpKind::RwTryWriteLock:
+      case OpKind::MutexLock:
+      case OpKind::RwWriteLock: holder[e.op.object] = e.thread; break;
+      case OpKind::MutexTryLock:
+      case OpKind::RwTryWriteLock:
         if (acquired) holder[e.op.object] = e.thread;
         break;
-      case OpKind::MutexUnlock: case OpKind::RwUnlock: holder.erase(e.op.object); break;
+      case OpKind::MutexUnlock:
+      case OpKind::RwUnlock: holder.erase(e.op.object); break;
       case OpKind::CondWait: holder.erase(cond_mutex(e.op)); break;
       case OpKind::CondWake: holder[cond_mutex(e.op)] = e.thread; break;
       default: break;

@@ -42,7 +42,9 @@ struct AllocationLog {
   // Notes the words of `data` that hold the start of a block in the log (the first
   // kMaxHeld). Async-signal-safe: the end of an execution that crashed calls it.
   void note_held(const DataRange* data, std::size_t ranges);
-  std::vector<GlobalPointer> held_by() const { return {held, held + (nheld < kMaxHeld ? nheld : kMaxHeld)}; }
+  std::vector<GlobalPointer> held_by() const {
+    return {held, held + (nheld < kMaxHeld ? nheld : kMaxHeld)};
+  }
 };
 
 }  // namespace weft::rt

@@ -25,9 +25,9 @@ struct Carrier {
   pthread_t os{};
   std::atomic<std::uint32_t> go{0};  // 1: `assigned` is ready to run
   ThreadState* assigned = nullptr;
-  bool reusable = true;              // false: made with a custom stack; ends with its thread
-  bool dead = false;                 // its thread called pthread_exit: the OS thread ended
-  pid_t tid = 0;                     // its kernel thread id, which every thread it runs has
+  bool reusable = true;  // false: made with a custom stack; ends with its thread
+  bool dead = false;     // its thread called pthread_exit: the OS thread ended
+  pid_t tid = 0;         // its kernel thread id, which every thread it runs has
   sigset_t initial_mask{};
   char initial_name[16] = {};
   // The thread it ran changed its name or its signal mask (the intercepts say so): only

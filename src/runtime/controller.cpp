@@ -20,9 +20,6 @@
 #include "runtime/signals.hpp"
 
 namespace weft::rt {
-namespace {
-
-}  // namespace
 
 constinit thread_local ThreadState* t_self __attribute__((tls_model("initial-exec"))) = nullptr;
 std::atomic<Controller*> Controller::active_{nullptr};
@@ -333,31 +330,23 @@ bool Controller::enabled(const ThreadState& t) const {
       // A cancellation point: a cancelled joiner goes on, to exit.
       return (op.aux < nthreads_ && threads_[op.aux]->finished) || t.cancelling();
     }
-    case OpKind::MutexLock:
-      return mutexes.can_lock(op.object, t.id);
-    case OpKind::RwReadLock:
-      return rwlocks.can_read(op.object);
-    case OpKind::RwWriteLock:
-      return rwlocks.can_write(op.object);
+    case OpKind::MutexLock: return mutexes.can_lock(op.object, t.id);
+    case OpKind::RwReadLock: return rwlocks.can_read(op.object);
+    case OpKind::RwWriteLock: return rwlocks.can_write(op.object);
     case OpKind::CondWake:
       // Cancelled while waiting: it reacquires the mutex, then exits.
       return (t.woken || t.cancelling()) && mutexes.can_lock(t.wait_mutex, t.id);
-    case OpKind::SemWait:
-      return semaphores.can_wait(op.object) || t.cancelling();
-    case OpKind::BarrierPass:
-      return barriers.passed(op.object, t.wait_generation);
-    case OpKind::OnceEnter:
-      return onces.phase(op.object) != OnceModel::Phase::kRunning;
-    case OpKind::FutexWoken:
-      return t.woken;
+    case OpKind::SemWait: return semaphores.can_wait(op.object) || t.cancelling();
+    case OpKind::BarrierPass: return barriers.passed(op.object, t.wait_generation);
+    case OpKind::OnceEnter: return onces.phase(op.object) != OnceModel::Phase::kRunning;
+    case OpKind::FutexWoken: return t.woken;
     case OpKind::FdWait: {
       // A pipe or socket another controlled thread may feed: ready now, or not yet.
       if (!t.poll_set.empty()) return os::any_ready(t.poll_set.data(), t.poll_set.size());
       pollfd p{static_cast<int>(op.object - 1), static_cast<short>(op.aux), 0};
       return os::any_ready(&p, 1);
     }
-    default:
-      return true;
+    default: return true;
   }
 }
 
@@ -428,7 +417,8 @@ ThreadState* Controller::pick() {
     unfinished = true;
     // A create names the thread it makes: the next id, whoever creates first (two pending
     // creates name the same one, and so depend on each other, as they do).
-    if (t.pending.kind == OpKind::ThreadCreate) t.pending.aux = static_cast<std::uint32_t>(nthreads_);
+    if (t.pending.kind == OpKind::ThreadCreate)
+      t.pending.aux = static_cast<std::uint32_t>(nthreads_);
     if (enabled(t)) {
       enabled_.push_back(t.id);
       next_ops_.push_back(offered(t));
@@ -471,8 +461,10 @@ ThreadState* Controller::pick() {
     if (config_.cut_long_executions && progressing()) config_.sink->on_cut(config_.max_steps);
     livelock();
   }
-  if (!timing_out) fairness_.filter(enabled_, next_ops_, held_);
-  else alternates_.clear();  // nothing else could run: not a choice, the time just passed
+  if (!timing_out)
+    fairness_.filter(enabled_, next_ops_, held_);
+  else
+    alternates_.clear();  // nothing else could run: not a choice, the time just passed
   bool last_enabled = false;
   if (last_ != kNoThread)  // (a wait it just began is not enabled, even if offered)
     for (ThreadId e : enabled_)
@@ -502,8 +494,7 @@ ThreadState* Controller::pick() {
                       std::to_string(step_) + ", which is not enabled";
     config_.sink->on_tool_error(msg);
   }
-  if (ndecisions_ >= config_.decision_capacity)
-    config_.sink->on_tool_error("decision buffer full");
+  if (ndecisions_ >= config_.decision_capacity) config_.sink->on_tool_error("decision buffer full");
   decisions_[ndecisions_++] = Decision{Decision::kThread, chosen};
 
   ThreadState* next = threads_[chosen].get();
@@ -528,9 +519,8 @@ ThreadState* Controller::pick() {
       e.flags |= kSpurious;
     }
   }
-  if (!timing_out &&
-      fairness_.on_step(chosen, alternate ? make_op(OpKind::Yield) : next->pending, enabled_,
-                        held_)) {
+  if (!timing_out && fairness_.on_step(chosen, alternate ? make_op(OpKind::Yield) : next->pending,
+                                       enabled_, held_)) {
     e.flags |= kYielded;
   }
   ++step_;
@@ -544,8 +534,7 @@ std::size_t Controller::choose_value(std::size_t n) {
   if (n <= 1) return 0;
   std::size_t v = strategy_->choose_value(n);
   if (v >= n) config_.sink->on_tool_error("strategy chose a value out of range");
-  if (ndecisions_ >= config_.decision_capacity)
-    config_.sink->on_tool_error("decision buffer full");
+  if (ndecisions_ >= config_.decision_capacity) config_.sink->on_tool_error("decision buffer full");
   decisions_[ndecisions_++] = Decision{Decision::kValue, static_cast<std::uint32_t>(v)};
   if (config_.decisions_out) config_.decisions_out->store(ndecisions_, std::memory_order_relaxed);
   return v;
@@ -791,7 +780,8 @@ bool Controller::progressing() const {
 }
 
 void Controller::livelock() {
-  const detect::Livelock verdict = detect::describe_livelock(last_steps(), config_.max_steps, config_.fair);
+  const detect::Livelock verdict =
+      detect::describe_livelock(last_steps(), config_.max_steps, config_.fair);
   BugReport bug;
   bug.kind = BugKind::kLivelock;
   bug.blocked = verdict.runners;

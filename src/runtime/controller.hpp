@@ -4,8 +4,8 @@
 // Every controlled thread is a real OS thread. The one holding the baton runs; at a
 // scheduling point it announces its next operation (ThreadState::pending), the strategy
 // chooses among the enabled threads, and the baton moves: in user space, the same kernel
-// thread resuming the next thread's registers, where it can (fiber.hpp). Blocking is modelled: a thread
-// whose pending operation cannot complete (held mutex, unsignalled condition, unfinished
+// thread resuming the next thread's registers, where it can (fiber.hpp). Blocking is modelled: a
+// thread whose pending operation cannot complete (held mutex, unsignalled condition, unfinished
 // join...) is simply not enabled. The semantics of each primitive live in its model.
 #include <pthread.h>
 
@@ -50,10 +50,10 @@ struct ControllerConfig {
   // not a livelock: the sink cuts it there (ExecutionSink::on_cut) instead of reporting
   // it. For sinks that can end one execution alone (a process per execution).
   bool cut_long_executions = false;
-  bool fair = true;                   // fair scheduling (fairness.hpp); off: every schedule
+  bool fair = true;                        // fair scheduling (fairness.hpp); off: every schedule
   const CodeRanges* no_preempt = nullptr;  // code a running thread is not preempted in
-  Event* events = nullptr;            // capacity >= max_steps + 1
-  Decision* decisions = nullptr;      // capacity >= decision_capacity
+  Event* events = nullptr;                 // capacity >= max_steps + 1
+  Decision* decisions = nullptr;           // capacity >= decision_capacity
   std::size_t decision_capacity = 0;
   std::atomic<std::uint64_t>* steps_out = nullptr;      // published step count (watchdog,
   std::atomic<std::uint64_t>* decisions_out = nullptr;  // crash reports)
@@ -136,7 +136,8 @@ class Controller {
   // `size` is the access's true size (op.size saturates). Inside a RuntimeScope.
   // `check_race` false: a step only, not checked for races.
   void memory_access(ThreadState* self, const Op& op, std::size_t size, bool check_race = true) {
-    if (self->mutex_internals != 0) [[unlikely]] return;
+    if (self->mutex_internals != 0) [[unlikely]]
+      return;
     if (access_is_point(op) || plain_spin(self, op)) {
       schedule(self, op);
       if (op.reads() && size <= 8) note_value_before(self, op, size);
@@ -268,7 +269,7 @@ class Controller {
 
   MutexModel mutexes;
   RwLockModel rwlocks;
-  WaitQueueModel waits;        // condition variables and futex words
+  WaitQueueModel waits;  // condition variables and futex words
   SemaphoreModel semaphores;
   BarrierModel barriers;
   OnceModel onces;
@@ -320,7 +321,9 @@ class Controller {
   void park(Fiber& me, std::atomic<std::uint32_t>* word);
   // `self` was resumed as a fiber (by a switch or a parked processor).
   void resumed(ThreadState* self);
-  Fiber& fiber_of(const ThreadState& t) { return t.carrier != nullptr ? t.carrier->fiber : main_fiber_; }
+  Fiber& fiber_of(const ThreadState& t) {
+    return t.carrier != nullptr ? t.carrier->fiber : main_fiber_;
+  }
   // Whether a switch between two movable fibers may stay in user space now.
   static bool user_switching() { return fiber::enabled() && !signals_active(); }
   static bool signals_active();
@@ -329,8 +332,9 @@ class Controller {
   void publish_holder(const ThreadState& t, pid_t kernel_tid) {
     running_tid_.store(kernel_tid, std::memory_order_relaxed);
     if (config_.holder_out != nullptr)
-      config_.holder_out->store(static_cast<std::uint64_t>(t.id) << 32 | static_cast<std::uint32_t>(kernel_tid),
-                                std::memory_order_relaxed);
+      config_.holder_out->store(
+          static_cast<std::uint64_t>(t.id) << 32 | static_cast<std::uint32_t>(kernel_tid),
+          std::memory_order_relaxed);
   }
   // Waits in the kernel, on self's own kernel thread, for the baton.
   void wait_baton(ThreadState* self);
@@ -441,8 +445,8 @@ class Controller {
   std::atomic<pid_t> running_tid_{0};
   std::atomic<std::uint32_t> done_{0};
   std::vector<std::unique_ptr<Carrier>> carriers_;
-  std::vector<Carrier*> idle_;            // carriers free for this execution
-  std::atomic<std::uint32_t> busy_{0};    // carriers still running this execution's threads
+  std::vector<Carrier*> idle_;          // carriers free for this execution
+  std::atomic<std::uint32_t> busy_{0};  // carriers still running this execution's threads
   const std::function<void()>* body_ = nullptr;
   // A process's own main thread (adopt_main_thread) as a fiber, its kernel thread as a
   // processor.

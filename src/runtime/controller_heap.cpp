@@ -79,8 +79,8 @@ void Controller::use_after_free(ThreadState* self, const Op& op, DataRace& race)
   if (op.kind == OpKind::Free)
     msg = "double free: thread " + std::to_string(self->id) + " frees ";
   else if (!is_memory_access(op.kind))  // a call on an object in the block (a mutex's lock)
-    msg = "thread " + std::to_string(self->id) + " calls " + std::string(op_name(op.kind)) + " on " +
-          count(race.later.size, "byte") + " of ";
+    msg = "thread " + std::to_string(self->id) + " calls " + std::string(op_name(op.kind)) +
+          " on " + count(race.later.size, "byte") + " of ";
   else
     msg = "thread " + std::to_string(self->id) + (op.writes() ? " writes " : " reads ") +
           count(race.later.size, "byte") + " of ";
@@ -108,7 +108,8 @@ void Controller::invalid_free(ThreadState* self, std::uintptr_t address, std::ui
   if (inside != nullptr)
     msg += count(address - inside->address, "byte") + " into " + freed_block(*inside);
   else
-    msg += "not " + std::to_string(kMallocAlignment) + "-byte aligned, as every block malloc returns is";
+    msg += "not " + std::to_string(kMallocAlignment) +
+           "-byte aligned, as every block malloc returns is";
   BugReport bug;
   bug.kind = BugKind::kInvalidFree;
   bug.message = msg;

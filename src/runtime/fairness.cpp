@@ -64,9 +64,13 @@ bool spin_step(OpKind k) {
 // the CPU from the thread it waits for under every schedule (main's exit, say).
 bool ends_spin(OpKind k) {
   switch (k) {
-    case OpKind::MutexLock: case OpKind::MutexUnlock: case OpKind::RwReadLock:
-    case OpKind::RwWriteLock: case OpKind::RwUnlock:
-    case OpKind::HbRelease: case OpKind::HbAcquire:  // annotations beside a polled flag
+    case OpKind::MutexLock:
+    case OpKind::MutexUnlock:
+    case OpKind::RwReadLock:
+    case OpKind::RwWriteLock:
+    case OpKind::RwUnlock:
+    case OpKind::HbRelease:
+    case OpKind::HbAcquire:  // annotations beside a polled flag
       return false;
     default:
       return !is_memory_access(k) && !spin_step(k) && k != OpKind::Fence && k != OpKind::Yield &&

@@ -165,9 +165,9 @@ void Processor::init(pid_t kernel_tid, std::uintptr_t own_tcb) {
   std::memset(frame, 0, 8 * 8);
   std::memcpy(&frame[0], &mxcsr, sizeof mxcsr);
   std::memcpy(reinterpret_cast<char*>(&frame[0]) + 4, &fcw, sizeof fcw);
-  frame[4] = reinterpret_cast<std::uint64_t>(this);                   // r12: the argument
-  frame[5] = reinterpret_cast<std::uint64_t>(&park_main);             // rbx: the function
-  frame[7] = reinterpret_cast<std::uint64_t>(&weft_fiber_start);      // the return address
+  frame[4] = reinterpret_cast<std::uint64_t>(this);               // r12: the argument
+  frame[5] = reinterpret_cast<std::uint64_t>(&park_main);         // rbx: the function
+  frame[7] = reinterpret_cast<std::uint64_t>(&weft_fiber_start);  // the return address
   park_sp = frame;
 #endif
 }

@@ -30,7 +30,7 @@ struct FreedBlock {
 
 class HeapQuarantine {
  public:
-  static constexpr std::size_t kCapacity = 4096;              // blocks held at once
+  static constexpr std::size_t kCapacity = 4096;                  // blocks held at once
   static constexpr std::size_t kMaxBytes = std::size_t{8} << 20;  // bytes held at once
   // A bigger block is freed at once: marking its words freed would cost more than the
   // check is worth (ASan likewise bounds the blocks it holds).

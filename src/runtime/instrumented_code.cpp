@@ -78,9 +78,9 @@ __attribute__((constructor(102))) void warm_up_unwinder() {
 }
 
 struct ModuleQuery {
-  std::uintptr_t pc = 0;          // code_location: find the module holding it
-  std::string_view name;          // resolve: find the module of this name
-  bool first = true;              // the first module listed is the main program
+  std::uintptr_t pc = 0;  // code_location: find the module holding it
+  std::string_view name;  // resolve: find the module of this name
+  bool first = true;      // the first module listed is the main program
   std::string found_name;
   std::uintptr_t base = 0;
   bool found = false;

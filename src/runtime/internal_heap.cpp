@@ -130,7 +130,8 @@ void InternalHeap::free(void* p) {
 }
 
 std::size_t InternalHeap::usable_size(const void* p) {
-  const auto* h = reinterpret_cast<const Header*>(reinterpret_cast<std::uintptr_t>(p) - sizeof(Header));
+  const auto* h =
+      reinterpret_cast<const Header*>(reinterpret_cast<std::uintptr_t>(p) - sizeof(Header));
   return class_size(h->size_class) - h->offset;
 }
 

@@ -19,8 +19,15 @@ sigset_t make_async_set() {
 
 bool is_async(int sig) {
   switch (sig) {
-    case SIGSEGV: case SIGBUS: case SIGFPE: case SIGILL: case SIGTRAP: case SIGSYS:
-    case SIGABRT: case SIGKILL: case SIGSTOP:
+    case SIGSEGV:
+    case SIGBUS:
+    case SIGFPE:
+    case SIGILL:
+    case SIGTRAP:
+    case SIGSYS:
+    case SIGABRT:
+    case SIGKILL:
+    case SIGSTOP:
     case SIGURG:  // weft's hang sampler
       return false;
     default:

@@ -16,8 +16,8 @@ struct ThreadNotes {
   static constexpr std::uint32_t kMaxThreads = 256;  // later threads go unnoted
   static constexpr std::size_t kMaxName = 16;        // Linux's limit, with the NUL
 
-  static constexpr std::uint32_t kMaxFrames = 16;     // innermost frames noted per thread
-  static constexpr std::uint32_t kFrameBytes = 2048;  // of each frame's memory, at most
+  static constexpr std::uint32_t kMaxFrames = 16;            // innermost frames noted per thread
+  static constexpr std::uint32_t kFrameBytes = 2048;         // of each frame's memory, at most
   static constexpr std::uint32_t kMemoryBytes = 128 * 1024;  // of all frames' memory
 
   std::uint32_t used = 0;  // threads [0, used) may have notes
@@ -77,7 +77,9 @@ struct ThreadNotes {
       out.emplace_back(frames[i], frames[i] + (nframes[i] < kMaxFrames ? nframes[i] : kMaxFrames));
     return out;
   }
-  std::vector<ThreadStack> stacks() const { return {stack, stack + (used < kMaxThreads ? used : kMaxThreads)}; }
+  std::vector<ThreadStack> stacks() const {
+    return {stack, stack + (used < kMaxThreads ? used : kMaxThreads)};
+  }
 };
 
 }  // namespace weft::rt

@@ -22,14 +22,14 @@ struct ThreadState {
   alignas(64) std::atomic<std::uint32_t> baton{0};
 
   ThreadId id = kNoThread;
-  Op pending;                  // the operation it will perform when next chosen
+  Op pending;  // the operation it will perform when next chosen
   bool finished = false;
   bool detached = false;
   bool joined = false;
-  bool adopted = false;        // a process's own main thread (whole-program mode)
-  bool timed = false;          // the pending wait may complete by timing out
-  bool timed_out = false;      // ...and it did
-  bool woken = false;          // a blocking wait (cond, futex, barrier) was satisfied
+  bool adopted = false;    // a process's own main thread (whole-program mode)
+  bool timed = false;      // the pending wait may complete by timing out
+  bool timed_out = false;  // ...and it did
+  bool woken = false;      // a blocking wait (cond, futex, barrier) was satisfied
   // An FdWait for any of several descriptors (poll, select, epoll): the set (empty: the
   // op's one descriptor). Mutable: checking readiness writes revents.
   mutable std::vector<pollfd> poll_set;
@@ -46,14 +46,14 @@ struct ThreadState {
   bool cancel_disabled = false;
   // A cancellation request it must act on at its next cancellation point.
   bool cancelling() const { return cancel_pending && !cancel_disabled; }
-  std::uintptr_t wait_mutex = 0;  // condition variable waits: the mutex to reacquire
+  std::uintptr_t wait_mutex = 0;      // condition variable waits: the mutex to reacquire
   std::uint64_t wait_generation = 0;  // barrier waits
   // The objects its last plain reads read (Controller::plain_spin).
   std::uint32_t nspin_objects = 0;
   std::uintptr_t spin_objects[3] = {};
 
   pthread_t os{};
-  int tid = 0;                 // kernel thread id (for a supervisor's signals)
+  int tid = 0;  // kernel thread id (for a supervisor's signals)
   // Its carrier has not been woken yet: that happens when it is first chosen, so that a
   // new thread costs no context switch before then.
   bool carrier_asleep = false;
@@ -61,8 +61,8 @@ struct ThreadState {
   void* arg = nullptr;
   void* retval = nullptr;
 
-  sigset_t program_mask{};     // its signal mask as the program set it (signals.hpp)
-  int runtime_depth = 0;       // > 0 while inside weft: interposed calls pass through
+  sigset_t program_mask{};  // its signal mask as the program set it (signals.hpp)
+  int runtime_depth = 0;    // > 0 while inside weft: interposed calls pass through
   // Plain accesses since its last scheduling point or failed spin window, and windows
   // since its last scheduling point (Controller::plain_spin): next to runtime_depth,
   // which every instrumented access touches too.
@@ -89,7 +89,7 @@ struct ThreadState {
   }
 
   std::vector<std::pair<void (*)(void*), void*>> tls_dtors;  // C++ thread_local destructors
-  struct Carrier* carrier = nullptr;  // the pooled OS thread running it
+  struct Carrier* carrier = nullptr;                         // the pooled OS thread running it
 };
 
 // The controlled thread running on this OS thread (nullptr: not under weft).

@@ -28,21 +28,14 @@ bool VirtualClock::read(clockid_t clock, std::uint64_t elapsed_ns, timespec* ts)
   switch (clock) {
     case CLOCK_REALTIME:
     case CLOCK_REALTIME_COARSE:
-    case CLOCK_TAI:
-      *ts = plus(realtime_base, elapsed_ns);
-      return true;
+    case CLOCK_TAI: *ts = plus(realtime_base, elapsed_ns); return true;
     case CLOCK_MONOTONIC:
     case CLOCK_MONOTONIC_RAW:
     case CLOCK_MONOTONIC_COARSE:
-    case CLOCK_BOOTTIME:
-      *ts = plus(monotonic_base, elapsed_ns);
-      return true;
+    case CLOCK_BOOTTIME: *ts = plus(monotonic_base, elapsed_ns); return true;
     case CLOCK_PROCESS_CPUTIME_ID:
-    case CLOCK_THREAD_CPUTIME_ID:
-      *ts = plus(timespec{0, 0}, elapsed_ns);
-      return true;
-    default:
-      return false;
+    case CLOCK_THREAD_CPUTIME_ID: *ts = plus(timespec{0, 0}, elapsed_ns); return true;
+    default: return false;
   }
 }
 

@@ -21,8 +21,8 @@ struct Deadline {
   // POSIX timed waits: `abstime` on `clock` (a null abstime never times out).
   static Deadline at(clockid_t clock, const timespec* abstime) {
     if (abstime == nullptr) return never();
-    return Deadline{true, clock, static_cast<std::int64_t>(abstime->tv_sec) * 1000000000 +
-                                     abstime->tv_nsec};
+    return Deadline{true, clock,
+                    static_cast<std::int64_t>(abstime->tv_sec) * 1000000000 + abstime->tv_nsec};
   }
 };
 

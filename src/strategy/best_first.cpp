@@ -8,8 +8,11 @@ namespace weft {
 
 BestFirstStrategy::BestFirstStrategy(std::string name, std::vector<BfPriority> priorities,
                                      std::uint64_t bound, std::uint64_t seed)
-    : DporStrategy(true), name_(std::move(name)), priorities_(std::move(priorities)),
-      bound_(bound), rng_(seed) {}
+    : DporStrategy(true),
+      name_(std::move(name)),
+      priorities_(std::move(priorities)),
+      bound_(bound),
+      rng_(seed) {}
 
 ThreadId BestFirstStrategy::choose(const SchedulingPoint& p) {
   if (bound_ == kUnbounded) return DporStrategy::choose(p);
@@ -27,8 +30,7 @@ std::uint64_t BestFirstStrategy::cost_of(std::size_t decision, ThreadId thread) 
   return before + preemption_cost(r.current, r.current_enabled, thread);
 }
 
-int BestFirstStrategy::involved(std::size_t decision, ThreadId thread,
-                                const BfPriority& p) const {
+int BestFirstStrategy::involved(std::size_t decision, ThreadId thread, const BfPriority& p) const {
   const ExecutionTree::Record& r = tree_.decisions()[decision];
   const auto enabled = tree_.enabled(r);
   const auto ops = tree_.next_ops(r);
@@ -80,16 +82,10 @@ std::int64_t BestFirstStrategy::priority_of(std::size_t decision, ThreadId threa
         level = p.kind == BfPriority::Kind::kDpor ? (cls > 0) : cls;
         break;
       }
-      case BfPriority::Kind::kSs:
-        level = value || !sleep_.asleep(decision, thread) ? 1 : 0;
-        break;
-      case BfPriority::Kind::kRand:
-        level = static_cast<std::int64_t>(rng_.below(4096));
-        break;
+      case BfPriority::Kind::kSs: level = value || !sleep_.asleep(decision, thread) ? 1 : 0; break;
+      case BfPriority::Kind::kRand: level = static_cast<std::int64_t>(rng_.below(4096)); break;
       case BfPriority::Kind::kMethod:
-      case BfPriority::Kind::kVar:
-        level = value ? 0 : involved(decision, thread, p);
-        break;
+      case BfPriority::Kind::kVar: level = value ? 0 : involved(decision, thread, p); break;
     }
     key = key << 12 | level;
   }
@@ -157,9 +153,8 @@ void BestFirstStrategy::expand(const Trace& trace) {
   for (std::size_t d = 0; d < records.size(); ++d) {
     const ExecutionTree::Record& r = records[d];
     prefix_cost_[d + 1] =
-        prefix_cost_[d] + (r.kind == Decision::kThread
-                               ? preemption_cost(r.current, r.current_enabled, r.choice)
-                               : 0);
+        prefix_cost_[d] +
+        (r.kind == Decision::kThread ? preemption_cost(r.current, r.current_enabled, r.choice) : 0);
   }
   max_cost_ = std::max(max_cost_, prefix_cost_.back());
   if (bound_ == kUnbounded)
@@ -203,17 +198,16 @@ Coverage BestFirstStrategy::coverage() const {
   const bool faithful = tree_.nondeterminism().empty();
   c.nondeterminism = tree_.nondeterminism();
   c.complete = exhausted() && faithful;
-  const std::string within = "with at most " + std::to_string(bound_) + " preemption" +
-                             (bound_ == 1 ? "" : "s");
+  const std::string within =
+      "with at most " + std::to_string(bound_) + " preemption" + (bound_ == 1 ? "" : "s");
   if (!faithful) {
     c.summary = tree_.no_claim(name_ + ": " + std::to_string(c.executions) + " executions");
   } else if (c.complete) {
     c.bound = static_cast<std::int64_t>(bound_);
-    c.summary = name_ + ": all " + std::to_string(c.executions) + " executions " + within +
-                " explored" +
-                (beyond_bound_ == 0 ? ": every schedule, none needs more than " +
-                                          std::to_string(max_cost_)
-                                    : "");
+    c.summary =
+        name_ + ": all " + std::to_string(c.executions) + " executions " + within + " explored" +
+        (beyond_bound_ == 0 ? ": every schedule, none needs more than " + std::to_string(max_cost_)
+                            : "");
   } else {
     c.exploring_bound = static_cast<std::int64_t>(bound_);
     c.exploring_executions = c.executions;

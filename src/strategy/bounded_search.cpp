@@ -46,7 +46,8 @@ void BoundedSearch::save_extra(bool unfinished, StateWriter& w) const {
   if (unfinished) {
     if (pending.size() <= current_cost_) pending.resize(current_cost_ + 1, 0);
     ++pending[current_cost_];
-    if (!tree_.probing() && current_cost_ < ran.size() && ran[current_cost_] != 0) --ran[current_cost_];
+    if (!tree_.probing() && current_cost_ < ran.size() && ran[current_cost_] != 0)
+      --ran[current_cost_];
   }
   w.put_vector(pending);
   w.put_vector(ran);
@@ -162,8 +163,7 @@ Coverage BoundedSearch::bound_coverage() const {
   if (unreported_ != 0) {
     c.executions = p.executions;
     c.summary = name + count(p.executions, "execution") + ", but execution " +
-                std::to_string(first_unreported_) +
-                " never reported its end: no coverage claim";
+                std::to_string(first_unreported_) + " never reported its end: no coverage claim";
     return c;
   }
   c.bound = p.complete_bound;
@@ -178,20 +178,18 @@ Coverage BoundedSearch::bound_coverage() const {
                   " explored: every schedule, none with more than " + units(max_cost_);
     else if (beyond_limit_ == 0)
       c.summary = name + all_executions(p.executions) + " " + within(limit_) +
-                  " explored: every schedule, none needs more than " +
-                  std::to_string(max_cost_);
+                  " explored: every schedule, none needs more than " + std::to_string(max_cost_);
     else
       c.summary = name + all_executions(p.executions) + " " + within(limit_) + " explored";
     return c;
   }
-  const std::string under_way =
-      "bound " + std::to_string(p.exploring_bound) + " under way: " +
-      count(p.exploring_executions, "execution") + " run, " +
-      std::to_string(p.exploring_pending) + " known still to run";
+  const std::string under_way = "bound " + std::to_string(p.exploring_bound) +
+                                " under way: " + count(p.exploring_executions, "execution") +
+                                " run, " + std::to_string(p.exploring_pending) +
+                                " known still to run";
   if (c.complete)
     c.summary = name + all_executions(p.complete_executions) + " " +
-                within(static_cast<std::uint64_t>(p.complete_bound)) + " explored; " +
-                under_way;
+                within(static_cast<std::uint64_t>(p.complete_bound)) + " explored; " + under_way;
   else
     c.summary = name + under_way;
   return c;

@@ -47,7 +47,7 @@ class BoundedSearch : public TreeStrategy {
   Coverage coverage() const override;
   BoundProgress progress() const;
 
-  std::uint64_t limit() const { return limit_; }       // kUnbounded: none
+  std::uint64_t limit() const { return limit_; }        // kUnbounded: none
   std::uint64_t cost() const { return current_cost_; }  // of the last execution started
   // The most costly execution run so far.
   std::uint64_t max_cost() const { return max_cost_; }
@@ -63,15 +63,16 @@ class BoundedSearch : public TreeStrategy {
   // What taking `choice` at thread decision `r` (whose enabled threads are `enabled`)
   // costs; the default choice must cost 0.
   virtual std::uint64_t decision_cost(const ExecutionTree::Record& r,
-                                      std::span<const ThreadId> enabled,
-                                      ThreadId choice) const = 0;
+                                      std::span<const ThreadId> enabled, ThreadId choice) const = 0;
 
  private:
   void expand(const Trace& trace) final;
   void save_extra(bool unfinished, StateWriter& w) const final;
   bool load_extra(StateReader& r) final;
   // A branch's priority is minus its cost.
-  void frontier_moved(std::int64_t priority, int delta) final { count_moved(pending_, priority, delta); }
+  void frontier_moved(std::int64_t priority, int delta) final {
+    count_moved(pending_, priority, delta);
+  }
   Coverage bound_coverage() const;  // coverage() without the state cache's line
   std::string units(std::uint64_t n) const;
   std::string within(std::uint64_t bound) const;  // "with at most 2 preemptions"
@@ -83,9 +84,9 @@ class BoundedSearch : public TreeStrategy {
   std::vector<std::uint64_t> ran_;
   std::uint64_t current_cost_ = 0;
   std::uint64_t max_cost_ = 0;
-  std::uint64_t beyond_limit_ = 0;       // branches dropped for costing more than limit_
-  std::uint64_t unreported_ = 0;         // executions whose end was never reported
-  std::uint64_t first_unreported_ = 0;   // the first of them (1-based)
+  std::uint64_t beyond_limit_ = 0;      // branches dropped for costing more than limit_
+  std::uint64_t unreported_ = 0;        // executions whose end was never reported
+  std::uint64_t first_unreported_ = 0;  // the first of them (1-based)
 };
 
 }  // namespace weft

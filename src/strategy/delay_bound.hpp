@@ -25,8 +25,7 @@ class DelayBoundStrategy final : public BoundedSearch {
       : BoundedSearch({"db", CoverageKind::kDelayBound, "delay"}, bound) {}
 
  private:
-  std::uint64_t decision_cost(const ExecutionTree::Record& r,
-                              std::span<const ThreadId> enabled,
+  std::uint64_t decision_cost(const ExecutionTree::Record& r, std::span<const ThreadId> enabled,
                               ThreadId choice) const override;
 };
 

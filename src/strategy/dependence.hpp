@@ -86,7 +86,8 @@ inline bool dependent(ThreadId ta, const Op& a, ThreadId tb, const Op& b) {
   if (a.kind == OpKind::Free && touches_block(a, tb, b)) return true;
   if (b.kind == OpKind::Free && touches_block(b, ta, a)) return true;
   // A cancellation changes what its target does at any of its steps.
-  if ((a.kind == OpKind::ThreadCancel && a.aux == tb) || (b.kind == OpKind::ThreadCancel && b.aux == ta))
+  if ((a.kind == OpKind::ThreadCancel && a.aux == tb) ||
+      (b.kind == OpKind::ThreadCancel && b.aux == ta))
     return true;
   ObjectAccess x[2], y[2];
   return conflict(x, object_accesses(ta, a, x), y, object_accesses(tb, b, y));

@@ -57,8 +57,8 @@ Coverage DfsStrategy::coverage() const {
   if (!faithful)
     c.summary = tree_.no_claim("dfs: " + std::to_string(c.executions) + " executions");
   else if (c.complete)
-    c.summary = "dfs: all " + std::to_string(c.executions) + " schedules" + within +
-                " explored" + cache_summary();
+    c.summary = "dfs: all " + std::to_string(c.executions) + " schedules" + within + " explored" +
+                cache_summary();
   else
     c.summary = "dfs: " + std::to_string(c.executions) + " executions" + within + ", " +
                 std::to_string(tree_.frontier_size()) + " known schedules still to run" +

@@ -106,21 +106,22 @@ void DporStrategy::reverse(const DporAnalysis::Race& race) {
   const auto enabled = tree_.enabled(r);
   for (ThreadId u : initials)
     if (std::find(enabled.begin(), enabled.end(), u) != enabled.end()) {
-      tree_.branch(race.decision, u, priority_of(race.decision, u, false, false, race.before_release));
+      tree_.branch(race.decision, u,
+                   priority_of(race.decision, u, false, false, race.before_release));
       return;
     }
   ++conservative_;
   for (ThreadId t : enabled)
     if (!asleep(race.decision, t))
-      tree_.branch(race.decision, t, priority_of(race.decision, t, false, true, race.before_release));
+      tree_.branch(race.decision, t,
+                   priority_of(race.decision, t, false, true, race.before_release));
 }
 
 std::string DporStrategy::counts() const {
   const std::uint64_t executions = tree_.stats().executions;
   const std::uint64_t redundant = redundant_executions();
   return std::to_string(executions) + " executions, " + std::to_string(executions - redundant) +
-         " happens-before classes, " + std::to_string(redundant) +
-         " redundant (sleep-set blocked)";
+         " happens-before classes, " + std::to_string(redundant) + " redundant (sleep-set blocked)";
 }
 
 Coverage DporStrategy::coverage() const {
@@ -134,10 +135,12 @@ Coverage DporStrategy::coverage() const {
   if (!faithful)
     c.summary = tree_.no_claim("dpor: " + counts());
   else if (unmodelled_ != 0)
-    c.summary = "dpor: " + counts() + ", but threads wait on file descriptors other threads "
+    c.summary = "dpor: " + counts() +
+                ", but threads wait on file descriptors other threads "
                 "feed outside weft's view: no coverage claim";
   else if (cancels_ != 0)
-    c.summary = "dpor: " + counts() + ", but the program cancels threads (pthread_cancel), "
+    c.summary = "dpor: " + counts() +
+                ", but the program cancels threads (pthread_cancel), "
                 "whose timing the race analysis does not follow: no coverage claim (dfs or "
                 "pb cover it)";
   else if (c.complete)

@@ -64,8 +64,8 @@ class DporStrategy : public TreeStrategy {
   SleepSets sleep_;
   DporAnalysis analysis_;
   std::uint64_t unmodelled_ = 0;
-  std::uint64_t cancels_ = 0;      // executions in which a thread was cancelled
-  std::uint64_t conservative_ = 0;  // races whose initial was not enabled
+  std::uint64_t cancels_ = 0;         // executions in which a thread was cancelled
+  std::uint64_t conservative_ = 0;    // races whose initial was not enabled
   std::uint64_t blocked_probes_ = 0;  // sharded: blocked probes (not this shard's)
 };
 

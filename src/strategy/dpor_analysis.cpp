@@ -16,13 +16,18 @@ namespace {
 // Steps that wait for another thread's release (a lock, a semaphore, a join, ...).
 bool waits_for_release(OpKind k) {
   switch (k) {
-    case OpKind::MutexLock: case OpKind::RwReadLock: case OpKind::RwWriteLock:
-    case OpKind::SemWait: case OpKind::CondWake: case OpKind::BarrierPass:
-    case OpKind::OnceEnter: case OpKind::FutexWait: case OpKind::FutexWoken:
-    case OpKind::ThreadJoin: case OpKind::ThreadStart:
-      return true;
-    default:
-      return false;
+    case OpKind::MutexLock:
+    case OpKind::RwReadLock:
+    case OpKind::RwWriteLock:
+    case OpKind::SemWait:
+    case OpKind::CondWake:
+    case OpKind::BarrierPass:
+    case OpKind::OnceEnter:
+    case OpKind::FutexWait:
+    case OpKind::FutexWoken:
+    case OpKind::ThreadJoin:
+    case OpKind::ThreadStart: return true;
+    default: return false;
   }
 }
 
@@ -31,9 +36,11 @@ bool waits_for_release(OpKind k) {
 // The mutex a step locks, unlocks or waits with (0: none).
 std::uintptr_t DporAnalysis::mutex_of(const Op& op) {
   switch (op.kind) {
-    case OpKind::MutexLock: case OpKind::MutexTryLock: case OpKind::MutexUnlock:
-      return op.object;
-    case OpKind::CondWait: case OpKind::CondWake: return cond_mutex(op);
+    case OpKind::MutexLock:
+    case OpKind::MutexTryLock:
+    case OpKind::MutexUnlock: return op.object;
+    case OpKind::CondWait:
+    case OpKind::CondWake: return cond_mutex(op);
     default: return 0;
   }
 }
@@ -84,7 +91,8 @@ bool DporAnalysis::unavailable_at(std::size_t a, const Event& ej) const {
 }
 
 bool DporAnalysis::held_at_anchor(const KeyState& ks, std::size_t a, const Event& ej) const {
-  if (ej.op.kind != OpKind::MutexLock || (ej.flags & (kFailed | kTimedOut | kSpurious))) return false;
+  if (ej.op.kind != OpKind::MutexLock || (ej.flags & (kFailed | kTimedOut | kSpurious)))
+    return false;
   const std::size_t x = anchor(a);
   if (x == a) return false;
   // The holder before the first step on the mutex from x on is the holder at x.
@@ -97,7 +105,8 @@ bool DporAnalysis::held_at_anchor(const KeyState& ks, std::size_t a, const Event
 // entered it. A race with a step of the region is reversed there.
 std::size_t DporAnalysis::anchor(std::size_t a) const {
   const Trace& trace = *trace_;
-  while ((trace[a].flags & kInRegion) != 0 && previous_[a] >= 0) a = static_cast<std::size_t>(previous_[a]);
+  while ((trace[a].flags & kInRegion) != 0 && previous_[a] >= 0)
+    a = static_cast<std::size_t>(previous_[a]);
   return a;
 }
 
@@ -197,7 +206,8 @@ void DporAnalysis::predecessors(std::size_t j, const Event& ej, std::int64_t bef
 void DporAnalysis::collect_trace_keys() {
   ObjectAccess acc[2];
   for (const Event& e : trace_->events())
-    for (std::size_t a = 0, na = object_accesses(e, acc); a < na; ++a) trace_keys_.push_back(acc[a].key);
+    for (std::size_t a = 0, na = object_accesses(e, acc); a < na; ++a)
+      trace_keys_.push_back(acc[a].key);
   std::sort(trace_keys_.begin(), trace_keys_.end());
   trace_keys_.erase(std::unique(trace_keys_.begin(), trace_keys_.end()), trace_keys_.end());
   if (trace_keys_.empty()) trace_keys_.push_back(kEverything);  // built, even if empty
@@ -371,8 +381,8 @@ void DporAnalysis::analyze(const Trace& trace, const ExecutionTree& tree, std::s
       continue;  // it ran there or later
     const auto enabled = tree.enabled(r);
     const auto ops = tree.next_ops(r);
-    const std::size_t at = static_cast<std::size_t>(
-        std::find(enabled.begin(), enabled.end(), t) - enabled.begin());
+    const std::size_t at =
+        static_cast<std::size_t>(std::find(enabled.begin(), enabled.end(), t) - enabled.begin());
     if (at >= ops.size()) continue;
     Event e;
     e.thread = t;

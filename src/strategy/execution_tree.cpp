@@ -65,7 +65,7 @@ struct ExecutionTree::Moves {
 };
 
 struct ExecutionTree::Node {
-  Node* parent = nullptr;  // also the free list's link
+  Node* parent = nullptr;                        // also the free list's link
   std::unique_ptr<std::vector<Delta>> branches;  // track_branches only
   std::uint32_t decision = kRootDecision;
   std::uint32_t choice = 0;
@@ -73,7 +73,7 @@ struct ExecutionTree::Node {
   std::uint32_t check = 0;     // options hash at `decision` when the branch was found
   std::uint32_t refs = 0;      // children alive + 1 while in the frontier or executing
   Decision::Kind kind = Decision::kThread;
-  bool stub = false;           // another worker's node (stubs_ says which)
+  bool stub = false;             // another worker's node (stubs_ says which)
   std::unique_ptr<Moves> moves;  // track_moves_ only
 };
 
@@ -86,8 +86,7 @@ struct ExecutionTree::Pool {
   Node* free_list = nullptr;
 };
 
-ExecutionTree::ExecutionTree(Options options)
-    : options_(options), pool_(std::make_unique<Pool>()) {
+ExecutionTree::ExecutionTree(Options options) : options_(options), pool_(std::make_unique<Pool>()) {
   Node* root = allocate();
   root->refs = 1;
   frontier_.push_back(Entry{0, kRootDecision, 0, seq_++, root});
@@ -228,9 +227,9 @@ ThreadId ExecutionTree::choose_thread(const SchedulingPoint& p, ThreadId fallbac
     if (r.delta.kind != Decision::kThread) {
       note_nondeterminism(index, "a value choice was expected, a thread choice came");
     } else if (!p.is_enabled(r.delta.choice)) {
-      note_nondeterminism(index, "thread " + std::to_string(r.delta.choice) +
-                                     " should run but is not enabled (enabled: " +
-                                     list_threads(p.enabled) + ")");
+      note_nondeterminism(
+          index, "thread " + std::to_string(r.delta.choice) +
+                     " should run but is not enabled (enabled: " + list_threads(p.enabled) + ")");
     } else {
       pick = r.delta.choice;
       if (hash_options(Decision::kThread, p.enabled, p.enabled.size()) != r.check)
@@ -315,7 +314,7 @@ bool take_ops(std::span<const std::uint64_t> words, std::size_t* at, std::vector
   if (n > (words.size() - *at) / kOpWords) return false;
   ops->resize(n);
   for (Op& op : *ops) {
-    std::memcpy(&op, &words[*at], sizeof op);
+    std::memcpy(static_cast<void*>(&op), &words[*at], sizeof op);  // Op is plain words
     *at += kOpWords;
   }
   return true;
@@ -386,8 +385,7 @@ std::vector<std::uint64_t> ExecutionTree::replaced_move(std::size_t decision,
   std::vector<std::uint64_t> words{1};
   if (records_[decision].choice == own) {
     put_ops(move_rest(decision), &words);
-  } else if (decision == current_->decision && current_->moves &&
-             current_->moves->replaced_known) {
+  } else if (decision == current_->decision && current_->moves && current_->moves->replaced_known) {
     put_ops(current_->moves->replaced_rest, &words);
   } else {
     words = {0, 0};
@@ -497,16 +495,16 @@ bool ExecutionTree::branch(std::size_t decision, std::uint32_t choice, std::int6
   std::uint32_t own = 0;
   Node* at = owner(decision, &own);
   const auto move = track_moves_ && r.kind == Decision::kThread ? replaced_move(decision, own)
-                                                                 : std::vector<std::uint64_t>{};
-  return add_branch(at, static_cast<std::uint32_t>(decision), choice, r.kind, own,
-                    options_hash(r), priority, move) != nullptr;
+                                                                : std::vector<std::uint64_t>{};
+  return add_branch(at, static_cast<std::uint32_t>(decision), choice, r.kind, own, options_hash(r),
+                    priority, move) != nullptr;
 }
 
 ExecutionTree::Node* ExecutionTree::add_branch(Node* at, std::uint32_t decision,
-                                              std::uint32_t choice, Decision::Kind kind,
-                                              std::uint32_t own, std::uint32_t check,
-                                              std::int64_t priority,
-                                              std::span<const std::uint64_t> move) {
+                                               std::uint32_t choice, Decision::Kind kind,
+                                               std::uint32_t own, std::uint32_t check,
+                                               std::int64_t priority,
+                                               std::span<const std::uint64_t> move) {
   if (choice == own) return nullptr;
   if (options_.track_branches) {
     if (!at->branches) at->branches = std::make_unique<std::vector<Delta>>();
@@ -547,8 +545,7 @@ void ExecutionTree::finish_execution() {
   if (current_ == nullptr) return;
   if (cursor_ < replay_.size()) {
     const Delta& d = replay_[cursor_].delta;
-    note_nondeterminism(d.decision, "the execution ended after " +
-                                        std::to_string(records_.size()) +
+    note_nondeterminism(d.decision, "the execution ended after " + std::to_string(records_.size()) +
                                         " decisions, before this branch's decision");
   }
   // A node is at most as deep as the decisions of the execution it branched from: sized
@@ -662,8 +659,9 @@ bool ExecutionTree::load(StateReader& r) {
     if (branches != 0) node->branches = std::make_unique<std::vector<Delta>>();
     for (std::uint64_t b = 0; b < branches && r.ok(); ++b) {
       const std::uint64_t bc = r.get();
-      node->branches->push_back(Delta{static_cast<std::uint32_t>(bc), static_cast<std::uint32_t>(bc >> 32),
-                                      static_cast<Decision::Kind>(r.get_at_most(Decision::kValue))});
+      node->branches->push_back(
+          Delta{static_cast<std::uint32_t>(bc), static_cast<std::uint32_t>(bc >> 32),
+                static_cast<Decision::Kind>(r.get_at_most(Decision::kValue))});
     }
   }
   const std::uint64_t entries = r.get_count(kEntryWords);
@@ -734,7 +732,8 @@ std::uint64_t ExecutionTree::give(std::uint64_t max_nodes, std::size_t max_words
   std::vector<Entry> movable;
   for (const Entry& e : frontier_)
     if (!shared(e.node)) movable.push_back(e);
-  std::sort(movable.begin(), movable.end(), [](const Entry& a, const Entry& b) { return worse(b, a); });
+  std::sort(movable.begin(), movable.end(),
+            [](const Entry& a, const Entry& b) { return worse(b, a); });
   max_nodes = std::min<std::uint64_t>(max_nodes, movable.size() / 2);
   std::unordered_set<const Node*> moved;
   std::vector<const Node*> path;

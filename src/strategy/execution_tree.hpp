@@ -276,8 +276,8 @@ class ExecutionTree {
   // is `own`, unless `at` has it, or another shard owns it; a stub's goes to its owner.
   // The node added to the frontier, else nullptr.
   Node* add_branch(Node* at, std::uint32_t decision, std::uint32_t choice, Decision::Kind kind,
-                  std::uint32_t own, std::uint32_t check, std::int64_t priority,
-                  std::span<const std::uint64_t> move = {});
+                   std::uint32_t own, std::uint32_t check, std::int64_t priority,
+                   std::span<const std::uint64_t> move = {});
   void forward(const Node* at, std::size_t decision, std::uint32_t choice, Decision::Kind kind,
                std::uint32_t own, std::uint32_t check, std::int64_t priority,
                std::span<const std::uint64_t> move);

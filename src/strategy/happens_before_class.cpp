@@ -40,7 +40,8 @@ std::uint64_t happens_before_class(std::span<const Event> steps) {
   for (std::size_t done = 0; done < n; ++done) {
     std::size_t pick = n;
     for (std::size_t k = 0; k < n; ++k)
-      if (!taken[k] && waiting[k] == 0 && (pick == n || steps[k].thread < steps[pick].thread)) pick = k;
+      if (!taken[k] && waiting[k] == 0 && (pick == n || steps[k].thread < steps[pick].thread))
+        pick = k;
     taken[pick] = true;
     for (std::uint32_t j : after[pick]) --waiting[j];
     const Event& e = steps[pick];

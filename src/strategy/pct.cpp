@@ -6,7 +6,10 @@
 namespace weft {
 
 PctStrategy::PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t steps)
-    : SamplingStrategy(seed), depth_(depth < 1 ? 1 : depth), fixed_steps_(steps), priorities_(depth_) {
+    : SamplingStrategy(seed),
+      depth_(depth < 1 ? 1 : depth),
+      fixed_steps_(steps),
+      priorities_(depth_) {
   changes_.reserve(depth_ - 1);
 }
 

@@ -53,9 +53,9 @@ class PctStrategy final : public SamplingStrategy {
 
   std::uint32_t depth_;
   std::uint64_t fixed_steps_;
-  std::uint64_t longest_ = 0;       // steps of the longest execution so far
-  std::uint64_t max_threads_ = 0;   // most threads seen in one execution
-  PctPriorities priorities_;  // of this execution's threads
+  std::uint64_t longest_ = 0;         // steps of the longest execution so far
+  std::uint64_t max_threads_ = 0;     // most threads seen in one execution
+  PctPriorities priorities_;          // of this execution's threads
   std::vector<ChangePoint> changes_;  // by step; equal steps by i, so the last i wins
   std::size_t next_change_ = 0;
 };

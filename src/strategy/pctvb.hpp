@@ -47,7 +47,7 @@ class PctvbStrategy final : public SamplingStrategy {
     std::uintptr_t object = 0;
     std::uint32_t max_accesses = 0;  // k_i: the most in one execution
     ThreadId first_thread = kNoThread;
-    bool shared = false;             // accessed by two threads
+    bool shared = false;  // accessed by two threads
   };
   struct ChangePoint {
     std::size_t chosen;      // index into chosen_

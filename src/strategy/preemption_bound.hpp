@@ -14,8 +14,7 @@
 namespace weft {
 
 // What choosing `choice` costs at a point where `current` ran last: 1 if it preempts it.
-inline std::uint64_t preemption_cost(ThreadId current, bool current_enabled,
-                                     ThreadId choice) {
+inline std::uint64_t preemption_cost(ThreadId current, bool current_enabled, ThreadId choice) {
   return current_enabled && choice != current ? 1 : 0;
 }
 

@@ -22,8 +22,7 @@ namespace {
 // Makes a strategy from the text after "name:" (has_arg false: there was no colon).
 using Factory = std::unique_ptr<Strategy> (*)(const StrategyInfo& info, bool has_arg,
                                               std::string_view arg, std::uint64_t seed,
-                                              std::string* error,
-                                              const StrategyOptions& options);
+                                              std::string* error, const StrategyOptions& options);
 
 struct Entry {
   StrategyInfo info;
@@ -52,8 +51,7 @@ std::unique_ptr<Strategy> fail(std::string* error, std::string message) {
   return nullptr;
 }
 
-bool no_argument(const StrategyInfo& info, bool has_arg, std::string_view arg,
-                 std::string* error) {
+bool no_argument(const StrategyInfo& info, bool has_arg, std::string_view arg, std::string* error) {
   if (!has_arg) return true;
   fail(error, std::string(info.name) + " takes no argument, got " + quoted(arg) +
                   " (usage: " + std::string(info.usage) + ")");
@@ -105,13 +103,13 @@ constexpr std::uint64_t kVbMaxLevels = std::uint64_t{1} << 20;
 
 // pb and db: no argument (iterate until every schedule has run) or a bound in [0, kMaxBound].
 constexpr std::uint64_t kMaxBound = 1000000;
-bool parse_bound(const StrategyInfo& info, bool has_arg, std::string_view arg,
-                 const char* what, std::uint64_t* bound, std::string* error) {
+bool parse_bound(const StrategyInfo& info, bool has_arg, std::string_view arg, const char* what,
+                 std::uint64_t* bound, std::string* error) {
   *bound = BoundedSearch::kUnbounded;
   if (!has_arg || parse_uint(arg, 0, kMaxBound, bound)) return true;
   fail(error, std::string(info.name) + ": the " + what + " must be an integer from 0 to " +
-                  std::to_string(kMaxBound) + ", got " + quoted(arg) + " (usage: " +
-                  std::string(info.usage) + ")");
+                  std::to_string(kMaxBound) + ", got " + quoted(arg) +
+                  " (usage: " + std::string(info.usage) + ")");
   return false;
 }
 
@@ -134,8 +132,7 @@ std::unique_ptr<Strategy> make_portfolio(const StrategyInfo& info, bool has_arg,
   while (true) {
     const std::size_t plus = specs.find('+');
     const std::string_view spec = specs.substr(0, plus);
-    if (spec.empty())
-      return fail(error, "portfolio: an empty member in " + quoted(arg) + usage);
+    if (spec.empty()) return fail(error, "portfolio: an empty member in " + quoted(arg) + usage);
     if (spec.substr(0, spec.find(':')) == "portfolio")
       return fail(error, "portfolio: a portfolio cannot be a member of another" + usage);
     std::string why;
@@ -164,12 +161,14 @@ std::unique_ptr<Strategy> make_best_first(const StrategyInfo& info, bool has_arg
     std::string_view name;
     BfPriority::Kind kind;
   };
-  static constexpr Named kNames[] = {
-      {"pb", BfPriority::Kind::kPb},     {"dpor", BfPriority::Kind::kDpor},
-      {"mdpor", BfPriority::Kind::kMdpor}, {"ss", BfPriority::Kind::kSs},
-      {"rand", BfPriority::Kind::kRand}};
-  const std::string known = "pb, dpor, mdpor, ss, rand, method=<function>[,...], "
-                            "var=<variable or 0xaddress>[,...]";
+  static constexpr Named kNames[] = {{"pb", BfPriority::Kind::kPb},
+                                     {"dpor", BfPriority::Kind::kDpor},
+                                     {"mdpor", BfPriority::Kind::kMdpor},
+                                     {"ss", BfPriority::Kind::kSs},
+                                     {"rand", BfPriority::Kind::kRand}};
+  const std::string known =
+      "pb, dpor, mdpor, ss, rand, method=<function>[,...], "
+      "var=<variable or 0xaddress>[,...]";
   std::vector<BfPriority> priorities;
   bool open_list = false;  // the last priority is method= or var= and takes names
   auto add_name = [&](std::string_view name) -> bool {
@@ -218,9 +217,8 @@ std::unique_ptr<Strategy> make_best_first(const StrategyInfo& info, bool has_arg
       open_list = false;
     } else if (eq != std::string_view::npos &&
                (token.substr(0, eq) == "method" || token.substr(0, eq) == "var")) {
-      priorities.push_back({token.substr(0, eq) == "var" ? BfPriority::Kind::kVar
-                                                         : BfPriority::Kind::kMethod,
-                            {}});
+      priorities.push_back(
+          {token.substr(0, eq) == "var" ? BfPriority::Kind::kVar : BfPriority::Kind::kMethod, {}});
       if (!add_name(token.substr(eq + 1))) return nullptr;
       open_list = true;
     } else if (open_list && eq == std::string_view::npos && !token.empty()) {
@@ -277,8 +275,8 @@ const std::vector<Entry>& entries() {
            return std::make_unique<PctvbStrategy>(seed, static_cast<std::uint32_t>(d),
                                                   static_cast<std::uint32_t>(v));
          if (comma == std::string_view::npos)
-           return fail(error, "pctvb needs a depth and a variable count, got " +
-                                  quoted(arg) + usage);
+           return fail(error,
+                       "pctvb needs a depth and a variable count, got " + quoted(arg) + usage);
          if (!parse_uint(arg.substr(0, comma), 1, kPctMaxDepth, &d))
            return fail(error, "pctvb: the depth d must be an integer from 1 to " +
                                   std::to_string(kPctMaxDepth) + ", got " +
@@ -346,7 +344,8 @@ const std::vector<Entry>& entries() {
          const std::size_t comma = arg.find(',');
          std::uint64_t v = VariableBoundStrategy::kDefaultVariables,
                        c = VariableBoundStrategy::kDefaultPreemptions;
-         if (!has_arg) return std::make_unique<VariableBoundStrategy>(static_cast<std::uint32_t>(v), c);
+         if (!has_arg)
+           return std::make_unique<VariableBoundStrategy>(static_cast<std::uint32_t>(v), c);
          if (!parse_uint(arg.substr(0, comma), 1, kPctvbMaxVariables, &v))
            return fail(error, "vb: the variable bound v must be an integer from 1 to " +
                                   std::to_string(kPctvbMaxVariables) + ", got " +

@@ -46,7 +46,6 @@ bool parse_bound_option(std::string_view text, std::uint64_t* bound, std::string
 // nullptr and a one-line *error (naming what was wrong and what is accepted) when the
 // spec is not valid. `error` may be null.
 std::unique_ptr<Strategy> make_strategy(std::string_view spec, std::uint64_t seed,
-                                        std::string* error,
-                                        const StrategyOptions& options = {});
+                                        std::string* error, const StrategyOptions& options = {});
 
 }  // namespace weft

@@ -111,7 +111,8 @@ bool ScheduleSimplifier::next_drop(std::vector<Decision>* candidate) {
       }
     }
     last = d.value;
-    candidate->push_back(d.value == replaced && by != kNoThread ? Decision{Decision::kThread, by} : d);
+    candidate->push_back(d.value == replaced && by != kNoThread ? Decision{Decision::kThread, by}
+                                                                : d);
   }
   return true;
 }
@@ -137,7 +138,8 @@ ThreadId GuidedStrategy::choose(const SchedulingPoint& p) {
   ThreadSwitch key;
   key.from = p.current;
   key.after = p.current < steps_.size() ? steps_[p.current] : 0;
-  const auto it = std::lower_bound(schedule_.switches.begin(), schedule_.switches.end(), key, before);
+  const auto it =
+      std::lower_bound(schedule_.switches.begin(), schedule_.switches.end(), key, before);
   if (it != schedule_.switches.end() && it->from == key.from && it->after == key.after &&
       p.is_enabled(it->to))
     chosen = it->to;

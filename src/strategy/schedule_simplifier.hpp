@@ -11,9 +11,9 @@
 // later (the others run first). And a schedule is a set of switches (after T's n-th step,
 // U runs): anchored in the threads' own progress, a switch keeps its meaning when others
 // go, so each is dropped in turn. Last, two neighbouring blocks of different threads
-// swap places (the order in which threads take their turns). A GuidedStrategy runs a candidate by its switches, every
-// other step non-preemptive (default_choice). A candidate whose execution shows the same
-// bug with fewer preemptions (or as many in fewer switches) becomes the schedule
+// swap places (the order in which threads take their turns). A GuidedStrategy runs a candidate by
+// its switches, every other step non-preemptive (default_choice). A candidate whose execution shows
+// the same bug with fewer preemptions (or as many in fewer switches) becomes the schedule
 // simplified next, until no candidate of the current one helps (a local minimum).
 #include <cstddef>
 #include <cstdint>

@@ -42,8 +42,7 @@ class SleepSets {
   // then `pick` runs and wakes whoever its operation depends on. `moves`, when not empty,
   // are the siblings' moves (ExecutionTree::delta_sibling_moves()).
   void after_thread_decision(const SchedulingPoint& p, std::span<const std::uint32_t> siblings,
-                             ThreadId pick,
-                             std::span<const ExecutionTree::SiblingMove> moves = {});
+                             ThreadId pick, std::span<const ExecutionTree::SiblingMove> moves = {});
   // A value decision changes nobody's sleep.
   void after_value_decision();
 
@@ -68,11 +67,11 @@ class SleepSets {
   bool sleeping(ThreadId t) const;
   bool woken_by(const Sleeper& s, ThreadId pick, const Op& op) const;
 
-  std::vector<Sleeper> now_;              // asleep before the next decision
-  std::vector<Sleeper> next_;             // scratch
-  std::vector<std::uint32_t> first_;      // per decision: offset into pool_
-  std::vector<ThreadId> pool_;            // per decision: who was asleep there
-  std::vector<Op> rest_;                  // the sleepers' moves after their first op
+  std::vector<Sleeper> now_;          // asleep before the next decision
+  std::vector<Sleeper> next_;         // scratch
+  std::vector<std::uint32_t> first_;  // per decision: offset into pool_
+  std::vector<ThreadId> pool_;        // per decision: who was asleep there
+  std::vector<Op> rest_;              // the sleepers' moves after their first op
   std::size_t blocked_step_ = npos;
   std::size_t blocked_decision_ = npos;
   ThreadId blocked_alternative_ = kNoThread;

@@ -8,10 +8,11 @@
 // thread, its index in that thread, its operation and object, and its vector clock over
 // the dependence relation (same thread, or same object with a write or release; thread
 // create/start and exit/join are dependent too; a free writes every object in its
-// block). A sum does not depend on the order of the events, so every interleaving of one Mazurkiewicz trace hashes alike, and the hash
-// of a prefix extended by one event is one addition. Data choices (which waiter wakes) are
-// part of the state and are hashed with the step they happen in; so is the thread that
-// ran last, on which the cost of what follows (a preemption or not) depends.
+// block). A sum does not depend on the order of the events, so every interleaving of one
+// Mazurkiewicz trace hashes alike, and the hash of a prefix extended by one event is one addition.
+// Data choices (which waiter wakes) are part of the state and are hashed with the step they happen
+// in; so is the thread that ran last, on which the cost of what follows (a preemption or not)
+// depends.
 //
 // Assumed, as CHESS does: the program is deterministic and its memory accesses are
 // ordered by the operations weft sees (no data race hidden between scheduling points).
@@ -81,10 +82,10 @@ class StateCache {
     std::vector<std::uint32_t> clock;  // the free's
   };
   std::vector<FreedBlock> frees_;  // this execution's, in order
-  std::uint64_t total_ = 0;  // the sum of the prefix's event hashes
+  std::uint64_t total_ = 0;        // the sum of the prefix's event hashes
 
   std::size_t first_ = 0;
-  std::vector<std::vector<std::uint64_t>> options_;  // per decision >= first
+  std::vector<std::vector<std::uint64_t>> options_;        // per decision >= first
   std::unordered_map<std::uint64_t, std::uint64_t> seen_;  // key -> least cost
   std::unordered_map<std::uint64_t, std::uint32_t> classes_;
   std::uint64_t pruned_ = 0;

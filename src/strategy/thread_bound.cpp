@@ -135,10 +135,10 @@ Coverage ThreadBoundStrategy::coverage() const {
   for (std::uint32_t t = 2; t <= t_; ++t)
     if (done_ >= executions_needed(items, t)) c.bound = t;
   c.complete = c.bound == static_cast<std::int64_t>(t_);
-  const std::string what =
-      c_ == 0 ? std::to_string(max_threads_) + " threads"
-              : std::to_string(items) + " thread fragments (" + std::to_string(max_threads_) +
-                    " threads, " + std::to_string(c_) + " preemptions at random steps)";
+  const std::string what = c_ == 0 ? std::to_string(max_threads_) + " threads"
+                                   : std::to_string(items) + " thread fragments (" +
+                                         std::to_string(max_threads_) + " threads, " +
+                                         std::to_string(c_) + " preemptions at random steps)";
   const std::uint64_t te = std::min<std::uint64_t>(t_, items);
   const std::uint64_t needed = executions_needed(items, t_);
   c.summary = name + ": " + std::to_string(done_) + " executions; ";

@@ -78,10 +78,10 @@ class ThreadBoundStrategy final : public Strategy {
   std::uint64_t done_ = 0;        // ended
   Order order_ = Order::kIncreasing;
   Rng rng_;
-  std::vector<std::uint32_t> rank_;    // by item (fragment), 0 lowest: a permutation
-  std::vector<std::uint32_t> item_;    // by ThreadId: its current fragment
-  std::vector<std::uint32_t> yields_;  // by ThreadId, since it was last lowered
-  std::uint32_t threads_ = 0;          // threads seen in this execution
+  std::vector<std::uint32_t> rank_;     // by item (fragment), 0 lowest: a permutation
+  std::vector<std::uint32_t> item_;     // by ThreadId: its current fragment
+  std::vector<std::uint32_t> yields_;   // by ThreadId, since it was last lowered
+  std::uint32_t threads_ = 0;           // threads seen in this execution
   std::vector<std::uint64_t> changes_;  // change point steps, ascending
   std::size_t next_change_ = 0;
 };

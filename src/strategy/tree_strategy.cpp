@@ -79,7 +79,8 @@ void TreeStrategy::take_forwards(std::vector<std::uint64_t>* out) {
 void TreeStrategy::accept_forward(std::span<const std::uint64_t> record) {
   if (record.size() >= 3 && record[1] == kEveryWorker) {
     if (cache_ && record[2] == tree_.space())
-      for (std::size_t i = 3; i + 1 < record.size(); i += 2) cache_->learn(record[i], record[i + 1]);
+      for (std::size_t i = 3; i + 1 < record.size(); i += 2)
+        cache_->learn(record[i], record[i + 1]);
     return;
   }
   std::int64_t priority = 0;
@@ -116,8 +117,9 @@ std::string TreeStrategy::cache_summary() const {
   const std::uint64_t classes = cached_classes();
   const std::uint64_t pruned = cache_->pruned() + shared_cache_->pruned();
   return "; " +
-         (classes == 0 ? "" : std::to_string(classes) + " happens-before class" +
-                                  (classes == 1 ? "" : "es") + ", ") +
+         (classes == 0 ? ""
+                       : std::to_string(classes) + " happens-before class" +
+                             (classes == 1 ? "" : "es") + ", ") +
          std::to_string(pruned) + " branch" + (pruned == 1 ? "" : "es") +
          " pruned by state caching";
 }

@@ -9,7 +9,8 @@ namespace weft {
 
 VariableBoundStrategy::VariableBoundStrategy(std::uint32_t variables, std::uint64_t preemptions)
     : TreeStrategy(ExecutionTree::Options{.record_next_ops = true}),
-      max_v_(variables), max_c_(preemptions),
+      max_v_(variables),
+      max_c_(preemptions),
       pending_((static_cast<std::size_t>(variables) + 1) * (preemptions + 1), 0),
       ran_(pending_.size(), 0) {
   pending_[0] = 1;  // the root: no preemption
@@ -116,9 +117,9 @@ Coverage VariableBoundStrategy::coverage() const {
     return cov;
   }
   // The lowest level still open: the running execution's, or the frontier's.
-  std::size_t open = exhausted() ? pending_.size()
-                                 : (tree_.executing() ? level(current_v_, current_c_)
-                                                      : pending_.size());
+  std::size_t open = exhausted()
+                         ? pending_.size()
+                         : (tree_.executing() ? level(current_v_, current_c_) : pending_.size());
   for (std::size_t l = 0; l < open; ++l)
     if (pending_[l] != 0) open = l;
   cov.complete = open == pending_.size();
@@ -129,7 +130,8 @@ Coverage VariableBoundStrategy::coverage() const {
   std::string done;
   for (std::uint32_t v = 0; v <= max_v_; ++v) {
     std::int64_t best_c = -1;
-    for (std::uint64_t c = 0; c <= max_c_ && level(v, c) < open; ++c) best_c = static_cast<std::int64_t>(c);
+    for (std::uint64_t c = 0; c <= max_c_ && level(v, c) < open; ++c)
+      best_c = static_cast<std::int64_t>(c);
     if (best_c < 0) break;
     if (!done.empty()) done += ", ";
     done += "v=" + std::to_string(v) + " c<=" + std::to_string(best_c);
@@ -144,10 +146,11 @@ Coverage VariableBoundStrategy::coverage() const {
   } else {
     cov.exploring_bound = static_cast<std::int64_t>(open / (max_c_ + 1));
     cov.exploring_executions = open < ran_.size() ? ran_[open] : 0;
-    cov.summary = name + std::to_string(cov.executions) + " executions; complete: " +
-                  (done.empty() ? "nothing yet" : done) + " (" +
-                  std::to_string(executions_done) + " executions); under way: v=" +
-                  std::to_string(open / (max_c_ + 1)) + " c=" + std::to_string(open % (max_c_ + 1));
+    cov.summary = name + std::to_string(cov.executions) +
+                  " executions; complete: " + (done.empty() ? "nothing yet" : done) + " (" +
+                  std::to_string(executions_done) +
+                  " executions); under way: v=" + std::to_string(open / (max_c_ + 1)) +
+                  " c=" + std::to_string(open % (max_c_ + 1));
   }
   return cov;
 }

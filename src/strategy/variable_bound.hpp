@@ -53,7 +53,7 @@ class VariableBoundStrategy final : public TreeStrategy {
   std::vector<std::uint64_t> ran_;      // executions started per level
   std::uint32_t current_v_ = 0;
   std::uint64_t current_c_ = 0;
-  std::uint64_t beyond_ = 0;  // branches dropped for exceeding a bound
+  std::uint64_t beyond_ = 0;              // branches dropped for exceeding a bound
   std::vector<std::uint64_t> variables_;  // scratch: the prefix's preemption variables
 };
 

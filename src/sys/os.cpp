@@ -34,7 +34,9 @@ inline long raw_syscall6(long n, long a, long b, long c, long d, long e, long f)
   register long x3 asm("x3") = d;
   register long x4 asm("x4") = e;
   register long x5 asm("x5") = f;
-  asm volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5)
+  asm volatile("svc 0"
+               : "+r"(x0)
+               : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5)
                : "memory");
   return x0;
 #else
@@ -68,8 +70,7 @@ long futex_wait(const std::uint32_t* word, std::uint32_t expected, long timeout_
 }
 
 long futex_wake(const std::uint32_t* word, int count) {
-  return raw_syscall6(SYS_futex, reinterpret_cast<long>(word), FUTEX_WAKE_PRIVATE, count, 0, 0,
-                      0);
+  return raw_syscall6(SYS_futex, reinterpret_cast<long>(word), FUTEX_WAKE_PRIVATE, count, 0, 0, 0);
 }
 
 long futex_wait_shared(const std::uint32_t* word, std::uint32_t expected, long timeout_ns) {
@@ -156,7 +157,8 @@ std::size_t address_space_limit() {
 void* reserve_address_space(std::size_t want, std::size_t least, int flags, std::size_t* got) {
   least = std::min(least, want);
   for (std::size_t n = want;; n = std::max(n / 2, least)) {
-    void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, flags | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* p =
+        mmap(nullptr, n, PROT_READ | PROT_WRITE, flags | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p != MAP_FAILED) {
       *got = n;
       return p;
@@ -173,7 +175,8 @@ std::string address_space_error(const char* what, std::size_t bytes, const char*
   if (const std::size_t limit = address_space_limit(); limit != 0)
     return out + ": the address-space limit (ulimit -v) is " + std::to_string(limit >> 10) +
            " KiB; raise it (ulimit -v unlimited) " + remedy;
-  return out + " (mmap failed: the machine's memory map or overcommit settings refused it); " + remedy;
+  return out + " (mmap failed: the machine's memory map or overcommit settings refused it); " +
+         remedy;
 }
 
 }  // namespace weft::os

@@ -27,7 +27,8 @@ std::uint64_t monotonic_ns();
 pid_t gettid();
 pid_t getpid();
 // Sends `sig` to kernel thread `tid` of this process (tgkill, past weft's interposed one).
-void signal_thread(pid_t tid, int sig);  // the kernel's, past weft's interposed getpid (runtime/virtual_ids.hpp)
+void signal_thread(
+    pid_t tid, int sig);  // the kernel's, past weft's interposed getpid (runtime/virtual_ids.hpp)
 // The calling thread's signal mask, set straight through the kernel: never the program's
 // interposed pthread_sigmask (which records the program's own mask).
 void signal_mask(int how, const sigset_t* set, sigset_t* old);

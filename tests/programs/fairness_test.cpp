@@ -109,7 +109,9 @@ TEST(Fairness, WithoutFairnessTheStarvingScheduleIsALivelock) {
   for (auto body : {+yield_wait, +load_wait}) {
     weft::Result r = weft::explore(body, systematic("dfs", /*fair=*/false));
     expect_livelock(r, "fair scheduling off");
-    if (r.failed()) EXPECT_EQ(r.bugs()[0].execution(), 1u);
+    if (r.failed()) {
+      EXPECT_EQ(r.bugs()[0].execution(), 1u);
+    }
   }
 }
 
@@ -198,7 +200,9 @@ TEST(Fairness, SpinningWithoutYieldingIsAGoodSamaritanViolation) {
       },
       systematic("dfs"));
   expect_livelock(r, "good-samaritan violation: T1");
-  if (r.failed()) EXPECT_EQ(r.bugs()[0].execution(), 1u);
+  if (r.failed()) {
+    EXPECT_EQ(r.bugs()[0].execution(), 1u);
+  }
 }
 
 TEST(Fairness, LoopOfReadModifyWritesIsASpin) {

@@ -40,7 +40,7 @@ TEST(JsonLine, WritesWhatNlohmannsCompactDumpWrites) {
 
 // Quotes, backslashes, control characters, UTF-8, invalid bytes (replaced): as nlohmann.
 TEST(JsonLine, EscapesStringsAsNlohmannDoes) {
-  for (const std::string s : {std::string("say \"hi\"\\n"), std::string("tab\there\nnew line"),
+  for (const std::string& s : {std::string("say \"hi\"\\n"), std::string("tab\there\nnew line"),
                               std::string("\x01\x1f\x7f", 3), std::string("caf\xc3\xa9 \xe2\x9c\x96"),
                               std::string("bad \xff\xfe byte"), std::string("<script>&</script>")}) {
     std::string out;

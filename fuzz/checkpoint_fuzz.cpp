@@ -32,7 +32,7 @@ void load_everywhere(const weft::Checkpoint& c) {
     std::string error;
     auto s = weft::make_strategy(spec, 0, &error, {});
     FUZZ_CHECK(s != nullptr, error);
-    if (!s->load_state(c.state)) continue;
+    if (!s->distribution().load_state(c.state)) continue;
     (void)s->coverage();
     (void)s->next_execution();
   }

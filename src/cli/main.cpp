@@ -221,7 +221,9 @@ bool check_checkpoint(const Run& r, const std::string& program, const weft::Shar
   }
   *jobs = 1;
   std::string error;
-  if (!weft::make_strategy(r.strategy, r.seed, &error, {.syntax_only = true})->resumable()) {
+  if (!weft::make_strategy(r.strategy, r.seed, &error, {.syntax_only = true})
+           ->distribution()
+           .resumable()) {
     *done = fail("--checkpoint cannot save strategy '" + r.strategy + "'" +
                  (r.strategy == kDefaultStrategy ? " (the default)" : "") +
                  "; it saves dfs, pb, db, dpor, bf, vb, random, pct, pos and a portfolio of them: "

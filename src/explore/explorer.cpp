@@ -48,7 +48,7 @@ std::unique_ptr<Strategy> make_api_strategy(const Options& options, std::string*
   static SymbolizerSymbols symbols(symbolizer);
   so.symbols = &symbols;
   auto strategy = make_strategy(options.strategy, options.seed, error, so);
-  if (strategy && !strategy->set_shard(shard_of(options))) {
+  if (strategy && !strategy->distribution().set_shard(shard_of(options))) {
     *error = "strategy " + options.strategy + " cannot be sharded";
     return nullptr;
   }
@@ -80,7 +80,7 @@ SearchCheckpoint::Options api_search_options(const Options& o) {
 std::string resume_api_search(const Options& options, SearchCheckpoint& checkpoint,
                               std::unique_ptr<Strategy>* strategy, rt::RacyPoints* racy,
                               std::vector<std::string>* points, std::uint64_t* executions) {
-  if (!(*strategy)->resumable())
+  if (!(*strategy)->distribution().resumable())
     return "Options::checkpoint cannot save strategy '" + options.strategy +
            "'; it saves dfs, pb, db, dpor, bf, vb, random, pct, pos and a portfolio of them";
   bool resumed = false;
@@ -227,7 +227,7 @@ void restart_random_generators() {
     // A probe (a sharded search learning where its tree splits) is another shard's
     // execution: not counted. A bug in it still ends this exploration (the child cannot
     // go on past a bug), so a bug in a shared execution fails every shard that runs it.
-    const bool probe = strategy->probing();
+    const bool probe = strategy->distribution().probing();
     if (!probe) ++counted;
     h.executions.store(counted + (probe ? 1 : 0), std::memory_order_relaxed);
     restart_random_generators();

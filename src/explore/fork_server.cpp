@@ -85,7 +85,7 @@ std::unique_ptr<Strategy> make_server_strategy(const ServerConfig& cfg, std::str
                                 {.state_cache = cfg.state_cache(),
                                  .preemption_bound = cfg.preemption_bound,
                                  .symbols = &symbols});
-  if (strategy && !strategy->set_shard(shard.value_or(cfg.shard))) {
+  if (strategy && !strategy->distribution().set_shard(shard.value_or(cfg.shard))) {
     *error = "strategy " + cfg.strategy + " cannot be sharded";
     return nullptr;
   }
@@ -414,7 +414,7 @@ bool resume_search(ServerState& s, SearchCheckpoint& checkpoint, std::uint64_t* 
     *error = "--checkpoint runs one worker: use --jobs 1";
     return false;
   }
-  if (!s.strategy->resumable()) {
+  if (!s.strategy->distribution().resumable()) {
     *error = "--checkpoint cannot resume strategy " + cfg.strategy +
              "; it can dfs, pb, db, dpor, "
              "bf, vb, random, pct and pos";
@@ -787,7 +787,7 @@ void serve(ServerState& s) {
     if (!s.strategy) return false;
     ++restarts;
     space = space_of();
-    if (!s.strategy->join_team(cfg.jobs_worker, space, begin)) team.leave();
+    if (!s.strategy->distribution().join_team(cfg.jobs_worker, space, begin)) team.leave();
     return true;
   };
   const bool racy_shared = cfg.preempt_mode == rt::PreemptOn::kRacy && cfg.races != "off";
@@ -802,7 +802,7 @@ void serve(ServerState& s) {
     // Begun by worker 0: the others get theirs at the first exchange.
     std::string error;
     auto shared = make_server_strategy(cfg, &error, team_shard());
-    if (shared && shared->join_team(cfg.jobs_worker, space, cfg.jobs_worker == 0))
+    if (shared && shared->distribution().join_team(cfg.jobs_worker, space, cfg.jobs_worker == 0))
       s.strategy = std::move(shared);
     else
       team.leave();
@@ -887,10 +887,12 @@ void serve(ServerState& s) {
     if (aftermath.over(os::monotonic_ns(), counted)) break;
     if (!cfg.keep_going && !aftermath.on && jobs.beaten(cfg.shard.global(order()))) break;
     bool left = false;
-    while (team.active() && (in_round >= team.round_length() || s.strategy->work_left() == 0)) {
+    while (team.active() &&
+           (in_round >= team.round_length() || s.strategy->distribution().work_left() == 0)) {
       WorkTeam::RacyNews news;
-      const auto outcome = team.exchange(*s.strategy, space, budget_ns != 0 ? start + budget_ns : 0,
-                                         s.racy.pcs(), racy_shared ? &news : nullptr);
+      const auto outcome =
+          team.exchange(s.strategy->distribution(), space, budget_ns != 0 ? start + budget_ns : 0,
+                        s.racy.pcs(), racy_shared ? &news : nullptr);
       if (outcome == WorkTeam::Outcome::kLeft) {
         left = true;
         break;
@@ -921,7 +923,7 @@ void serve(ServerState& s) {
     }
     // A probe (a sharded search learning where its tree splits) is another shard's
     // execution: not counted here, and a bug it shows is that shard's to report.
-    const bool probe = s.strategy->probing();
+    const bool probe = s.strategy->distribution().probing();
     unfinished = true;
     unfinished_counted = !probe;
     if (!probe && shared_budget && !jobs.take_execution(cfg.executions)) break;

@@ -29,7 +29,7 @@ bool SearchCheckpoint::open(bool* resumed, std::string* error) {
 }
 
 bool SearchCheckpoint::restore(Strategy& strategy, std::string* error) const {
-  if (strategy.load_state(saved_.state)) return true;
+  if (strategy.distribution().load_state(saved_.state)) return true;
   *error = "checkpoint '" + path_ +
            "' is refused: its search state is damaged (remove it to "
            "start the search over)";
@@ -48,7 +48,7 @@ std::string SearchCheckpoint::save(const Strategy& strategy, bool unfinished,
   c.bugs = progress.bugs;
   c.complete = progress.complete;
   c.points = progress.points;
-  strategy.save_state(unfinished, &c.state);
+  strategy.distribution().save_state(unfinished, &c.state);
   std::string error;
   return write_checkpoint(path_, c, &error) ? "" : error;
 }

@@ -134,13 +134,13 @@ void WorkTeam::leave() {
   depart(false, 0);
 }
 
-WorkTeam::Outcome WorkTeam::exchange(Strategy& strategy, std::uint64_t space,
+WorkTeam::Outcome WorkTeam::exchange(Distribution& search, std::uint64_t space,
                                      std::uint64_t deadline_ns,
                                      const std::vector<std::uintptr_t>& racy, RacyNews* news) {
   if (!active()) return Outcome::kGoOn;
   ++round_;
   // 1. Publish: the work left, the branches found for other workers' nodes.
-  strategy.take_forwards(&carry_);
+  search.take_forwards(&carry_);
   std::size_t fit = 0;  // whole records only
   while (fit < carry_.size() && carry_[fit] != 0 && fit + carry_[fit] <= JobsLayout::kOutboxWords &&
          fit + carry_[fit] <= carry_.size())
@@ -153,7 +153,7 @@ WorkTeam::Outcome WorkTeam::exchange(Strategy& strategy, std::uint64_t space,
   std::atomic<std::uint64_t>* out = words_ + JobsLayout::outbox(workers_, worker_);
   for (std::size_t i = 0; i < fit; ++i) out[i].store(carry_[i], std::memory_order_relaxed);
   carry_.erase(carry_.begin(), carry_.begin() + static_cast<std::ptrdiff_t>(fit));
-  slot(worker_, F::kWork).store(strategy.work_left());
+  slot(worker_, F::kWork).store(search.work_left());
   slot(worker_, F::kForwards).store(fit);
   slot(worker_, F::kPending).store(carry_.size());
   slot(worker_, F::kSpace).store(space);
@@ -183,7 +183,7 @@ WorkTeam::Outcome WorkTeam::exchange(Strategy& strategy, std::uint64_t space,
   for (const TeamTransfer& t : plan.transfers) {
     if (t.giver != worker_) continue;
     buffer_.clear();
-    strategy.give_work(t.count, JobsLayout::kInboxWords, &buffer_);
+    search.give_work(t.count, JobsLayout::kInboxWords, &buffer_);
     std::atomic<std::uint64_t>* in = words_ + JobsLayout::inbox(workers_, t.taker);
     for (std::size_t i = 0; i < buffer_.size(); ++i)
       in[i].store(buffer_[i], std::memory_order_relaxed);
@@ -199,7 +199,7 @@ WorkTeam::Outcome WorkTeam::exchange(Strategy& strategy, std::uint64_t space,
         std::min<std::uint64_t>(slot(worker_, F::kInboxSize).load(), JobsLayout::kInboxWords));
     for (std::size_t i = 0; i < buffer_.size(); ++i)
       buffer_[i] = in[i].load(std::memory_order_relaxed);
-    strategy.take_work(buffer_);
+    search.take_work(buffer_);
   }
   for (const TeamMember& m : members) {
     const std::atomic<std::uint64_t>* box = words_ + JobsLayout::outbox(workers_, m.worker);
@@ -209,11 +209,11 @@ WorkTeam::Outcome WorkTeam::exchange(Strategy& strategy, std::uint64_t space,
       const std::uint64_t len = box[i].load(std::memory_order_relaxed);
       if (len < 2 || i + len > n) break;
       const std::uint64_t to = box[i + 1].load(std::memory_order_relaxed);
-      if (to == worker_ || (to == Strategy::kEveryWorker && m.worker != worker_)) {
+      if (to == worker_ || (to == Distribution::kEveryWorker && m.worker != worker_)) {
         buffer_.resize(len);
         for (std::uint64_t k = 0; k < len; ++k)
           buffer_[k] = box[i + k].load(std::memory_order_relaxed);
-        strategy.accept_forward(buffer_);
+        search.accept_forward(buffer_);
       }
       i += len;
     }

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "core/strategy.hpp"
+#include "core/distribution.hpp"
 #include "core/team_plan.hpp"
 
 namespace weft::explorer {
@@ -52,7 +52,7 @@ class WorkTeam {
   // workers searching the same one, and the search is not done while their spaces
   // differ. `deadline_ns`: monotonic time to give up waiting (0: none). `racy`: this
   // worker's racy locations, sorted; *news: everyone's.
-  Outcome exchange(Strategy& strategy, std::uint64_t space, std::uint64_t deadline_ns,
+  Outcome exchange(Distribution& search, std::uint64_t space, std::uint64_t deadline_ns,
                    const std::vector<std::uintptr_t>& racy = {}, RacyNews* news = nullptr);
   // Executions a worker runs in this round before the next exchange.
   std::uint64_t round_length() const { return length_; }

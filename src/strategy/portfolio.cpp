@@ -26,13 +26,13 @@ bool PortfolioStrategy::set_shard(const Shard& shard) {
     Member& member = members_[j];
     if (shard.count <= m) {
       member.elsewhere = j % shard.count != shard.index;
-      if (!member.elsewhere && !member.strategy->set_shard(Shard{})) return false;
+      if (!member.elsewhere && !member.strategy->distribution().set_shard(Shard{})) return false;
     } else {
       member.elsewhere = shard.index % m != j;
       // The shards running member j: j, j + m, j + 2m, ... below shard.count.
       const Shard part{shard.index / m, (shard.count - j + m - 1) / m};
       member.split = part.count > 1;
-      if (!member.elsewhere && !member.strategy->set_shard(part)) return false;
+      if (!member.elsewhere && !member.strategy->distribution().set_shard(part)) return false;
     }
   }
   return true;
@@ -64,7 +64,7 @@ Coverage PortfolioStrategy::coverage() const {
 
 bool PortfolioStrategy::resumable() const {
   for (const Member& m : members_)
-    if (!m.strategy->resumable()) return false;
+    if (!m.strategy->distribution().resumable()) return false;
   return true;
 }
 
@@ -81,7 +81,7 @@ void PortfolioStrategy::save_state(bool unfinished, std::vector<std::uint64_t>* 
     w.put_executions(m.executions, its);
     w.put(m.exhausted ? 1 : 0);
     std::vector<std::uint64_t> state;
-    m.strategy->save_state(its, &state);
+    m.strategy->distribution().save_state(its, &state);
     w.put_vector(state);
   }
 }
@@ -95,7 +95,7 @@ bool PortfolioStrategy::load_state(std::span<const std::uint64_t> words) {
     m.executions = r.get();
     m.exhausted = r.get_at_most(1) != 0;
     const std::vector<std::uint64_t> state = r.get_vector();
-    if (!r.ok() || !m.strategy->load_state(state)) return false;
+    if (!r.ok() || !m.strategy->distribution().load_state(state)) return false;
   }
   return r.done();
 }

@@ -12,7 +12,7 @@
 
 namespace weft {
 
-class PortfolioStrategy final : public Strategy {
+class PortfolioStrategy final : public Strategy, public Distribution {
  public:
   struct Member {
     std::string name;  // its spec, "pct:3"
@@ -33,6 +33,7 @@ class PortfolioStrategy final : public Strategy {
   std::size_t choose_value(std::size_t n) override { return current().choose_value(n); }
   void execution_done(const Trace& trace) override { current().execution_done(trace); }
   Coverage coverage() const override;
+  Distribution& distribution() override { return *this; }
   // Different members on different shards (member j on the shards i with i % m == j);
   // with more shards than members, a member's shards split its space between them.
   bool set_shard(const Shard& shard) override;

@@ -16,8 +16,9 @@
 
 namespace weft {
 
-class SamplingStrategy : public Strategy {
+class SamplingStrategy : public Strategy, public Distribution {
  public:
+  Distribution& distribution() override { return *this; }
   std::size_t choose_value(std::size_t n) override {
     return n <= 1 ? 0 : static_cast<std::size_t>(rng_.below(n));
   }

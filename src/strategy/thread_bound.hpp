@@ -20,7 +20,7 @@
 
 namespace weft {
 
-class ThreadBoundStrategy final : public Strategy {
+class ThreadBoundStrategy final : public Strategy, public Distribution {
  public:
   static constexpr std::uint64_t kDefaultSteps = 100;  // k before an execution has ended
   static constexpr double kMissProbability = 0.01;     // eps of the coverage statement
@@ -48,6 +48,7 @@ class ThreadBoundStrategy final : public Strategy {
   // after the two fixed orders, t' >= 3 once the random permutations have reached
   // Lemma 4.1's count for the fragments seen, n = most threads in one execution, + c);
   // -1 before; complete once bound == t.
+  Distribution& distribution() override { return *this; }
   bool set_shard(const Shard& shard) override {
     shard_ = shard;
     return true;

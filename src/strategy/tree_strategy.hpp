@@ -12,7 +12,7 @@
 
 namespace weft {
 
-class TreeStrategy : public Strategy {
+class TreeStrategy : public Strategy, public Distribution {
  public:
   bool next_execution() override;
   ThreadId choose(const SchedulingPoint& p) override { return tree_.choose_thread(p); }
@@ -26,6 +26,7 @@ class TreeStrategy : public Strategy {
     return c;
   }
 
+  Distribution& distribution() override { return *this; }
   // Disjoint subtrees per shard (ExecutionTree::set_shard). State caching goes on, split
   // as pruning_cache() says.
   bool set_shard(const Shard& shard) override;

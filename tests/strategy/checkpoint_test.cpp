@@ -49,16 +49,16 @@ Search run(const std::string& spec, bool cache, const Program& program, std::uin
     if (save_now) ++next_save;
     if (save_now && !unfinished) {
       std::vector<std::uint64_t> words;
-      s->save_state(false, &words);
+      s->distribution().save_state(false, &words);
       s = make(spec, cache);
-      EXPECT_TRUE(s->load_state(words)) << spec << " at " << r.executions.size();
+      EXPECT_TRUE(s->distribution().load_state(words)) << spec << " at " << r.executions.size();
     }
     if (!s->next_execution()) break;
     if (save_now && unfinished) {
       std::vector<std::uint64_t> words;
-      s->save_state(true, &words);
+      s->distribution().save_state(true, &words);
       s = make(spec, cache);
-      EXPECT_TRUE(s->load_state(words)) << spec << " at " << r.executions.size();
+      EXPECT_TRUE(s->distribution().load_state(words)) << spec << " at " << r.executions.size();
       if (!s->next_execution()) {
         ADD_FAILURE() << spec << ": the unfinished execution was lost";
         break;
@@ -80,8 +80,8 @@ void expect_same(const Search& a, const Search& b, const std::string& what) {
 }
 
 TEST(Checkpoint, EveryResumableStrategySaysSo) {
-  for (const char* spec : kSpecs) EXPECT_TRUE(make(spec, true)->resumable()) << spec;
-  for (const char* spec : {"portfolio:pctvb+random", "pctvb", "tb"}) EXPECT_FALSE(make(spec, true)->resumable()) << spec;
+  for (const char* spec : kSpecs) EXPECT_TRUE(make(spec, true)->distribution().resumable()) << spec;
+  for (const char* spec : {"portfolio:pctvb+random", "pctvb", "tb"}) EXPECT_FALSE(make(spec, true)->distribution().resumable()) << spec;
 }
 
 TEST(Checkpoint, AResumedSearchRunsWhatTheSavedOneWouldHave) {
@@ -124,14 +124,14 @@ TEST(Checkpoint, ADamagedStateIsRefusedOrHarmless) {
     auto s = make(spec, true);
     for (int i = 0; i < 7 && s->next_execution(); ++i) ex.run(*s);
     std::vector<std::uint64_t> words;
-    s->save_state(false, &words);
+    s->distribution().save_state(false, &words);
     for (std::size_t cut = 0; cut < words.size(); ++cut)
-      EXPECT_FALSE(make(spec, true)->load_state(std::span(words).first(cut))) << spec << " cut at " << cut;
+      EXPECT_FALSE(make(spec, true)->distribution().load_state(std::span(words).first(cut))) << spec << " cut at " << cut;
     for (int trial = 0; trial < 200; ++trial) {
       std::vector<std::uint64_t> bad = words;
       bad[rng.below(bad.size())] = trial % 2 == 0 ? rng.next() : rng.below(8);
       auto t = make(spec, true);
-      if (!t->load_state(bad)) continue;
+      if (!t->distribution().load_state(bad)) continue;
       for (int i = 0; i < 300 && t->next_execution(); ++i) ex.run(*t);
     }
   }

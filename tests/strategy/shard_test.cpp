@@ -38,12 +38,12 @@ ShardRun run_shard(const std::string& spec, const Program& program, Shard shard,
   std::unique_ptr<Strategy> s = make_strategy(spec, 7, &error, options);
   EXPECT_NE(s, nullptr) << spec << ": " << error;
   if (!s) return {};
-  EXPECT_TRUE(s->set_shard(shard)) << spec;
+  EXPECT_TRUE(s->distribution().set_shard(shard)) << spec;
   ShardRun r;
   model::Executor ex(program);
   while (limit == 0 || r.counted < limit) {
     if (!s->next_execution()) break;
-    const bool probe = s->probing();
+    const bool probe = s->distribution().probing();
     ex.run(*s);
     if (probe) {
       ++r.probes;
@@ -95,10 +95,10 @@ TEST(Shard, BoundedBestFirstShardsPartitionTheExecutions) {
     auto run = [&](Shard shard) {
       std::map<Steps, int> got;
       auto s = make_strategy("bf:mdpor,pb", 3, &error, options);
-      EXPECT_TRUE(s && s->set_shard(shard)) << error;
+      EXPECT_TRUE(s && s->distribution().set_shard(shard)) << error;
       model::Executor ex(p);
       while (s->next_execution()) {
-        const bool probe = s->probing();
+        const bool probe = s->distribution().probing();
         ex.run(*s);
         if (!probe) ++got[steps_of(ex.events())];
       }
@@ -167,10 +167,10 @@ TEST(Shard, SamplerShardsDrawTheUnshardedSeeds) {
       for (std::uint32_t i = 0; i < n; ++i) {
         std::string error;
         auto s = make_strategy(spec, 5, &error);
-        ASSERT_TRUE(s->set_shard(Shard{i, n})) << spec;
+        ASSERT_TRUE(s->distribution().set_shard(Shard{i, n})) << spec;
         model::Executor ex(p);
         for (std::size_t k = i; k < whole.size() && s->next_execution(); k += n) {
-          EXPECT_FALSE(s->probing());
+          EXPECT_FALSE(s->distribution().probing());
           ex.run(*s);
           if (estimates && i != 0 && k == i) continue;
           EXPECT_EQ(steps_of(ex.events()), whole[k]) << spec << " shard " << i << "/" << n
@@ -188,7 +188,7 @@ TEST(Shard, PortfolioPutsMembersOnDifferentShards) {
   for (std::uint32_t i = 0; i < 2; ++i) {
     auto s = make_strategy("portfolio:random+dfs+pct:2", 1, &error);
     ASSERT_NE(s, nullptr) << error;
-    ASSERT_TRUE(s->set_shard(Shard{i, 2}));
+    ASSERT_TRUE(s->distribution().set_shard(Shard{i, 2}));
     model::Executor ex(p);
     for (int k = 0; k < 12 && s->next_execution(); ++k) {
       ex.run(*s);

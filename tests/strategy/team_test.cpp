@@ -54,17 +54,17 @@ TeamRun run_team(const std::string& spec, const Program& program, std::uint32_t 
   for (std::uint32_t i = 0; i < n; ++i) {
     workers.push_back(make(spec, options));
     if (!workers.back()) return {};
-    EXPECT_TRUE(workers.back()->set_shard(shard));
-    EXPECT_EQ(workers.back()->join_team(i, 0, i == 0), true) << spec;
+    EXPECT_TRUE(workers.back()->distribution().set_shard(shard));
+    EXPECT_EQ(workers.back()->distribution().join_team(i, 0, i == 0), true) << spec;
   }
   TeamRun r;
   model::Executor ex(program);
   std::uint64_t length = TeamPlan::kShortRound;
   for (int exchanges = 0; exchanges < 100000; ++exchanges) {
     for (auto& s : workers) {
-      for (std::uint64_t in_round = 0; in_round < length && s->work_left() > 0;) {
+      for (std::uint64_t in_round = 0; in_round < length && s->distribution().work_left() > 0;) {
         if (!s->next_execution()) break;
-        const bool probe = s->probing();
+        const bool probe = s->distribution().probing();
         ex.run(*s);
         if (probe) continue;
         ++in_round;
@@ -78,28 +78,28 @@ TeamRun run_team(const std::string& spec, const Program& program, std::uint32_t 
     std::vector<std::vector<std::uint64_t>> outboxes(n);
     bool done = true;
     for (std::uint32_t i = 0; i < n; ++i) {
-      workers[i]->take_forwards(&outboxes[i]);
-      members.push_back(TeamMember{i, workers[i]->work_left(), 0});
+      workers[i]->distribution().take_forwards(&outboxes[i]);
+      members.push_back(TeamMember{i, workers[i]->distribution().work_left(), 0});
       done &= members.back().work == 0 && outboxes[i].empty();
     }
     if (done) break;
     const TeamPlan plan = plan_team(members, length);
     for (const TeamTransfer& t : plan.transfers) {
       std::vector<std::uint64_t> words;
-      r.moved += workers[t.giver]->give_work(t.count, 1 << 18, &words);
-      workers[t.taker]->take_work(words);
+      r.moved += workers[t.giver]->distribution().give_work(t.count, 1 << 18, &words);
+      workers[t.taker]->distribution().take_work(words);
     }
     for (std::uint32_t i = 0; i < n; ++i)
       for (std::size_t k = 0; k < outboxes[i].size(); k += outboxes[i][k]) {
         const std::span<const std::uint64_t> record(outboxes[i].data() + k, outboxes[i][k]);
-        if (record[1] == Strategy::kEveryWorker) {
+        if (record[1] == Distribution::kEveryWorker) {
           for (std::uint32_t j = 0; j < n; ++j)
-            if (j != i && share_states) workers[j]->accept_forward(record);
+            if (j != i && share_states) workers[j]->distribution().accept_forward(record);
           continue;
         }
         // (Also to itself: a subtree given back holds stubs of the worker's own nodes.)
         EXPECT_LT(record[1], n);
-        workers[record[1]]->accept_forward(record);
+        workers[record[1]]->distribution().accept_forward(record);
         ++r.forwarded;
       }
     length = plan.next_length;

@@ -1,6 +1,6 @@
 #include "detect/watchdog.hpp"
 
-#include "detect/stall_judge.hpp"
+#include "detect/hang_watch.hpp"
 
 #include <signal.h>
 #include <time.h>
@@ -61,28 +61,17 @@ void* run(void*) {
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, nullptr);
   const State& s = g_state;
-  const auto limit = static_cast<std::uint64_t>(s.timeout_s * 1e9);
-  StallJudge judge(limit);
+  HangWatch watch(s.timeout_s);
   for (;;) {
-    sleep_ms(50);
-    const std::uint64_t now = os::monotonic_ns();
-    HangTarget t = s.target();
-    const std::uint64_t steps = s.steps->load(std::memory_order_relaxed);
+    sleep_ms(HangWatch::kLookEveryNs / 1000000);
+    const HangTarget t = s.target();
     if (!t.running) {  // between executions nothing can hang
-      judge = StallJudge(limit);
+      watch.reset();
       continue;
     }
-    const ThreadActivity activity = read_thread_activity(0, t.tid);
-    if (!judge.hung(now, steps, activity)) continue;
-    // Stalled: find out where the running thread is, then report.
-    g_sampled.pc.store(0);
-    os::signal_thread(t.tid, SIGURG);
-    for (int i = 0; i < 20 && g_sampled.pc.load() == 0; ++i) sleep_ms(5);
-    if (s.slot->claim()) {
-      Watchdog::take_sample(s.slot, g_sampled);
-      Watchdog::describe_hang(s.slot, t.thread, s.timeout_s, activity.ok && activity.state == 'R');
-      s.slot->publish();
-    }
+    if (!watch.hung(os::monotonic_ns(), s.steps->load(std::memory_order_relaxed), 0, t.tid))
+      continue;
+    watch.record(0, t.tid, t.thread, &g_sampled, s.slot);
     s.finish();
   }
   return nullptr;

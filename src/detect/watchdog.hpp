@@ -2,7 +2,8 @@
 // A thread that blocks outside weft's control (a real syscall, a lock weft cannot see) or
 // computes forever between scheduling points would hang the run. The watchdog notices
 // that no step was taken for a while, samples where the running thread is, and reports
-// a `hang` bug.
+// a `hang` bug. The watching itself is HangWatch (hang_watch.hpp), which the fork server
+// uses too, on an execution's child.
 #include <pthread.h>
 
 #include <atomic>

@@ -30,7 +30,7 @@
 #include "core/jobs_layout.hpp"
 #include "core/numbers.hpp"
 #include "core/schedule.hpp"
-#include "detect/stall_judge.hpp"
+#include "detect/hang_watch.hpp"
 #include "detect/watchdog.hpp"
 #include "explore/bug_identity.hpp"
 #include "explore/execution_child.hpp"
@@ -298,12 +298,10 @@ std::string race_lines(Symbolizer& symbolizer, const DataRace& r) {
   return a + "|" + b;
 }
 
-// Waits for the child, watching its progress: when no step was taken for the hang
-// timeout, it samples where the running thread is, reports a hang and kills the child.
+// Waits for execution `pid`, watching its progress (detect/hang_watch.hpp): a thread that
+// takes no step for hang_timeout_s is a hang (the execution is killed and reported).
 // SIGCHLD is blocked in the server, so the wait sleeps until the child ends or the next
-// check is due.
-// Waits for execution `pid`. A thread that takes no step for hang_timeout_s is a hang (the
-// execution is killed and reported). At `deadline_ns` (monotonic; 0: none), the end of the
+// look is due. At `deadline_ns` (monotonic; 0: none), the end of the
 // run's time budget, the execution is killed unfinished and *stopped set: a budget holds
 // inside an execution too, however long it runs.
 int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t deadline_ns = 0,
@@ -313,9 +311,7 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
   sigemptyset(&chld);
   sigaddset(&chld, SIGCHLD);
   StopRequest::add_to(&chld);  // weft's request to stop wakes the wait too
-  const auto limit = static_cast<std::uint64_t>(hang_timeout_s * 1e9);
-  detect::StallJudge judge(limit);
-  std::uint64_t sampled_steps = ~std::uint64_t{0};
+  detect::HangWatch watch(hang_timeout_s);
   for (;;) {
     pid_t r = waitpid(pid, &status, WNOHANG);
     if (r == pid || (r < 0 && errno != EINTR)) return status;
@@ -331,38 +327,15 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
       waitpid(pid, &status, 0);
       _exit(0);
     }
-    const std::uint64_t steps = h.steps.load(std::memory_order_relaxed);
     const std::uint64_t holder = h.holder.load(std::memory_order_relaxed);
     const auto tid = static_cast<pid_t>(holder & 0xffffffffu);
-    // By the holder's own state and CPU time, not wall time alone (stall_judge.hpp); /proc
-    // is read only once a sample finds no step since the last (most executions end
-    // first), the judge then taking its CPU baseline from that reading.
-    const bool moved = steps != sampled_steps;
-    sampled_steps = steps;
-    const detect::ThreadActivity activity =
-        !moved && tid != 0 ? detect::read_thread_activity(pid, tid) : detect::ThreadActivity{};
-    if (judge.hung(now, steps, activity)) {
-      if (tid != 0) {
-        h.sampled.pc.store(0);
-        syscall(SYS_tgkill, pid, tid, SIGURG);
-        for (int i = 0; i < 40 && h.sampled.pc.load() == 0; ++i) {
-          struct timespec ts {
-            0, 5000000
-          };
-          nanosleep(&ts, nullptr);
-        }
-      }
-      if (h.bug.claim()) {
-        detect::Watchdog::take_sample(&h.bug, h.sampled);
-        detect::Watchdog::describe_hang(&h.bug, static_cast<ThreadId>(holder >> 32), hang_timeout_s,
-                                        activity.ok && activity.state == 'R');
-        h.bug.publish();
-      }
+    if (watch.hung(now, h.steps.load(std::memory_order_relaxed), pid, tid)) {
+      watch.record(pid, tid, static_cast<ThreadId>(holder >> 32), &h.sampled, &h.bug);
       kill(pid, SIGKILL);
       waitpid(pid, &status, 0);
       return status;
     }
-    std::uint64_t wait_ns = 50000000;  // a sample every 50 ms
+    std::uint64_t wait_ns = detect::HangWatch::kLookEveryNs;
     if (deadline_ns != 0) wait_ns = std::min(wait_ns, deadline_ns - now);
     struct timespec ts {
       static_cast<time_t>(wait_ns / 1000000000), static_cast<long>(wait_ns % 1000000000)

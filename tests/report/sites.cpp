@@ -86,8 +86,10 @@ SITE_NOINLINE Site lambda_site() {
 }
 
 std::uintptr_t libc_pc() {
-  // Inside puts, well past its first instruction: pc - 1 must still be in puts.
-  return reinterpret_cast<std::uintptr_t>(dlsym(RTLD_DEFAULT, "puts")) + 16;
+  // Inside puts, well past its first instruction: pc - 1 must still be in puts. libc's
+  // own, not the first definition (a sanitizer's interceptor, in the test-asan build).
+  void* libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+  return reinterpret_cast<std::uintptr_t>(dlsym(libc, "puts")) + 16;
 }
 
 const char* sites_file() { return __FILE__; }

@@ -33,6 +33,7 @@
 #include "detect/hang_watch.hpp"
 #include "detect/watchdog.hpp"
 #include "explore/bug_identity.hpp"
+#include "explore/bug_table.hpp"
 #include "explore/execution_child.hpp"
 #include "explore/jobs_control.hpp"
 #include "explore/progress_line.hpp"
@@ -40,6 +41,7 @@
 #include "explore/output_check.hpp"
 #include "explore/point_log.hpp"
 #include "explore/replay_strategy.hpp"
+#include "explore/result_files.hpp"
 #include "explore/search_checkpoint.hpp"
 #include "explore/server_config.hpp"
 #include "runtime/internal_heap.hpp"
@@ -211,31 +213,6 @@ std::string execution_output(const ServerState& s) {
   std::string out;
   if (s.output_check && s.output_check->what() == "-") out = s.output_check->take();
   return out + read_fd(s.output_fd);
-}
-
-// "" or why `text` could not be written to `path` (a full TMPDIR, say). Written under
-// another name and renamed: whatever cuts it short (a kill) leaves no `path`.
-std::string write_file(const std::string& path, const std::string& text) {
-  const std::string part = path + ".part";
-  const int fd = open(part.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return std::strerror(errno);
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t n = write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int error = n < 0 ? errno : ENOSPC;
-      close(fd);
-      unlink(part.c_str());
-      return std::strerror(error);
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if ((close(fd) != 0 && errno != EINTR) || rename(part.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    unlink(part.c_str());
-    return std::strerror(error);
-  }
-  return "";
 }
 
 std::vector<std::string> own_args() {
@@ -549,598 +526,42 @@ std::string joined_points(const std::vector<std::string>& points) {
   return joined;
 }
 
-// Never returns in the server; returns in each execution's child.
-void serve(ServerState& s) {
-  const ServerConfig& cfg = s.config;
-  // The main thread's stack is found by reading /proc/self/maps: once, here, for every
-  // execution's child (reports name objects on it).
-  std::uintptr_t stack_lo, stack_hi;
-  os::thread_stack(&stack_lo, &stack_hi);
-  find_program_data();  // once, for every execution's child (reports name heap blocks)
-  RunRecord run;
-  std::vector<std::string> args = own_args();
-  const std::string program = args.empty() ? "" : args[0];
-  if (!args.empty()) args.erase(args.begin());
-  const std::uint64_t fingerprint = program_fingerprint(program);
-  std::string output;
+// --no-preempt-in: the code its patterns name, symbolized once, here (every execution's
+// child inherits the ranges); a pattern that names nothing is a warning.
+void find_no_preempt_code(ServerState& s, RunRecord& run) {
+  const std::vector<std::string>& patterns = s.config.no_preempt_patterns;
+  if (patterns.empty()) return;
+  Symbolizer symbolizer;
+  std::vector<bool> matched;
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> ranges;
+  for (const auto& r : symbolizer.find_code(patterns, &matched))
+    ranges.emplace_back(r.begin, r.end);
+  s.no_preempt = rt::CodeRanges(std::move(ranges));
+  for (std::size_t i = 0; i < matched.size(); ++i)
+    if (!matched[i])
+      run.warnings.push_back("--no-preempt-in pattern '" + patterns[i] +
+                             "' matches no shared object, source file or function");
+}
 
-  TextOptions text_options;
-  text_options.colour = cfg.coloured;
-  text_options.width = cfg.width();
-  auto finish = [&](const std::string& note) {
-    Symbolizer symbolizer;
-    record_options(run, cfg);
-    if (!note.empty() && run.error.empty() && run.bugs.empty())
-      run.coverage.summary = run.note = note;
-    for (auto* bugs : {&run.bugs, &run.races})
-      for (BugRecord& b : *bugs) b.show_last(cfg.full_trace ? ~std::size_t{0} : kShownSteps);
-    // A replay prints the program's output as it goes; --check-output held its stdout back.
-    if (cfg.replay && s.output_check && s.output_check->what() == "-") {
-      const std::string printed = s.output_check->take();
-      [[maybe_unused]] const ssize_t n = write(cfg.stdout_to_stderr ? STDERR_FILENO : STDOUT_FILENO,
-                                               printed.data(), printed.size());
-    }
-    // For weft run, every file checked and result.json last: its sign that the others are
-    // whole. One cut short (a full TMPDIR) is said, and leaves no result.json behind.
-    // Each made and written in turn: a long trace's are tens of MB each.
-    std::vector<std::pair<const char*, std::function<std::string()>>> files = {
-        {"report.txt", [&] { return format_text(run, symbolizer, text_options); }},
-        {"output.txt", [&] { return output; }}};
-    if (!run.bugs.empty()) {
-      files.emplace_back("schedule.txt", [&] { return run.bugs[0].schedule; });
-      files.emplace_back("trace.json",
-                         [&] { return format_trace_events(run.bugs[0], symbolizer); });
-      files.emplace_back("report.html", [&] {
-        return format_html(run, symbolizer, {program, cfg.replay_command, output});
-      });
-    }
-    files.emplace_back("result.json", [&] { return format_json(run, symbolizer, program, args); });
-    for (const auto& [name, make] : files) {
-      const std::string path = cfg.result_dir + "/" + name;
-      if (std::string why = write_file(path, make()); !why.empty()) {
-        unlink((cfg.result_dir + "/result.json").c_str());
-        const std::string line =
-            "weft: cannot write the run's result to " + path + ": " + why + "\n";
-        [[maybe_unused]] const ssize_t n = write(STDERR_FILENO, line.data(), line.size());
-        _exit(127);  // weft run: said already
-      }
-    }
-    std::fflush(nullptr);
-    _exit(0);
-  };
+// The program's whole standard input, the same for every execution: a read-only
+// descriptor, as a redirected file would be, so that no execution changes the next one's
+// input (-1: a terminal, left as it is).
+int whole_input() {
+  if (isatty(STDIN_FILENO)) return -1;
+  const int input = memfd_create("weft-stdin", 0);
+  char buf[65536];
+  ssize_t n;
+  while (StopRequest::wait_readable(STDIN_FILENO) && (n = read(STDIN_FILENO, buf, sizeof buf)) > 0)
+    if (write(input, buf, n) != n) break;
+  const std::string path = "/proc/self/fd/" + std::to_string(input);
+  const int fd = open(path.c_str(), O_RDONLY);
+  close(input);
+  return fd;
+}
 
-  Schedule replay;
-  // A schedule given (replay, or minimize's first execution) drives the first execution.
-  const bool replaying = cfg.replay || cfg.minimize_only;
-  s.pid = os::getpid();
-  run.strategy = cfg.strategy;
-  run.seed = cfg.seed;
-  if (!replaying) run.shard = cfg.shard;
-  JobsControl jobs(replaying ? "" : cfg.jobs_control, cfg.jobs_worker);
-  // Made once, fresh in every child: exit handlers and destructors still access memory, so
-  // it lives as long as the process. Before the trace, which takes what address space an
-  // address-space limit leaves.
-  if (cfg.races != "off") {
-    s.races = new detect::RaceDetector();
-    if (!s.races->ok()) {
-      run.error = os::address_space_error("race detection's shadow memory",
-                                          detect::ShadowMemory::reserved_bytes(),
-                                          "or run with --races off");
-      finish("");
-    }
-  }
-  s.region = std::make_unique<SharedRegion>(cfg.steps + 2, max_decisions_for(cfg.steps));
-  s.log = std::make_unique<PointLog>(std::size_t{1} << 32, cfg.steps);
-  if (!s.region->ok() || !s.log->ok()) {
-    const std::size_t bytes = s.region->ok() ? PointLog::least(cfg.steps) : s.region->size();
-    run.error = os::address_space_error(
-        ("the trace of an execution of up to " + std::to_string(cfg.steps) + " steps").c_str(),
-        bytes, "or lower --steps");
-    finish("");
-  }
-  if (!cfg.error.empty()) {
-    run.error = cfg.error;
-    finish("");
-  }
-  SharedHeader& h = s.region->header();
-  s.sink = std::make_unique<ChildSink>(&h);
-  if (replaying) {
-    std::string error;
-    if (!decode_schedule(cfg.schedule, &replay, &error, max_decisions_for(cfg.steps))) {
-      run.error = error;
-      finish("");
-    }
-    if (replay.fingerprint != fingerprint) {
-      run.error = "the schedule was recorded for another program (this is " +
-                  program.substr(program.rfind('/') + 1) + ")";
-      finish("");
-    }
-    run.strategy = replay.strategy;
-    run.seed = replay.seed;
-    if (std::string error = resolve_points(replay.points, &s.racy); !error.empty()) {
-      run.error = error;
-      finish("");
-    }
-    s.points = replay.points;
-    s.strategy = std::make_unique<ReplayStrategy>(replay.decisions, s.sink.get());
-  } else {
-    std::string error;
-    s.strategy = make_server_strategy(cfg, &error);
-    if (!s.strategy) {
-      run.error = error;
-      finish("");
-    }
-  }
-  run.instrumented = rt::g_instrumented;
-  if (!cfg.no_preempt_patterns.empty()) {
-    // Symbolized once, here: every execution's child inherits the ranges.
-    Symbolizer symbolizer;
-    std::vector<bool> matched;
-    std::vector<std::pair<std::uintptr_t, std::uintptr_t>> ranges;
-    for (const auto& r : symbolizer.find_code(cfg.no_preempt_patterns, &matched))
-      ranges.emplace_back(r.begin, r.end);
-    s.no_preempt = rt::CodeRanges(std::move(ranges));
-    for (std::size_t i = 0; i < matched.size(); ++i)
-      if (!matched[i])
-        run.warnings.push_back("--no-preempt-in pattern '" + cfg.no_preempt_patterns[i] +
-                               "' matches no shared object, source file or function");
-  }
-
-  // The same input for every execution.
-  if (!isatty(STDIN_FILENO)) {
-    const int input = memfd_create("weft-stdin", 0);
-    char buf[65536];
-    ssize_t n;
-    while (StopRequest::wait_readable(STDIN_FILENO) &&
-           (n = read(STDIN_FILENO, buf, sizeof buf)) > 0)
-      if (write(input, buf, n) != n) break;
-    // Read-only, as a redirected file would be: the program cannot change the next
-    // execution's input.
-    const std::string path = "/proc/self/fd/" + std::to_string(input);
-    s.stdin_fd = open(path.c_str(), O_RDONLY);
-    close(input);
-  }
-  s.output_fd = memfd_create("weft-output", 0);
-  if (!cfg.check_output.empty()) s.output_check = std::make_unique<OutputCheck>(cfg.check_output);
-  // Whether threads switch in user space: decided once, here (an environment lookup and
-  // the pages it touches), not in every child.
-  (void)rt::fiber::enabled();
-  // Workers of one weft run --jobs each on a cpu of their own; one alone, where it is.
-  pin_to_one_cpu(cfg.jobs_control.empty() ? -1 : static_cast<int>(cfg.jobs_worker));
-  sigset_t chld, old_mask;
-  sigemptyset(&chld);
-  sigaddset(&chld, SIGCHLD);
-  sigprocmask(SIG_BLOCK, &chld, &old_mask);
-  StopRequest::clear_from(&old_mask);  // the program's own mask, for the executions
-
-  const std::uint64_t start = os::monotonic_ns();
-  const auto budget_ns = static_cast<std::uint64_t>(cfg.time_s * 1e9);
-  // A shard runs its share of the budget: the executions numbered below it.
-  std::uint64_t max_executions = replaying ? 1 : cfg.executions;  // 0: no limit
-  bool no_share = false;  // the budget is smaller than the shard count
-  const CoverageKind kind = s.strategy->coverage().kind;
-  const bool shared_budget = !replaying && jobs.active() && kind != CoverageKind::kNone &&
-                             kind != CoverageKind::kPortfolio;
-  if (!replaying && cfg.executions != 0 && cfg.shard.sharded() && !shared_budget) {
-    max_executions = cfg.shard.share(cfg.executions);
-    no_share = max_executions == 0;
-  }
-  std::uint64_t counted = 0;  // executions of this shard's own (probes excluded)
-  std::string note;
-  std::vector<std::string> bug_keys;  // run.bugs[i] is the distinct bug bug_keys[i]
-  std::uint32_t races_seen = 0;
-  std::vector<std::string> race_keys;  // source lines of each race in run.races
-  Symbolizer race_symbolizer;          // lazy: reads nothing until a race or error needs it
-  std::uint64_t restarts = 0;
-  std::uint64_t unconfirmed_hangs = 0;  // stalls the same execution run again did not repeat
-  h.nraces.store(0);
-  ProgressLine progress(cfg.progress && !replaying);
-  // --jobs on a systematic search: the workers pass each other work (work_team.hpp).
-  WorkTeam team(replaying ? "" : cfg.jobs_control, cfg.jobs_worker, cfg.jobs_workers);
-  // The schedule space: a search with other extra scheduling points is another.
-  auto space_of = [&] {
-    std::string joined;
-    for (const std::string& p : s.points) joined += p + '\n';
-    return fnv1a64(joined);
-  };
-  std::uint64_t space = space_of();
-  // One search for the team (this machine's shard of it, as the workers' parts add up
-  // to): a team's worker searches it whole, passing work, rather than its own shard.
-  // (Only while the team is active: its shard count is then a multiple of the workers'.)
-  auto team_shard = [&]() -> std::optional<Shard> {
-    if (!team.active()) return std::nullopt;
-    const std::uint32_t count = cfg.shard.count / cfg.jobs_workers;
-    return Shard{cfg.shard.index % count, count};
-  };
-  // The search starts over on the space s.racy now makes (new scheduling points); in a
-  // team, this worker begins it when `begin`, else gets its part at the next exchange.
-  auto restart = [&](bool begin, std::string* error) {
-    s.points = point_locations(s.racy);
-    s.strategy = make_server_strategy(cfg, error, team_shard());
-    if (!s.strategy) return false;
-    ++restarts;
-    space = space_of();
-    if (!s.strategy->distribution().join_team(cfg.jobs_worker, space, begin)) team.leave();
-    return true;
-  };
-  const bool racy_shared = cfg.preempt_mode == rt::PreemptOn::kRacy && cfg.races != "off";
-  // Adds another worker's racy locations; true when any was new here.
-  auto adopt_racy = [&](const std::vector<std::uint64_t>& all) {
-    bool grew = false;
-    for (std::uint64_t pc : all) grew |= s.racy.add(static_cast<std::uintptr_t>(pc));
-    return grew;
-  };
-  if (team.active() && cfg.shard.count % cfg.jobs_workers != 0) team.leave();  // not weft run's
-  if (team.active()) {
-    // Begun by worker 0: the others get theirs at the first exchange.
-    std::string error;
-    auto shared = make_server_strategy(cfg, &error, team_shard());
-    if (shared && shared->distribution().join_team(cfg.jobs_worker, space, cfg.jobs_worker == 0))
-      s.strategy = std::move(shared);
-    else
-      team.leave();
-  }
-  SearchCheckpoint checkpoint(replaying ? "" : cfg.checkpoint, cfg.checkpoint_every_s,
-                              cfg.search_options, fingerprint);
-  std::uint64_t earlier_bugs = 0;  // found by the runs a checkpoint resumes
-  if (checkpoint.active()) {
-    std::string error;
-    if (!resume_search(s, checkpoint, &counted, &earlier_bugs, &error)) {
-      run.error = error;
-      finish("");
-    }
-    space = space_of();
-    run.executions = counted;
-  }
-  // The last execution was prepared but never fed back (interrupted, a tool error): a
-  // checkpoint saves the search as before it, and does not count it.
-  bool unfinished = false, unfinished_counted = false;
-  auto save_checkpoint = [&](bool complete) {
-    const bool again = unfinished && !complete;
-    const SearchCheckpoint::Progress p{counted - (again && unfinished_counted ? 1 : 0),
-                                       earlier_bugs + run.bugs.size(), complete,
-                                       joined_points(s.points)};
-    return checkpoint.save(*s.strategy, again, p, os::monotonic_ns());
-  };
-  if (checkpoint.active()) {
-    if (std::string e = save_checkpoint(false); !e.empty()) {
-      run.error = e;
-      finish("");
-    }
-  }
-  // --check-output: the serial execution's output first, the reference every execution's
-  // is compared with (in a replay too, so that the replay shows the same difference).
-  if (s.output_check) {
-    // Serial: dfs's first execution, with no racy points (a replay's schedule has some).
-    std::unique_ptr<Strategy> searching = std::move(s.strategy);
-    rt::RacyPoints racy = std::move(s.racy);
-    s.racy = rt::RacyPoints();
-    s.strategy = std::make_unique<DfsStrategy>();
-    s.strategy->next_execution();
-    const pid_t pid = fork_execution(s, 0);
-    if (pid == 0) {
-      team.disown();
-      sigprocmask(SIG_SETMASK, &old_mask, nullptr);
-      become_execution(s);
-      return;
-    }
-    const int status = pid < 0 ? -1 : wait_child(pid, h, cfg.hang_timeout_s);
-    if (StopRequest::made()) {
-      s.output_check.reset();  // stopped unfinished: the search below ends at once
-    } else if (pid < 0 || h.error[0] != '\0' || execution_failed(h, status, cfg.expected_exit)) {
-      run.warnings.push_back(
-          "--check-output: the serial execution, whose output the others' "
-          "would be compared with, fails itself: no output was compared");
-      s.output_check.reset();
-    } else {
-      s.output_check->set_reference(s.output_check->take());
-    }
-    s.strategy = std::move(searching);
-    s.racy = std::move(racy);
-    h.nraces.store(0);  // its races are not this search's to report
-  }
-  const bool teamed = team.active();
-  std::uint64_t in_round = 0;  // executions of this worker in the team's round
-  // An execution's place in the order that decides which bug is first: this worker's
-  // count, or in a team its slot in the round.
-  auto order = [&] { return teamed ? team.slot_base() + in_round : counted; };
-  std::uint64_t first_bug_order = 0;
-  RaceAftermath aftermath;
-  for (std::uint64_t i = 0;; ++i) {
-    progress.update(counted, *s.strategy, run.bugs.size());
-    jobs.progress(counted, run.bugs.size());
-    if (checkpoint.due(os::monotonic_ns()))
-      if (std::string e = save_checkpoint(false); !e.empty()) {
-        run.error = e;
-        break;
-      }
-    if (no_share || (max_executions != 0 && counted >= max_executions)) break;
-    if (budget_ns != 0 && os::monotonic_ns() - start >= budget_ns) break;
-    if (StopRequest::made()) break;
-    if (aftermath.over(os::monotonic_ns(), counted)) break;
-    if (!cfg.keep_going && !aftermath.on && jobs.beaten(cfg.shard.global(order()))) break;
-    bool left = false;
-    while (team.active() &&
-           (in_round >= team.round_length() || s.strategy->distribution().work_left() == 0)) {
-      WorkTeam::RacyNews news;
-      const auto outcome =
-          team.exchange(s.strategy->distribution(), space, budget_ns != 0 ? start + budget_ns : 0,
-                        s.racy.pcs(), racy_shared ? &news : nullptr);
-      if (outcome == WorkTeam::Outcome::kLeft) {
-        left = true;
-        break;
-      }
-      // Racy locations another worker saw: this one starts over on the same space as it,
-      // with no work of its own when someone already searches it (the lowest worker
-      // begins it otherwise), so that the team's claim is about one space.
-      if (racy_shared && !news.shared && adopt_racy(news.all)) {
-        std::string error;
-        if (!restart(news.held ? false : cfg.jobs_worker == news.first, &error)) {
-          run.error = error;
-          left = true;
-          break;
-        }
-      }
-      // Done: every worker is out of work; next_execution() below finds none here.
-      if (outcome == WorkTeam::Outcome::kDone) team.leave();
-      in_round = 0;
-      if (!cfg.keep_going && !aftermath.on && jobs.beaten(cfg.shard.global(order()))) {
-        left = true;
-        break;
-      }
-    }
-    if (left) break;
-    if (!s.strategy->next_execution()) {
-      run.complete = !replaying;
-      break;
-    }
-    // A probe (a sharded search learning where its tree splits) is another shard's
-    // execution: not counted here, and a bug it shows is that shard's to report.
-    const bool probe = s.strategy->distribution().probing();
-    unfinished = true;
-    unfinished_counted = !probe;
-    if (!probe && shared_budget && !jobs.take_execution(cfg.executions)) break;
-    const std::uint64_t this_order = order();
-    if (!probe) {
-      ++counted;
-      ++in_round;
-      if (cfg.shard.sharded()) run.ran_in_order(this_order);
-    }
-    // A hang is confirmed by running the same execution again before it is reported: the
-    // server's state is unchanged, so the child makes the same decisions. A stall that a
-    // busy machine's starvation made does not come back; the rerun is then the execution.
-    bool stopped = false, fork_failed = false;
-    int status = 0;
-    for (int attempt = 0; attempt < 2; ++attempt) {
-      // Numbered in the whole search (one numbering, whatever the workers and shards):
-      // its place in the order that decides which bug is first.
-      const pid_t pid = fork_execution(s, probe ? counted : cfg.shard.global(this_order));
-      if (pid < 0) {
-        fork_failed = true;
-        break;
-      }
-      if (pid == 0) {
-        team.disown();
-        sigprocmask(SIG_SETMASK, &old_mask, nullptr);  // the program's own mask
-        become_execution(s);
-        return;  // into the program; never reached in the server
-      }
-      status =
-          wait_child(pid, h, cfg.hang_timeout_s, budget_ns != 0 ? start + budget_ns : 0, &stopped);
-      if (stopped || !h.bug.written() || h.bug.kind != static_cast<int>(BugKind::kHang)) break;
-      if (attempt == 0)
-        ++unconfirmed_hangs;
-      else
-        --unconfirmed_hangs;  // it came back: a hang
-    }
-    if (fork_failed) {
-      run.error = std::string("fork failed: ") + std::strerror(errno);
-      break;
-    }
-    run.executions = counted;
-    run.instrumented |= h.instrumented;
-    if (stopped && StopRequest::made()) break;  // interrupted: the result says so
-    if (stopped) {
-      // Unfinished: neither a bug nor an execution the strategy can learn from.
-      run.warnings.push_back("the time budget (--time) ran out during execution " +
-                             std::to_string(counted) + ", which was stopped unfinished");
-      break;
-    }
-    if (h.error[0] != '\0') {
-      run.error = h.error + where_suffix(h.error_pc, race_symbolizer);
-      break;
-    }
-    const std::vector<Event> left_blocked = unfinished_steps(h);
-    const Trace trace(s.region->events(),
-                      std::min<std::uint64_t>(h.steps.load(), s.region->max_events()),
-                      left_blocked);
-    // --check-output: an execution that ends well but prints otherwise than the serial one.
-    std::string wrong_output, output_diff;
-    const bool failed = execution_failed(h, status, cfg.expected_exit);
-    if (!failed && !probe && s.output_check)
-      wrong_output = s.output_check->compare(s.output_check->take(), &output_diff);
-    const bool bug = (failed || !wrong_output.empty()) && !probe;
-    if (h.cut.load() != 0 && !bug && !probe) ++run.cut_executions;
-    // A failure ended the process after its thread's last step: what the other threads
-    // would have done next conflicts with it (--keep-going searches on past it). Not a
-    // deadlock: every thread was blocked, none had a next step, and the order of the last
-    // independent steps before it is one class, not several.
-    const bool deadlock = h.bug.written() && h.bug.kind == static_cast<int>(BugKind::kDeadlock);
-    if (bug && !deadlock && trace.size() != 0)
-      s.region->events()[trace.size() - 1].flags |= kEndsProcess;
-    if (!replaying) {
-      std::string diverged = s.log->feed(*s.strategy, s.region->decisions(), h.decisions.load());
-      if (!diverged.empty()) {
-        run.error = diverged;
-        break;
-      }
-      s.strategy->execution_done(trace);
-      if (cfg.class_log >= 0 && !probe && h.cut.load() == 0) log_class(cfg.class_log, trace);
-      unfinished = false;
-    } else if (!bug && h.decisions.load() < replay.decisions.size()) {
-      run.error = "replay diverged: the execution ended after " +
-                  std::to_string(h.decisions.load()) + " of the schedule's " +
-                  std::to_string(replay.decisions.size()) +
-                  " decisions; the program is not deterministic under this schedule, or the "
-                  "schedule was recorded for a different build or options (--no-fair, "
-                  "--real-time, --steps, --no-preempt-in, --races, --preempt-on, "
-                  "--explore-timeouts, --spurious-wakeups)";
-      break;
-    }
-    if (i == 0 && !replaying && !run.instrumented && s.strategy->needs_memory_accesses()) {
-      run.error = "strategy " + cfg.strategy +
-                  " places its preemptions at memory accesses "
-                  "and needs the program built with weft's compiler wrappers (weft-cc, "
-                  "weft-c++); this one was not, so weft sees only its synchronisation";
-      break;
-    }
-    if (i == 0 && cfg.races_explicit && cfg.races != "off" && !run.instrumented) {
-      run.error = "--races=" + cfg.races +
-                  " needs the program built with weft's compiler "
-                  "wrappers (weft-cc, weft-c++: they instrument memory accesses); this one "
-                  "was not, so weft sees only its synchronisation";
-      break;
-    }
-    // Races found in this execution: their locations become scheduling points (racy).
-    const std::size_t known = s.racy.pcs().size();
-    const std::uint32_t nraces = h.nraces.load(std::memory_order_acquire);
-    for (std::uint32_t r = races_seen; r < nraces; ++r) {
-      s.racy.add(h.races[r].race.earlier.pc);
-      s.racy.add(h.races[r].race.later.pc);
-      // Reported once per pair of source lines (the child told apart pairs of pcs).
-      if (aftermath.on) continue;  // the races are not reported: the first one is the bug
-      const std::string key = race_lines(race_symbolizer, h.races[r].race);
-      if (std::find(race_keys.begin(), race_keys.end(), key) != race_keys.end()) continue;
-      race_keys.push_back(key);
-      BugRecord rec = race_record(h.races[r], "data race (reported, not failing: --races=report)");
-      rec.schedule = region_schedule(*s.region, fingerprint, run.strategy, run.seed, s.points);
-      if (cfg.shard.sharded()) rec.part_execution = counted;
-      run.races.push_back(std::move(rec));
-    }
-    races_seen = nraces;
-    if (h.bug.written() && h.bug.has_race) {
-      s.racy.add(h.bug.race.earlier.pc);
-      s.racy.add(h.bug.race.later.pc);
-    }
-    const bool new_points =
-        s.racy.pcs().size() != known && cfg.preempt_mode == rt::PreemptOn::kRacy;
-    if (bug) {
-      BugRecord b = read_failure(*s.region, status, fingerprint, run.strategy, run.seed, s.points,
-                                 cfg.expected_exit);
-      if (!wrong_output.empty()) {
-        b.kind = BugKind::kWrongOutput;
-        b.message = wrong_output;
-        b.details = output_diff;
-      }
-      const std::string key = bug_identity(race_symbolizer, b);
-      auto seen = std::find(bug_keys.begin(), bug_keys.end(), key);
-      if (aftermath.on) {
-        // What the race leads to: the first bug of another kind (another race is none).
-        if (b.kind != BugKind::kDataRace) {
-          b.found_by =
-              s.strategy->coverage().origin.empty() ? run.strategy : s.strategy->coverage().origin;
-          run.bugs[0].leads_to.push_back(std::move(b));
-          break;
-        }
-      } else {
-        if (seen != bug_keys.end()) {
-          ++run.bugs[static_cast<std::size_t>(seen - bug_keys.begin())].hits;
-        } else {
-          if (!replaying) {
-            const Coverage now = s.strategy->coverage();
-            b.found_by = now.origin.empty() ? run.strategy : now.origin;
-            explain_first_exit(&run, b, counted, status);
-          }
-          if (b.kind == BugKind::kHang) b.message += "; the same execution, run again, hung again";
-          if (run.bugs.empty()) {
-            output = execution_output(s);
-            jobs.found(cfg.shard.global(this_order));
-            first_bug_order = this_order;
-            if (teamed) b.order = this_order + 1;
-          }
-          if (cfg.shard.sharded()) b.part_execution = counted;  // this part's own count
-          bug_keys.push_back(key);
-          run.bugs.push_back(std::move(b));
-        }
-        if (!cfg.keep_going && !replaying && run.bugs.size() == 1 &&
-            run.bugs[0].kind == BugKind::kDataRace && s.config.races == "fail") {
-          aftermath.begin(os::monotonic_ns(), counted);
-          s.config.races = "report";  // the next executions' children go on past races
-        } else if (!cfg.keep_going || replaying) {
-          break;
-        }
-      }
-    }
-    if (new_points && !replaying) {
-      // New scheduling points change the space: the search starts over on it, so that
-      // what it reports covered is covered with every racy access a point. This worker
-      // begins it; the others learn the locations at the next exchange and join it.
-      std::string error;
-      if (!restart(true, &error)) {
-        run.error = error;
-        break;
-      }
-    }
-    if (bug) continue;
-    if (i == 0 && !replaying) {
-      bool threads = false;
-      // A thread created but never run (detached, main returned first) counts.
-      for (const Event& e : trace.events())
-        threads |= e.thread != 0 || e.op.kind == OpKind::ThreadCreate;
-      if (!threads) {
-        note = "the program created no thread: there is nothing to explore";
-        break;
-      }
-    }
-  }
-  team.leave();
-  if (checkpoint.active())
-    if (std::string e = save_checkpoint(run.complete); !e.empty() && run.error.empty())
-      run.error = e;
-  progress.clear();
-  jobs.progress(counted, run.bugs.size());
-  run.racy_points = s.points;  // the space the coverage is about
-  run.coverage = s.strategy->coverage_with_stats();
-  if (replaying) run.coverage = Coverage{};
-  // (A worker that ran nothing but learnt racy locations from the others searched, as a
-  // team, an instrumented program. One that learnt nothing either does not know whether
-  // the program is instrumented: it states no points; the others' statement is the
-  // search's.)
-  else if (counted != 0 || !s.racy.empty() || !cfg.shard.sharded())
-    state_points(run.coverage, rt::claimed_points(cfg.preempt_mode, cfg.races != "off",
-                                                  run.instrumented || !s.racy.empty()));
-  run.complete = run.complete && covered(run.coverage);
-  if (cfg.minimize_only && run.bugs.empty() && run.error.empty())
-    run.error = "the schedule shows no bug in this program: there is nothing to minimise";
-
-  if (aftermath.on) {
-    s.config.races = "fail";  // the minimiser looks for the race itself
-    run.bugs[0].leads_to_searched = counted - aftermath.since_executions;
-  }
-
-  // Every strategy's first bug (the default portfolio's too) is minimised, but preemption
-  // bounding's: it ran every schedule of fewer preemptions before it. Not when another
-  // shard's bug comes first: this one will not be reported.
-  const bool minimal_already = cfg.strategy == "pb" || cfg.strategy.starts_with("pb:");
-  const bool beaten = !run.bugs.empty() && jobs.beaten(cfg.shard.global(first_bug_order));
-  if (!run.bugs.empty() && run.error.empty() && !cfg.keep_going && cfg.minimize() && !beaten &&
-      ((!replaying && !minimal_already) || cfg.minimize_only)) {
-    // The race that was the bug made its accesses scheduling points: the schedules found
-    // now must name them.
-    s.points = point_locations(s.racy);
-    MinimiseContext context{s, old_mask, fingerprint, race_symbolizer,
-                            budget_ns != 0 ? start + budget_ns : 0};
-    if (worth_minimising(run.bugs[0]) && minimise(context, run.bugs[0], bug_keys[0], &output))
-      return;  // into the program
-    // What a race led to, as it was found: races reported, not failing.
-    if (!run.bugs[0].leads_to.empty() && worth_minimising(run.bugs[0].leads_to[0])) {
-      BugRecord& led = run.bugs[0].leads_to[0];
-      s.config.races = "report";
-      if (minimise(context, led, bug_identity(race_symbolizer, led), nullptr)) return;
-    }
-  }
-  run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
-  run.max_steps = cfg.steps;
+// What the run warns of at its end: stalls that did not come back, restarts on new racy
+// points.
+void closing_warnings(RunRecord& run, std::uint64_t unconfirmed_hangs, std::uint64_t restarts) {
   if (unconfirmed_hangs > 0)
     run.warnings.push_back(
         std::to_string(unconfirmed_hangs) +
@@ -1152,9 +573,683 @@ void serve(ServerState& s) {
                            (restarts == 1 ? " time" : " times") +
                            " as racy accesses became scheduling points (--preempt-on=racy); its "
                            "coverage counts executions since the last restart");
-  if (const int sig = StopRequest::signal(); sig != 0)
-    run.interrupted = sig == SIGINT ? "SIGINT" : "SIGTERM";
-  finish(note);
+}
+
+// Whether the execution created a thread; one created but never run (detached, main
+// returned first) counts.
+bool created_a_thread(const Trace& trace) {
+  for (const Event& e : trace.events())
+    if (e.thread != 0 || e.op.kind == OpKind::ThreadCreate) return true;
+  return false;
+}
+
+// A fork server's search: the run's state, and its stages as methods. Those that may fork
+// return true in the execution's child, which goes back into the program.
+class ServerSearch {
+ public:
+  explicit ServerSearch(ServerState& s)
+      : s_(s),
+        cfg_(s.config),
+        replaying_(cfg_.replay || cfg_.minimize_only),
+        jobs_(replaying_ ? "" : cfg_.jobs_control, cfg_.jobs_worker),
+        table_(&run_) {}
+
+  // Never returns in the server; returns in each execution's child.
+  void serve() {
+    set_up_program();
+    set_up_memory();
+    set_up_strategy();
+    set_up_process();
+    set_up_budget();
+    join_team();
+    resume();
+    if (reference_output()) return;
+    if (search()) return;
+    conclude();
+    if (minimise_first()) return;
+    run_.elapsed_s = static_cast<double>(os::monotonic_ns() - start_) / 1e9;
+    run_.max_steps = cfg_.steps;
+    closing_warnings(run_, unconfirmed_hangs_, restarts_);
+    if (const int sig = StopRequest::signal(); sig != 0)
+      run_.interrupted = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    finish(note_);
+  }
+
+ private:
+  // Writes the run's files for weft run (result_files.hpp) and ends the server.
+  [[noreturn]] void finish(const std::string& note) {
+    record_options(run_, cfg_);
+    if (!note.empty() && run_.error.empty() && run_.bugs.empty())
+      run_.coverage.summary = run_.note = note;
+    for (auto* bugs : {&run_.bugs, &run_.races})
+      for (BugRecord& b : *bugs) b.show_last(cfg_.full_trace ? ~std::size_t{0} : kShownSteps);
+    // A replay prints the program's output as it goes; --check-output held its stdout back.
+    if (cfg_.replay && s_.output_check && s_.output_check->what() == "-") {
+      const std::string printed = s_.output_check->take();
+      [[maybe_unused]] const ssize_t n = write(
+          cfg_.stdout_to_stderr ? STDERR_FILENO : STDOUT_FILENO, printed.data(), printed.size());
+    }
+    const ResultFiles where{cfg_.result_dir, program_, args_, cfg_.replay_command,
+                            TextOptions{.colour = cfg_.coloured, .width = cfg_.width()}};
+    if (std::string why = write_result_files(where, run_, output_); !why.empty()) {
+      const std::string line = "weft: " + why + "\n";
+      [[maybe_unused]] const ssize_t n = write(STDERR_FILENO, line.data(), line.size());
+      _exit(127);  // weft run: said already
+    }
+    std::fflush(nullptr);
+    _exit(0);
+  }
+  [[noreturn]] void fail(const std::string& error) {
+    run_.error = error;
+    finish("");
+  }
+  SharedHeader& header() { return s_.region->header(); }
+
+  // What every execution's child finds ready: the main thread's stack (read from
+  // /proc/self/maps) and the program's data (reports name objects there), the program.
+  void set_up_program() {
+    std::uintptr_t stack_lo, stack_hi;
+    os::thread_stack(&stack_lo, &stack_hi);
+    find_program_data();
+    args_ = own_args();
+    program_ = args_.empty() ? "" : args_[0];
+    if (!args_.empty()) args_.erase(args_.begin());
+    fingerprint_ = program_fingerprint(program_);
+    s_.pid = os::getpid();
+    run_.strategy = cfg_.strategy;
+    run_.seed = cfg_.seed;
+    if (!replaying_) run_.shard = cfg_.shard;
+  }
+
+  // The race detector's shadow memory (made once, fresh in every child: exit handlers and
+  // destructors still access memory, so it lives as long as the process), then the trace,
+  // which takes what address space an address-space limit leaves.
+  void set_up_memory() {
+    if (cfg_.races != "off") {
+      s_.races = new detect::RaceDetector();
+      if (!s_.races->ok())
+        fail(os::address_space_error("race detection's shadow memory",
+                                     detect::ShadowMemory::reserved_bytes(),
+                                     "or run with --races off"));
+    }
+    s_.region = std::make_unique<SharedRegion>(cfg_.steps + 2, max_decisions_for(cfg_.steps));
+    s_.log = std::make_unique<PointLog>(std::size_t{1} << 32, cfg_.steps);
+    if (!s_.region->ok() || !s_.log->ok()) {
+      const std::size_t bytes = s_.region->ok() ? PointLog::least(cfg_.steps) : s_.region->size();
+      fail(os::address_space_error(
+          ("the trace of an execution of up to " + std::to_string(cfg_.steps) + " steps").c_str(),
+          bytes, "or lower --steps"));
+    }
+    if (!cfg_.error.empty()) fail(cfg_.error);
+    s_.sink = std::make_unique<ChildSink>(&header());
+  }
+
+  // The strategy, or the schedule to replay (replay, or minimize's first execution).
+  void set_up_strategy() {
+    std::string error;
+    if (!replaying_) {
+      s_.strategy = make_server_strategy(cfg_, &error);
+      if (!s_.strategy) fail(error);
+      return;
+    }
+    if (!decode_schedule(cfg_.schedule, &replay_, &error, max_decisions_for(cfg_.steps)))
+      fail(error);
+    if (replay_.fingerprint != fingerprint_)
+      fail("the schedule was recorded for another program (this is " +
+           program_.substr(program_.rfind('/') + 1) + ")");
+    run_.strategy = replay_.strategy;
+    run_.seed = replay_.seed;
+    if (std::string e = resolve_points(replay_.points, &s_.racy); !e.empty()) fail(e);
+    s_.points = replay_.points;
+    s_.strategy = std::make_unique<ReplayStrategy>(replay_.decisions, s_.sink.get());
+  }
+
+  // The process every execution is forked from: its code ranges, input, output, CPU and
+  // signal mask.
+  void set_up_process() {
+    run_.instrumented = rt::g_instrumented;
+    find_no_preempt_code(s_, run_);
+    s_.stdin_fd = whole_input();
+    s_.output_fd = memfd_create("weft-output", 0);
+    if (!cfg_.check_output.empty())
+      s_.output_check = std::make_unique<OutputCheck>(cfg_.check_output);
+    // Whether threads switch in user space: decided once, here (an environment lookup and
+    // the pages it touches), not in every child.
+    (void)rt::fiber::enabled();
+    // Workers of one weft run --jobs each on a cpu of their own; one alone, where it is.
+    pin_to_one_cpu(cfg_.jobs_control.empty() ? -1 : static_cast<int>(cfg_.jobs_worker));
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, &program_mask_);
+    StopRequest::clear_from(&program_mask_);  // the program's own mask, for the executions
+  }
+
+  // The time and executions this server may spend: a shard its share of the budget (the
+  // executions numbered below it), a team's workers the whole budget together.
+  void set_up_budget() {
+    start_ = os::monotonic_ns();
+    budget_ns_ = static_cast<std::uint64_t>(cfg_.time_s * 1e9);
+    max_executions_ = replaying_ ? 1 : cfg_.executions;  // 0: no limit
+    const CoverageKind kind = s_.strategy->coverage().kind;
+    shared_budget_ = !replaying_ && jobs_.active() && kind != CoverageKind::kNone &&
+                     kind != CoverageKind::kPortfolio;
+    if (!replaying_ && cfg_.executions != 0 && cfg_.shard.sharded() && !shared_budget_) {
+      max_executions_ = cfg_.shard.share(cfg_.executions);
+      no_share_ = max_executions_ == 0;
+    }
+    header().nraces.store(0);
+    progress_.emplace(cfg_.progress && !replaying_);
+  }
+  std::uint64_t deadline_ns() const { return budget_ns_ != 0 ? start_ + budget_ns_ : 0; }
+
+  // The schedule space: a search with other extra scheduling points is another.
+  std::uint64_t space_of() const {
+    std::string joined;
+    for (const std::string& p : s_.points) joined += p + '\n';
+    return fnv1a64(joined);
+  }
+  // One search for the team (this machine's shard of it, as the workers' parts add up
+  // to): a team's worker searches it whole, passing work, rather than its own shard.
+  // (Only while the team is active: its shard count is then a multiple of the workers'.)
+  std::optional<Shard> team_shard() const {
+    if (!team_->active()) return std::nullopt;
+    const std::uint32_t count = cfg_.shard.count / cfg_.jobs_workers;
+    return Shard{cfg_.shard.index % count, count};
+  }
+
+  // --jobs on a systematic search: the workers pass each other work (work_team.hpp).
+  // Begun by worker 0: the others get theirs at the first exchange.
+  void join_team() {
+    team_.emplace(replaying_ ? "" : cfg_.jobs_control, cfg_.jobs_worker, cfg_.jobs_workers);
+    space_ = space_of();
+    racy_shared_ = cfg_.preempt_mode == rt::PreemptOn::kRacy && cfg_.races != "off";
+    if (team_->active() && cfg_.shard.count % cfg_.jobs_workers != 0)
+      team_->leave();  // not weft run's
+    if (!team_->active()) return;
+    std::string error;
+    auto shared = make_server_strategy(cfg_, &error, team_shard());
+    if (shared && shared->distribution().join_team(cfg_.jobs_worker, space_, cfg_.jobs_worker == 0))
+      s_.strategy = std::move(shared);
+    else
+      team_->leave();
+  }
+
+  // --checkpoint: a saved search resumed, and saved again at once (a FILE that cannot be
+  // written is said before any execution runs).
+  void resume() {
+    checkpoint_.emplace(replaying_ ? "" : cfg_.checkpoint, cfg_.checkpoint_every_s,
+                        cfg_.search_options, fingerprint_);
+    if (!checkpoint_->active()) return;
+    std::string error;
+    if (!resume_search(s_, *checkpoint_, &counted_, &earlier_bugs_, &error)) fail(error);
+    space_ = space_of();
+    run_.executions = counted_;
+    if (std::string e = save_checkpoint(false); !e.empty()) fail(e);
+  }
+  // The last execution was prepared but never fed back (interrupted, a tool error): a
+  // checkpoint saves the search as before it, and does not count it.
+  std::string save_checkpoint(bool complete) {
+    const bool again = unfinished_ && !complete;
+    const SearchCheckpoint::Progress p{counted_ - (again && unfinished_counted_ ? 1 : 0),
+                                       earlier_bugs_ + run_.bugs.size(), complete,
+                                       joined_points(s_.points)};
+    return checkpoint_->save(*s_.strategy, again, p, os::monotonic_ns());
+  }
+
+  // The child of an execution just forked: back into the program, with its own mask.
+  void become_child() {
+    team_->disown();
+    sigprocmask(SIG_SETMASK, &program_mask_, nullptr);
+    become_execution(s_);
+  }
+
+  // --check-output: the serial execution's output first, the reference every execution's
+  // is compared with (in a replay too, so that the replay shows the same difference).
+  // Serial: dfs's first execution, with no racy points (a replay's schedule has some).
+  bool reference_output() {
+    if (!s_.output_check) return false;
+    std::unique_ptr<Strategy> searching = std::move(s_.strategy);
+    rt::RacyPoints racy = std::move(s_.racy);
+    s_.racy = rt::RacyPoints();
+    s_.strategy = std::make_unique<DfsStrategy>();
+    s_.strategy->next_execution();
+    SharedHeader& h = header();
+    const pid_t pid = fork_execution(s_, 0);
+    if (pid == 0) {
+      become_child();
+      return true;
+    }
+    const int status = pid < 0 ? -1 : wait_child(pid, h, cfg_.hang_timeout_s);
+    if (StopRequest::made()) {
+      s_.output_check.reset();  // stopped unfinished: the search below ends at once
+    } else if (pid < 0 || h.error[0] != '\0' || execution_failed(h, status, cfg_.expected_exit)) {
+      run_.warnings.push_back(
+          "--check-output: the serial execution, whose output the others' "
+          "would be compared with, fails itself: no output was compared");
+      s_.output_check.reset();
+    } else {
+      s_.output_check->set_reference(s_.output_check->take());
+    }
+    s_.strategy = std::move(searching);
+    s_.racy = std::move(racy);
+    h.nraces.store(0);  // its races are not this search's to report
+    return false;
+  }
+
+  // An execution's place in the order that decides which bug is first: this worker's
+  // count, or in a team its slot in the round.
+  std::uint64_t order() const { return teamed_ ? team_->slot_base() + in_round_ : counted_; }
+  // Another worker's (or shard's) bug comes first in that order: this one stops.
+  bool beaten() {
+    return !cfg_.keep_going && !aftermath_.on && jobs_.beaten(cfg_.shard.global(order()));
+  }
+
+  // Whether the search ends before its next execution: the budget, a signal, a bug
+  // another worker found first, a checkpoint that cannot be written.
+  bool stop_before_execution() {
+    progress_->update(counted_, *s_.strategy, run_.bugs.size());
+    jobs_.progress(counted_, run_.bugs.size());
+    if (checkpoint_->due(os::monotonic_ns()))
+      if (std::string e = save_checkpoint(false); !e.empty()) {
+        run_.error = e;
+        return true;
+      }
+    if (no_share_ || (max_executions_ != 0 && counted_ >= max_executions_)) return true;
+    if (budget_ns_ != 0 && os::monotonic_ns() - start_ >= budget_ns_) return true;
+    if (StopRequest::made()) return true;
+    if (aftermath_.over(os::monotonic_ns(), counted_)) return true;
+    return beaten();
+  }
+
+  // The search starts over on the space s.racy now makes (new scheduling points); in a
+  // team, this worker begins it when `begin`, else gets its part at the next exchange.
+  bool restart(bool begin, std::string* error) {
+    s_.points = point_locations(s_.racy);
+    s_.strategy = make_server_strategy(cfg_, error, team_shard());
+    if (!s_.strategy) return false;
+    ++restarts_;
+    space_ = space_of();
+    if (!s_.strategy->distribution().join_team(cfg_.jobs_worker, space_, begin)) team_->leave();
+    return true;
+  }
+
+  // In a team, at a round's end or out of work: work passed between the workers, and
+  // racy locations another worker saw. false: this worker leaves the search.
+  bool exchange_work() {
+    while (team_->active() &&
+           (in_round_ >= team_->round_length() || s_.strategy->distribution().work_left() == 0)) {
+      WorkTeam::RacyNews news;
+      const auto outcome = team_->exchange(s_.strategy->distribution(), space_, deadline_ns(),
+                                           s_.racy.pcs(), racy_shared_ ? &news : nullptr);
+      if (outcome == WorkTeam::Outcome::kLeft) return false;
+      // Racy locations another worker saw: this one starts over on the same space as it,
+      // with no work of its own when someone already searches it (the lowest worker
+      // begins it otherwise), so that the team's claim is about one space.
+      if (racy_shared_ && !news.shared && adopt_racy(news.all)) {
+        std::string error;
+        if (!restart(news.held ? false : cfg_.jobs_worker == news.first, &error)) {
+          run_.error = error;
+          return false;
+        }
+      }
+      // Done: every worker is out of work; next_execution() finds none here.
+      if (outcome == WorkTeam::Outcome::kDone) team_->leave();
+      in_round_ = 0;
+      if (beaten()) return false;
+    }
+    return true;
+  }
+  // Another worker's racy locations; true when any was new here.
+  bool adopt_racy(const std::vector<std::uint64_t>& all) {
+    bool grew = false;
+    for (std::uint64_t pc : all) grew |= s_.racy.add(static_cast<std::uintptr_t>(pc));
+    return grew;
+  }
+
+  // The loop of executions. True in an execution's child.
+  bool search() {
+    teamed_ = team_->active();
+    for (std::uint64_t i = 0;; ++i) {
+      if (stop_before_execution() || !exchange_work()) break;
+      if (!s_.strategy->next_execution()) {
+        run_.complete = !replaying_;
+        break;
+      }
+      bool child = false;
+      if (!one_execution(i, &child)) return child;
+    }
+    return false;
+  }
+
+  enum class Ran { kDone, kChild, kForkFailed, kStopped };
+  // Execution `number` of the whole search, forked and waited for. A hang is confirmed by
+  // running the same execution again before it is reported: the server's state is
+  // unchanged, so the child makes the same decisions. A stall that a busy machine's
+  // starvation made does not come back; the rerun is then the execution.
+  Ran fork_and_wait(std::uint64_t number, int* status) {
+    SharedHeader& h = header();
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      const pid_t pid = fork_execution(s_, number);
+      if (pid < 0) return Ran::kForkFailed;
+      if (pid == 0) {
+        become_child();
+        return Ran::kChild;  // into the program; never reached in the server
+      }
+      bool stopped = false;
+      *status = wait_child(pid, h, cfg_.hang_timeout_s, deadline_ns(), &stopped);
+      if (stopped) return Ran::kStopped;
+      if (!h.bug.written() || h.bug.kind != static_cast<int>(BugKind::kHang)) break;
+      if (attempt == 0)
+        ++unconfirmed_hangs_;
+      else
+        --unconfirmed_hangs_;  // it came back: a hang
+    }
+    return Ran::kDone;
+  }
+
+  // One execution, the strategy's next, run and taken in: its trace fed back, its races
+  // and its bug recorded. false: the search ends (*child: in the execution's child).
+  bool one_execution(std::uint64_t i, bool* child) {
+    // A probe (a sharded search learning where its tree splits) is another shard's
+    // execution: not counted here, and a bug it shows is that shard's to report.
+    const bool probe = s_.strategy->distribution().probing();
+    unfinished_ = true;
+    unfinished_counted_ = !probe;
+    if (!probe && shared_budget_ && !jobs_.take_execution(cfg_.executions)) return false;
+    const std::uint64_t this_order = order();
+    if (!probe) {
+      ++counted_;
+      ++in_round_;
+      if (cfg_.shard.sharded()) run_.ran_in_order(this_order);
+    }
+    // Numbered in the whole search (one numbering, whatever the workers and shards): its
+    // place in the order that decides which bug is first.
+    int status = 0;
+    const Ran ran = fork_and_wait(probe ? counted_ : cfg_.shard.global(this_order), &status);
+    if (ran == Ran::kChild) {
+      *child = true;
+      return false;
+    }
+    if (ran == Ran::kForkFailed) {
+      run_.error = std::string("fork failed: ") + std::strerror(errno);
+      return false;
+    }
+    run_.executions = counted_;
+    SharedHeader& h = header();
+    run_.instrumented |= h.instrumented;
+    if (ran == Ran::kStopped) {
+      // Interrupted: the result says so. Else unfinished: neither a bug nor an execution
+      // the strategy can learn from.
+      if (!StopRequest::made())
+        run_.warnings.push_back("the time budget (--time) ran out during execution " +
+                                std::to_string(counted_) + ", which was stopped unfinished");
+      return false;
+    }
+    if (h.error[0] != '\0') {
+      run_.error = h.error + where_suffix(h.error_pc, race_symbolizer_);
+      return false;
+    }
+    return take_execution(i, probe, this_order, status);
+  }
+
+  // What the execution just waited for left: fed to the strategy, its races and its bug
+  // recorded. false: the search ends.
+  bool take_execution(std::uint64_t i, bool probe, std::uint64_t this_order, int status) {
+    SharedHeader& h = header();
+    const std::vector<Event> left_blocked = unfinished_steps(h);
+    const Trace trace(s_.region->events(),
+                      std::min<std::uint64_t>(h.steps.load(), s_.region->max_events()),
+                      left_blocked);
+    // --check-output: an execution that ends well but prints otherwise than the serial one.
+    std::string wrong_output, output_diff;
+    const bool failed = execution_failed(h, status, cfg_.expected_exit);
+    if (!failed && !probe && s_.output_check)
+      wrong_output = s_.output_check->compare(s_.output_check->take(), &output_diff);
+    const bool bug = (failed || !wrong_output.empty()) && !probe;
+    if (h.cut.load() != 0 && !bug && !probe) ++run_.cut_executions;
+    // A failure ended the process after its thread's last step: what the other threads
+    // would have done next conflicts with it (--keep-going searches on past it). Not a
+    // deadlock: every thread was blocked, none had a next step, and the order of the last
+    // independent steps before it is one class, not several.
+    const bool deadlock = h.bug.written() && h.bug.kind == static_cast<int>(BugKind::kDeadlock);
+    if (bug && !deadlock && trace.size() != 0)
+      s_.region->events()[trace.size() - 1].flags |= kEndsProcess;
+    if (!feed_strategy(trace, probe, bug)) return false;
+    if (i == 0 && !first_execution_fits()) return false;
+    const bool new_points = take_races();
+    if (bug) {
+      BugRecord b = read_failure(*s_.region, status, fingerprint_, run_.strategy, run_.seed,
+                                 s_.points, cfg_.expected_exit);
+      if (!wrong_output.empty()) {
+        b.kind = BugKind::kWrongOutput;
+        b.message = wrong_output;
+        b.details = output_diff;
+      }
+      if (!take_bug(std::move(b), this_order, status)) return false;
+    }
+    if (new_points && !replaying_) {
+      // New scheduling points change the space: the search starts over on it, so that
+      // what it reports covered is covered with every racy access a point. This worker
+      // begins it; the others learn the locations at the next exchange and join it.
+      std::string error;
+      if (!restart(true, &error)) {
+        run_.error = error;
+        return false;
+      }
+    }
+    if (!bug && i == 0 && !replaying_ && !created_a_thread(trace)) {
+      note_ = "the program created no thread: there is nothing to explore";
+      return false;
+    }
+    return true;
+  }
+
+  // The trace to the strategy (a replay: checked against the schedule instead).
+  bool feed_strategy(const Trace& trace, bool probe, bool bug) {
+    SharedHeader& h = header();
+    if (!replaying_) {
+      std::string diverged = s_.log->feed(*s_.strategy, s_.region->decisions(), h.decisions.load());
+      if (!diverged.empty()) {
+        run_.error = diverged;
+        return false;
+      }
+      s_.strategy->execution_done(trace);
+      if (cfg_.class_log >= 0 && !probe && h.cut.load() == 0) log_class(cfg_.class_log, trace);
+      unfinished_ = false;
+    } else if (!bug && h.decisions.load() < replay_.decisions.size()) {
+      run_.error = "replay diverged: the execution ended after " +
+                   std::to_string(h.decisions.load()) + " of the schedule's " +
+                   std::to_string(replay_.decisions.size()) +
+                   " decisions; the program is not deterministic under this schedule, or the "
+                   "schedule was recorded for a different build or options (--no-fair, "
+                   "--real-time, --steps, --no-preempt-in, --races, --preempt-on, "
+                   "--explore-timeouts, --spurious-wakeups)";
+      return false;
+    }
+    return true;
+  }
+
+  // After the first execution: the options that need an instrumented program have one.
+  bool first_execution_fits() {
+    const char* wrappers = "weft's compiler wrappers (weft-cc, weft-c++";
+    if (!replaying_ && !run_.instrumented && s_.strategy->needs_memory_accesses()) {
+      run_.error = "strategy " + cfg_.strategy +
+                   " places its preemptions at memory accesses and needs the program built "
+                   "with " +
+                   wrappers +
+                   "); this one was not, so weft sees only its "
+                   "synchronisation";
+      return false;
+    }
+    if (cfg_.races_explicit && cfg_.races != "off" && !run_.instrumented) {
+      run_.error = "--races=" + cfg_.races + " needs the program built with " + wrappers +
+                   ": they instrument memory accesses); this one was not, so weft sees only "
+                   "its synchronisation";
+      return false;
+    }
+    return true;
+  }
+
+  // Races found in this execution: their locations become scheduling points (racy), and
+  // each pair of source lines not seen yet is reported (not past a race that is the run's
+  // bug: its aftermath reports none). True when the racy points grew.
+  bool take_races() {
+    SharedHeader& h = header();
+    const std::size_t known = s_.racy.pcs().size();
+    const std::uint32_t nraces = h.nraces.load(std::memory_order_acquire);
+    for (std::uint32_t r = races_seen_; r < nraces; ++r) {
+      s_.racy.add(h.races[r].race.earlier.pc);
+      s_.racy.add(h.races[r].race.later.pc);
+      // Reported once per pair of source lines (the child told apart pairs of pcs).
+      if (aftermath_.on) continue;
+      const std::string lines = race_lines(race_symbolizer_, h.races[r].race);
+      if (table_.race_reported(lines)) continue;
+      BugRecord rec = race_record(h.races[r], "data race (reported, not failing: --races=report)");
+      rec.schedule = region_schedule(*s_.region, fingerprint_, run_.strategy, run_.seed, s_.points);
+      if (cfg_.shard.sharded()) rec.part_execution = counted_;
+      table_.add_race(std::move(rec), lines);
+    }
+    races_seen_ = nraces;
+    if (h.bug.written() && h.bug.has_race) {
+      s_.racy.add(h.bug.race.earlier.pc);
+      s_.racy.add(h.bug.race.later.pc);
+    }
+    return s_.racy.pcs().size() != known && cfg_.preempt_mode == rt::PreemptOn::kRacy;
+  }
+
+  // The execution's bug into the table (a new one, or a hit of a known one), or, past a
+  // race that is the run's bug, as what the race leads to. false: the search ends.
+  bool take_bug(BugRecord b, std::uint64_t this_order, int status) {
+    if (aftermath_.on) {
+      // What the race leads to: the first bug of another kind (another race is none).
+      if (b.kind == BugKind::kDataRace) return true;
+      b.found_by = found_by();
+      run_.bugs[0].leads_to.push_back(std::move(b));
+      return false;
+    }
+    const std::string key = bug_identity(race_symbolizer_, b);
+    if (const std::size_t seen = table_.find(key); seen != BugTable::kNew) {
+      table_.hit(seen);
+    } else {
+      if (!replaying_) {
+        b.found_by = found_by();
+        explain_first_exit(&run_, b, counted_, status);
+      }
+      if (b.kind == BugKind::kHang) b.message += "; the same execution, run again, hung again";
+      if (run_.bugs.empty()) {
+        output_ = execution_output(s_);
+        jobs_.found(cfg_.shard.global(this_order));
+        first_bug_order_ = this_order;
+        if (teamed_) b.order = this_order + 1;
+      }
+      if (cfg_.shard.sharded()) b.part_execution = counted_;  // this part's own count
+      table_.add(std::move(b), key);
+    }
+    if (!cfg_.keep_going && !replaying_ && run_.bugs.size() == 1 &&
+        run_.bugs[0].kind == BugKind::kDataRace && s_.config.races == "fail") {
+      aftermath_.begin(os::monotonic_ns(), counted_);
+      s_.config.races = "report";  // the next executions' children go on past races
+      return true;
+    }
+    return cfg_.keep_going && !replaying_;
+  }
+  std::string found_by() const {
+    const Coverage now = s_.strategy->coverage();
+    return now.origin.empty() ? run_.strategy : now.origin;
+  }
+
+  // After the loop: what the search covered, saved and stated.
+  void conclude() {
+    team_->leave();
+    if (checkpoint_->active())
+      if (std::string e = save_checkpoint(run_.complete); !e.empty() && run_.error.empty())
+        run_.error = e;
+    progress_->clear();
+    jobs_.progress(counted_, run_.bugs.size());
+    run_.racy_points = s_.points;  // the space the coverage is about
+    run_.coverage = s_.strategy->coverage_with_stats();
+    if (replaying_) run_.coverage = Coverage{};
+    // (A worker that ran nothing but learnt racy locations from the others searched, as a
+    // team, an instrumented program. One that learnt nothing either does not know whether
+    // the program is instrumented: it states no points; the others' statement is the
+    // search's.)
+    else if (counted_ != 0 || !s_.racy.empty() || !cfg_.shard.sharded())
+      state_points(run_.coverage, rt::claimed_points(cfg_.preempt_mode, cfg_.races != "off",
+                                                     run_.instrumented || !s_.racy.empty()));
+    run_.complete = run_.complete && covered(run_.coverage);
+    if (cfg_.minimize_only && run_.bugs.empty() && run_.error.empty())
+      run_.error = "the schedule shows no bug in this program: there is nothing to minimise";
+    if (aftermath_.on) {
+      s_.config.races = "fail";  // the minimiser looks for the race itself
+      run_.bugs[0].leads_to_searched = counted_ - aftermath_.since_executions;
+    }
+  }
+
+  // Every strategy's first bug (the default portfolio's too) is minimised, but preemption
+  // bounding's: it ran every schedule of fewer preemptions before it. Not when another
+  // shard's bug comes first: this one will not be reported. True in an execution's child.
+  bool minimise_first() {
+    const bool minimal_already = cfg_.strategy == "pb" || cfg_.strategy.starts_with("pb:");
+    const bool beaten_first =
+        !run_.bugs.empty() && jobs_.beaten(cfg_.shard.global(first_bug_order_));
+    if (run_.bugs.empty() || !run_.error.empty() || cfg_.keep_going || !cfg_.minimize() ||
+        beaten_first || !((!replaying_ && !minimal_already) || cfg_.minimize_only))
+      return false;
+    // The race that was the bug made its accesses scheduling points: the schedules found
+    // now must name them.
+    s_.points = point_locations(s_.racy);
+    MinimiseContext context{s_, program_mask_, fingerprint_, race_symbolizer_, deadline_ns()};
+    if (worth_minimising(run_.bugs[0]) && minimise(context, run_.bugs[0], table_.key(0), &output_))
+      return true;
+    // What a race led to, as it was found: races reported, not failing.
+    if (!run_.bugs[0].leads_to.empty() && worth_minimising(run_.bugs[0].leads_to[0])) {
+      BugRecord& led = run_.bugs[0].leads_to[0];
+      s_.config.races = "report";
+      if (minimise(context, led, bug_identity(race_symbolizer_, led), nullptr)) return true;
+    }
+    return false;
+  }
+
+  ServerState& s_;
+  const ServerConfig& cfg_;
+  const bool replaying_;  // a schedule given (replay, or minimize's first execution)
+  JobsControl jobs_;
+  RunRecord run_;
+  BugTable table_;
+  std::vector<std::string> args_;
+  std::string program_;
+  std::uint64_t fingerprint_ = 0;
+  std::string output_;  // what the first bug's execution printed
+  std::string note_;
+  Schedule replay_;
+  sigset_t program_mask_{};  // the program's own signal mask, for the executions
+  std::uint64_t start_ = 0, budget_ns_ = 0;
+  std::uint64_t max_executions_ = 0;  // 0: no limit
+  bool no_share_ = false;             // the budget is smaller than the shard count
+  bool shared_budget_ = false;        // a team's workers take executions from one budget
+  std::uint64_t counted_ = 0;         // executions of this shard's own (probes excluded)
+  std::uint64_t earlier_bugs_ = 0;    // found by the runs a checkpoint resumes
+  bool unfinished_ = false, unfinished_counted_ = false;
+  std::uint32_t races_seen_ = 0;
+  Symbolizer race_symbolizer_;  // lazy: reads nothing until a race or error needs it
+  std::uint64_t restarts_ = 0;
+  std::uint64_t unconfirmed_hangs_ = 0;  // stalls the same execution run again did not repeat
+  std::optional<ProgressLine> progress_;
+  std::optional<WorkTeam> team_;
+  std::optional<SearchCheckpoint> checkpoint_;
+  std::uint64_t space_ = 0;
+  bool racy_shared_ = false;  // racy locations pass between a team's workers
+  bool teamed_ = false;
+  std::uint64_t in_round_ = 0;  // executions of this worker in the team's round
+  std::uint64_t first_bug_order_ = 0;
+  RaceAftermath aftermath_;
+};
+
+// Never returns in the server; returns in each execution's child.
+void serve(ServerState& s) {
+  ServerSearch search(s);
+  search.serve();
 }
 
 }  // namespace

@@ -1,0 +1,206 @@
+#include "explore/fork_executor.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <new>
+
+#include "core/file_text.hpp"
+#include "detect/hang_watch.hpp"
+#include "explore/stop_request.hpp"
+#include "runtime/access_policy.hpp"
+#include "runtime/controller.hpp"
+#include "runtime/fiber.hpp"
+#include "runtime/instrumented_code.hpp"
+#include "runtime/internal_heap.hpp"
+#include "runtime/virtual_ids.hpp"
+#include "sys/os.hpp"
+
+namespace weft::explorer {
+namespace {
+
+ServerState* g_server = nullptr;  // the child's, for what runs outside any call: atexit
+
+[[noreturn]] void log_full() {
+  const std::string mib = std::to_string(g_server->log->capacity() >> 20);
+  g_server->sink->on_tool_error("the scheduling-point log is full (" + mib +
+                                " MiB, all the address space there was for it: many threads "
+                                "enabled at each step); lower --steps, or raise the "
+                                "address-space limit (ulimit -v)");
+}
+
+void execution_exited() {
+  // Last of the atexit handlers: the program ran to its end. Threads still running (a
+  // detached one, say) go on until the process is torn down, which is one more step of
+  // the exiting thread: the strategy chooses how far they get first.
+  rt::Controller* c = rt::Controller::active();
+  if (rt::ThreadState* self = rt::controlled_thread(); c != nullptr && self != nullptr) {
+    rt::RuntimeScope scope(self);
+    // Where the program called exit() (or returned from main): the first frame of its code.
+    const auto pc = rt::program_pc(reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
+    c->schedule(self, make_op(OpKind::ProcessExit, 0, pc));
+    c->note_unfinished(self->id);
+  }
+  g_server->region->header().finished.store(1, std::memory_order_release);
+}
+
+std::string read_fd(int fd, std::size_t limit = 1 << 20) {
+  std::string out;
+  if (fd >= 0) read_fd_text(fd, &out, 0, limit);
+  return out;
+}
+
+}  // namespace
+
+void become_execution(ServerState& s) {
+  g_server = &s;
+  if (!s.config.replay) {
+    dup2(s.output_fd, STDOUT_FILENO);
+    dup2(s.output_fd, STDERR_FILENO);
+  } else if (s.config.stdout_to_stderr) {
+    dup2(STDERR_FILENO, STDOUT_FILENO);
+  }
+  // A replay is for a debugger: each thread on its own kernel thread, as gdb shows them.
+  if (s.config.replay) rt::fiber::disable();
+  if (s.stdin_fd >= 0) {
+    // The server's read-only description of the input, rewound: no other process reads it
+    // while this execution runs.
+    dup2(s.stdin_fd, STDIN_FILENO);
+    lseek(STDIN_FILENO, 0, SEEK_SET);
+  }
+  if (s.output_check) s.output_check->in_child();
+  if (s.output_fd >= 0) close(s.output_fd);
+  if (s.stdin_fd >= 0) close(s.stdin_fd);
+  SharedHeader& h = s.region->header();
+  h.instrumented = rt::g_instrumented;
+  rt::g_instrumented_out = &h.instrumented;
+  rt::VirtualIds::enabled = true;
+  install_child_detectors(h, s.config.hang_timeout_s, /*supervised=*/true);
+  static RecordingStrategy recording(s.strategy.get(), s.log.get(), &log_full);
+  rt::ControllerConfig cfg;
+  cfg.strategy = &recording;
+  cfg.sink = s.sink.get();
+  cfg.max_steps = s.config.steps;
+  cfg.cut_long_executions = true;  // a process per execution: one can end alone
+  cfg.fair = s.config.fair();
+  if (!s.no_preempt.empty()) cfg.no_preempt = &s.no_preempt;
+  cfg.events = s.region->events();
+  cfg.decisions = s.region->decisions();
+  cfg.decision_capacity = s.region->max_decisions();
+  cfg.steps_out = &h.steps;
+  cfg.decisions_out = &h.decisions;
+  cfg.thread_notes = &h.thread_notes;
+  cfg.allocations = &h.allocations;
+  cfg.holder_out = &h.holder;
+  cfg.preempt_on = s.config.preempt_mode;
+  cfg.explore_timeouts = s.config.explore_timeouts;
+  cfg.spurious_wakeups = s.config.spurious_wakeups;
+  cfg.racy = &s.racy;
+  cfg.races = s.races;
+  cfg.races_fail = s.config.races == "fail";
+  auto* controller = new rt::Controller(cfg);  // lives as long as the process
+  std::atexit(&execution_exited);
+  controller->adopt_main_thread();
+  rt::InternalHeap::set_weft_thread(false);  // the program's blocks from here
+}
+
+std::string execution_output(const ServerState& s) {
+  std::string out;
+  if (s.output_check && s.output_check->what() == "-") out = s.output_check->take();
+  return out + read_fd(s.output_fd);
+}
+
+bool execution_failed(const SharedHeader& h, int status, const ExpectedExit& expected) {
+  return h.bug.written() || WIFSIGNALED(status) ||
+         (WIFEXITED(status) && !expected.accepts(WEXITSTATUS(status)));
+}
+
+BugRecord read_failure(SharedRegion& region, int status, std::uint64_t fingerprint,
+                       const std::string& strategy, std::uint64_t seed,
+                       const std::vector<std::string>& points, const ExpectedExit& expected) {
+  BugRecord b = read_bug(region, status, fingerprint, strategy, seed, points);
+  if (!region.header().bug.written() && WIFEXITED(status)) {
+    b.kind = BugKind::kExitCode;
+    b.message = "the program exited with status " + std::to_string(WEXITSTATUS(status));
+    if (!expected.is_default()) b.message += ", not the expected " + expected.text();
+  }
+  return b;
+}
+
+int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t deadline_ns,
+               bool* stopped) {
+  int status = 0;
+  sigset_t chld;
+  sigemptyset(&chld);
+  sigaddset(&chld, SIGCHLD);
+  StopRequest::add_to(&chld);  // weft's request to stop wakes the wait too
+  detect::HangWatch watch(hang_timeout_s);
+  for (;;) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid || (r < 0 && errno != EINTR)) return status;
+    const std::uint64_t now = os::monotonic_ns();
+    if ((deadline_ns != 0 && now >= deadline_ns) || StopRequest::made()) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      if (stopped != nullptr) *stopped = true;
+      return status;
+    }
+    if (StopRequest::weft_gone()) {  // under gdb: nobody is left to read a result
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      _exit(0);
+    }
+    const std::uint64_t holder = h.holder.load(std::memory_order_relaxed);
+    const auto tid = static_cast<pid_t>(holder & 0xffffffffu);
+    if (watch.hung(now, h.steps.load(std::memory_order_relaxed), pid, tid)) {
+      watch.record(pid, tid, static_cast<ThreadId>(holder >> 32), &h.sampled, &h.bug);
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return status;
+    }
+    std::uint64_t wait_ns = detect::HangWatch::kLookEveryNs;
+    if (deadline_ns != 0) wait_ns = std::min(wait_ns, deadline_ns - now);
+    struct timespec ts {
+      static_cast<time_t>(wait_ns / 1000000000), static_cast<long>(wait_ns % 1000000000)
+    };
+    StopRequest::note(sigtimedwait(&chld, nullptr, &ts));
+  }
+}
+
+pid_t fork_execution(ServerState& s, std::uint64_t index) {
+  SharedHeader& h = s.region->header();
+  new (&h.bug) detect::BugSlot();
+  h.nunfinished = 0;
+  h.finished.store(0);
+  h.cut.store(0);
+  h.steps.store(0);
+  h.decisions.store(0);
+  // Before the fork: the child publishes who holds the baton from its first step, maybe
+  // before the server runs again (a reset after fork lost it, and a hang had no thread).
+  h.holder.store(0);
+  h.error[0] = '\0';
+  h.error_pc = 0;
+  h.executions.store(index + 1);
+  s.log->clear();
+  if (s.output_fd >= 0) {
+    ftruncate(s.output_fd, 0);
+    lseek(s.output_fd, 0, SEEK_SET);
+  }
+  if (s.output_check) s.output_check->before_execution();
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    // Nothing of a run outlives it: the execution dies with the server (which dies with
+    // weft). The server's main thread forks, and lives as long as the server.
+    if (!os::die_with_parent(s.pid)) _exit(0);
+    StopRequest::close_in_child();
+  }
+  return pid;
+}
+
+}  // namespace weft::explorer

@@ -262,6 +262,7 @@ bool check_checkpoint(const Run& r, const std::string& program, const weft::Shar
 // What the fork servers left of a finished run (merged, for several).
 struct Outcome {
   std::string json, report, output, found;
+  std::string error;  // the run's error ("" none)
   weft::cli::ResultFile trace, page;
 };
 
@@ -301,7 +302,7 @@ std::string replay_hint(const Run& r, const std::string& file) {
 int finish_run(const Run& r, Mode mode, const std::string& program, Outcome o) {
   const bool replay = mode == Mode::kReplay;
   const bool has_bug = !o.found.empty();
-  const bool has_error = o.json.find("\"error\"") != std::string::npos;
+  const bool has_error = !o.error.empty();
   WriteErrors errors;
   if (r.json == "-")
     std::cout << o.json << "\n";
@@ -549,7 +550,7 @@ int launch(Run r, Mode mode) {
   // One worker's files are the run's; several are merged, the first bug's worker's shown.
   // Moved, not copied: a long trace's files are tens of MB each.
   Instance* shown = &instances[0];
-  std::optional<std::string> json, report;  // rewritten by the merge; else shown's
+  std::optional<std::string> json, report, error;  // rewritten by the merge; else shown's
   weft::cli::ExecutionNumbering numbering;
   if (jobs > 1 || shard.sharded()) {
     std::vector<weft::cli::ShardResult> parts;
@@ -575,7 +576,7 @@ int launch(Run r, Mode mode) {
       shown = &instances[static_cast<std::size_t>(m.winner)];
     } else {
       for (Instance& in : instances)
-        if (in.json.find("\"error\"") != std::string::npos) {
+        if (!in.error.empty()) {
           shown = &in;
           break;
         }
@@ -588,6 +589,9 @@ int launch(Run r, Mode mode) {
     m.merged["jobs"] = jobs;
     numbering.renumber(&m.merged);
     json = m.merged.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    error = m.merged.contains("error") && m.merged["error"].is_string()
+                ? m.merged["error"].get<std::string>()
+                : std::string();
     if (jobs > 1) {
       report = merged_report(shown->report, m.merged, jobs, numbering);
       shown->page.replace(
@@ -598,6 +602,7 @@ int launch(Run r, Mode mode) {
             report ? std::move(*report) : std::move(shown->report),
             std::move(shown->output),
             std::move(shown->found),
+            error ? std::move(*error) : std::move(shown->error),
             std::move(shown->trace),
             std::move(shown->page)};
   // gdb kills the execution it follows when it quits while that runs (not at the bug).

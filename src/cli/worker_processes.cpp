@@ -160,6 +160,7 @@ std::string collect(Instance& in) {
   in.report = read_file(in.results / "report.txt");
   in.output = read_file(in.results / "output.txt");
   in.found = read_file(in.results / "schedule.txt");
+  in.error = read_file(in.results / "error.txt");
   in.trace = ResultFile(in.results / "trace.json");
   in.page = ResultFile(in.results / "report.html");
   return "";

@@ -24,6 +24,7 @@ struct Instance {
   std::filesystem::path results;
   // What the fork server wrote.
   std::string json, report, output, found;
+  std::string error;  // the run's error ("" none)
   ResultFile trace, page;
 };
 

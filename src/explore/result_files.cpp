@@ -56,6 +56,8 @@ std::string write_result_files(const ResultFiles& where, const RunRecord& run,
       return format_html(run, symbolizer, {where.program, where.replay_command, output});
     });
   }
+  // The run's error alone, so that weft run need not search the JSON text for it.
+  if (!run.error.empty()) files.emplace_back("error.txt", [&] { return run.error; });
   files.emplace_back("result.json",
                      [&] { return format_json(run, symbolizer, where.program, where.args); });
   for (const auto& [name, make] : files) {

@@ -1,8 +1,9 @@
 #pragma once
 // What a fork server leaves for weft run when its search ends, in the run's directory:
-// report.txt, output.txt and, for a bug, schedule.txt, trace.json and report.html; then
-// result.json, last, its sign that the others are whole. Each is made and written in turn
-// (a long trace's are tens of MB), under another name and renamed into place.
+// report.txt, output.txt and, for a bug, schedule.txt, trace.json and report.html, for an
+// error error.txt (the run's error alone); then result.json, last, its sign that the others are
+// whole. Each is made and written in turn (a long trace's are tens of MB), under another name and
+// renamed into place.
 #include <string>
 #include <vector>
 

@@ -521,6 +521,22 @@ TEST_F(Cli, RaceDetectionOnAProgramBuiltWithoutTheWrappersSaysHowToGetIt) {
   EXPECT_NE(bad.out.find("sync, racy, all"), std::string::npos) << bad.out;
 }
 
+// Whether a run ended in an error is the run's error, not a word in its JSON text: a
+// program given the argument "error" once made every run exit 2, its report printed
+// despite -q.
+TEST_F(Cli, AnArgumentNamedErrorIsNoError) {
+  for (const char* jobs : {"1", "2"}) {
+    const Output o =
+        sh(weft() + " run -q --jobs " + jobs + " -n 20 -- " + kBin + "/cli_locked error \\\"error\\\"");
+    EXPECT_EQ(o.status, 0) << jobs << "\n" << o.out;
+    EXPECT_EQ(o.out, "") << jobs;
+  }
+  // A real error still is one.
+  const Output o = sh(weft() + " run -q --races=fail -- " + kBin + "/cli_locked error");
+  EXPECT_EQ(o.status, 2) << o.out;
+  EXPECT_NE(o.out.find("weft-cc"), std::string::npos) << o.out;
+}
+
 TEST_F(Cli, ATimeoutDependentBugIsFoundOnlyWhenTimeoutsAreExplored) {
   const std::string program = kBin + "/cli_timeout_gives_up";
   // By default a timed wait times out only when nothing else can run: never, here.

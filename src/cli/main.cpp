@@ -386,109 +386,128 @@ weft::RunConfig server_config(const Run& r, Mode mode, const std::string& progra
   return c;
 }
 
-int launch(Run r, Mode mode) {
+// What a run needs before it starts: checked, or the exit status of a bad command line.
+struct Plan {
+  std::string program, runtime, gdb_path;
+  std::string schedule;  // replay, minimize: the schedule given
+  weft::cli::ShardChoice sharding;
+  std::uint32_t jobs = 1;
+};
+
+// The program, the runtime, the outputs, gdb; for a replay, the schedule (and the options
+// it records, set in *r); for a run, the strategy, the shard, the workers and the
+// checkpoint. -1, or the exit status (the error said).
+int plan_launch(Run& r, Mode mode, Plan* p) {
   if (r.command.empty())
     return fail("no program given (usage: weft run [options] -- PROGRAM [ARGS...])");
   std::string why;
-  const std::string program = resolve_program(r.command[0], &why);
-  if (program.empty()) return fail(why);
-  const std::string runtime = runtime_path();
-  if (runtime.empty()) return fail("cannot find weft's runtime (libweft.so) next to this weft");
-  if (std::string why = output_problem(r, mode, program, runtime); !why.empty()) return fail(why);
-  const std::string gdb_path = r.gdb || r.gdb_batch ? find_in_path("gdb") : "";
-  if ((r.gdb || r.gdb_batch) && gdb_path.empty())
+  p->program = resolve_program(r.command[0], &why);
+  if (p->program.empty()) return fail(why);
+  p->runtime = runtime_path();
+  if (p->runtime.empty()) return fail("cannot find weft's runtime (libweft.so) next to this weft");
+  if (std::string e = output_problem(r, mode, p->program, p->runtime); !e.empty()) return fail(e);
+  p->gdb_path = r.gdb || r.gdb_batch ? find_in_path("gdb") : "";
+  if ((r.gdb || r.gdb_batch) && p->gdb_path.empty())
     return fail(std::string(r.gdb_batch ? "--gdb-batch" : "--gdb") +
                 " needs gdb, which is not in PATH (install it: apt-get install gdb)");
-  std::string schedule;
-  weft::cli::ShardChoice sharding;
-  std::uint32_t jobs = 1;
   if (mode != Mode::kRun) {
-    std::string why;
-    if (!read_schedule_argument(r.schedule_file, &schedule, &why)) return fail(why);
+    if (!read_schedule_argument(r.schedule_file, &p->schedule, &why)) return fail(why);
     weft::Schedule recorded;
     if (!weft::decode_schedule(
-            schedule, &recorded, &why,
-            weft::max_decisions_for(weft::recorded_step_bound(schedule, r.steps))))
+            p->schedule, &recorded, &why,
+            weft::max_decisions_for(weft::recorded_step_bound(p->schedule, r.steps))))
       return fail(why);
     if (recorded.records_options)
       if (std::string e = apply_recorded_options(recorded, r.given, &r); !e.empty()) return fail(e);
-  } else {
-    std::string error;
-    weft::StrategyOptions options{.syntax_only = true};
-    if (!r.bound.empty() && !weft::parse_bound_option(r.bound, &options.preemption_bound, &error))
-      return fail(error);
-    if (!weft::make_strategy(r.strategy, r.seed, &error, options)) return fail(error);
-    if (!weft::cli::resolve_shard(r.shard, r.shards, &sharding, &error,
-                                  [](const char* n) { return std::getenv(n); }))
-      return fail(error);
-    if (!jobs_wanted(r.jobs, sharding.shard.count, &jobs, &error)) return fail(error);
-    if (int done; !check_checkpoint(r, program, sharding.shard, &jobs, &done)) return done;
+    return -1;
   }
-  const weft::Shard shard = sharding.shard;
+  std::string error;
+  weft::StrategyOptions options{.syntax_only = true};
+  if (!r.bound.empty() && !weft::parse_bound_option(r.bound, &options.preemption_bound, &error))
+    return fail(error);
+  if (!weft::make_strategy(r.strategy, r.seed, &error, options)) return fail(error);
+  if (!weft::cli::resolve_shard(r.shard, r.shards, &p->sharding, &error,
+                                [](const char* n) { return std::getenv(n); }))
+    return fail(error);
+  if (!jobs_wanted(r.jobs, p->sharding.shard.count, &p->jobs, &error)) return fail(error);
+  if (int done; !check_checkpoint(r, p->program, p->sharding.shard, &p->jobs, &done)) return done;
+  return -1;
+}
+
+// A sharded run says which shard it is, and where that came from; Bazel's status file is
+// touched. -1, or the exit status.
+int announce_shard(const Run& r, const Plan& p) {
+  const weft::Shard shard = p.sharding.shard;
   if (!r.quiet && shard.sharded())
-    std::cerr << "weft: shard " << shard.index << "/" << shard.count << " (from " << sharding.source
-              << ")" << (jobs > 1 ? ", " + std::to_string(jobs) + " workers" : "") << "\n";
-  if (!sharding.ignored.empty())
-    std::cerr << "weft: --shard " << r.shard << " used; ignored: " << sharding.ignored << "\n";
+    std::cerr << "weft: shard " << shard.index << "/" << shard.count << " (from "
+              << p.sharding.source << ")"
+              << (p.jobs > 1 ? ", " + std::to_string(p.jobs) + " workers" : "") << "\n";
+  if (!p.sharding.ignored.empty())
+    std::cerr << "weft: --shard " << r.shard << " used; ignored: " << p.sharding.ignored << "\n";
   // Bazel: a test that shards says so by touching this file.
-  if (shard.sharded() && !sharding.status_file.empty())
-    if (std::string e = weft::cli::touch_output(sharding.status_file, "Bazel's shard status file");
+  if (shard.sharded() && !p.sharding.status_file.empty())
+    if (std::string e =
+            weft::cli::touch_output(p.sharding.status_file, "Bazel's shard status file");
         !e.empty())
       return fail(e);
+  return -1;
+}
 
-  const bool gdb = r.gdb || r.gdb_batch;
-  catch_stop_signals(gdb);          // gdb's Ctrl-C is gdb's
-  weft::cli::RunDirectory run_dir;  // removed on every return below
-  if (std::string error = run_dir.make(); !error.empty()) return status_of(fail(error));
-  const fs::path results = run_dir.path();
-  if (!schedule.empty())
-    if (std::string e = weft::cli::write_output((results / "replay.weft-schedule").string(),
-                                                "the schedule to replay", schedule + "\n");
-        !e.empty())
-      return status_of(fail(e));
+// How each worker is started: the program's command line (under gdb, gdb's, with the
+// script that preloads weft into the program only) and the environment weft adds.
+struct Start {
+  std::vector<std::string> argv, env;
+  int lifeline[2] = {-1, -1};  // --gdb: the pipe whose end tells the server weft is gone
+};
 
-  weft::RunConfig config = server_config(r, mode, program, schedule, results, jobs, sharding.shard);
-  std::vector<std::string> env;
+// -1, or the exit status.
+int prepare_start(const Run& r, const Plan& p, const fs::path& results, weft::RunConfig* config,
+                  Start* start) {
   const char* preload = std::getenv("LD_PRELOAD");
-  std::vector<std::string> preload_env = {"LD_PRELOAD=" + runtime +
+  std::vector<std::string> preload_env = {"LD_PRELOAD=" + p.runtime +
                                           (preload ? ":" + std::string(preload) : "")};
   // Every symbol bound once, in the fork server, rather than lazily again in each
   // execution's child (make bench: about a tenth of an execution's cost).
   if (std::getenv("LD_BIND_NOW") == nullptr) {
     preload_env.push_back("LD_BIND_NOW=1");
-    config.bind_now_added = true;
+    config->bind_now_added = true;
   }
-
-  std::vector<std::string> argv = r.command;
-  argv[0] = program;
-  int lifeline[2] = {-1, -1};
-  if (gdb) {
-    const fs::path script = results / "replay.gdb";
-    if (!write_gdb_script(script, preload_env, !r.gdb_batch))
-      return status_of(fail("cannot write " + script.string()));
-    std::vector<std::string> g = {gdb_path, "-q", "-x", script.string()};
-    // Batch: run, show where it stopped, then let the execution end so that weft reports it.
-    if (r.gdb_batch) g.insert(g.end(), {"-batch", "-ex", "run", "-ex", "bt", "-ex", "continue"});
-    g.push_back("--args");
-    argv.insert(argv.begin(), g.begin(), g.end());
-    // The fork server outlives gdb, which lets it go: weft adopts it, to wait for it. Its
-    // parent is gdb, not weft: it watches a pipe that only weft holds open.
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
-    if (pipe2(lifeline, O_CLOEXEC) == 0) config.lifeline_fd = std::to_string(lifeline[0]);
-    // Ctrl-C is gdb's, to interrupt the program.
-    signal(SIGQUIT, SIG_IGN);
-  } else {
-    env.insert(env.end(), preload_env.begin(), preload_env.end());
+  start->argv = r.command;
+  start->argv[0] = p.program;
+  if (!r.gdb && !r.gdb_batch) {
+    start->env = preload_env;
+    return -1;
   }
+  const fs::path script = results / "replay.gdb";
+  if (!write_gdb_script(script, preload_env, !r.gdb_batch))
+    return status_of(fail("cannot write " + script.string()));
+  std::vector<std::string> g = {p.gdb_path, "-q", "-x", script.string()};
+  // Batch: run, show where it stopped, then let the execution end so that weft reports it.
+  if (r.gdb_batch) g.insert(g.end(), {"-batch", "-ex", "run", "-ex", "bt", "-ex", "continue"});
+  g.push_back("--args");
+  start->argv.insert(start->argv.begin(), g.begin(), g.end());
+  // The fork server outlives gdb, which lets it go: weft adopts it, to wait for it. Its
+  // parent is gdb, not weft: it watches a pipe that only weft holds open.
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  if (pipe2(start->lifeline, O_CLOEXEC) == 0)
+    config->lifeline_fd = std::to_string(start->lifeline[0]);
+  // Ctrl-C is gdb's, to interrupt the program.
+  signal(SIGQUIT, SIG_IGN);
+  return -1;
+}
 
-  // --jobs: worker j runs shard index + count * j of count * jobs: together exactly this
-  // shard (the whole search when not sharded), sharing the word that stops them at the
-  // first bug (fork_server.cpp, JobsControl).
-  std::vector<Instance> instances(jobs);
+// --jobs: worker j runs shard index + count * j of count * jobs: together exactly this
+// shard (the whole search when not sharded), sharing the word that stops them at the
+// first bug (explore/jobs_control.hpp). Each gets its options file. -1, or the exit status.
+int start_workers(const Run& r, const Plan& p, const fs::path& results,
+                  const weft::RunConfig& config, const Start& start,
+                  std::vector<Instance>* instances, ControlFile* control_file) {
+  const std::uint32_t jobs = p.jobs;
+  const weft::Shard shard = p.sharding.shard;
+  const bool gdb = r.gdb || r.gdb_batch;
   const fs::path control = results / "jobs-control";
-  ControlFile control_file;
   if (jobs > 1)
-    if (std::string error = control_file.make(control, jobs); !error.empty())
+    if (std::string error = control_file->make(control, jobs); !error.empty())
       return status_of(fail(error));
   workers_lead_groups(!gdb);
   // Numbers of one width: every worker's environment (its run file's path) is as long as
@@ -497,8 +516,9 @@ int launch(Run r, Mode mode) {
     std::string s = std::to_string(n);
     return std::string(std::to_string(max).size() - s.size(), '0') + s;
   };
+  instances->resize(jobs);
   for (std::uint32_t j = 0; j < jobs; ++j) {
-    Instance& in = instances[j];
+    Instance& in = (*instances)[j];
     in.results = jobs == 1 ? results : results / ("job-" + padded(j, jobs - 1));
     std::error_code ec;
     fs::create_directories(in.results, ec);
@@ -519,10 +539,10 @@ int launch(Run r, Mode mode) {
       kill_workers();
       return status_of(fail(e));
     }
-    std::vector<std::string> e = env;
+    std::vector<std::string> e = start.env;
     e.push_back(std::string(weft::kRunConfigVariable) + "=" + options.string());
     in.group = !gdb;
-    in.pid = spawn(e, argv, in.group, jobs > 1 || !r.checkpoint.empty(), lifeline[0]);
+    in.pid = spawn(e, start.argv, in.group, jobs > 1 || !r.checkpoint.empty(), start.lifeline[0]);
     if (in.pid < 0) {
       const std::string why = std::strerror(errno);
       kill_workers();
@@ -530,8 +550,95 @@ int launch(Run r, Mode mode) {
     }
     add_worker(in.pid);
   }
-  if (lifeline[0] >= 0) close(lifeline[0]);  // the write end stays open until weft ends
-  if (jobs > 1 && !r.quiet && isatty(STDERR_FILENO)) wait_with_progress(instances, control_file);
+  return -1;
+}
+
+// Several workers' (or a shard's) results as one: the first bug's worker's files shown,
+// the JSON merged and renumbered, the text report and page renumbered. -1, or the exit
+// status.
+int merge_workers(const Run& r, const Plan& p, std::vector<Instance>& instances, Outcome* o) {
+  const std::uint32_t jobs = p.jobs;
+  const weft::Shard shard = p.sharding.shard;
+  std::vector<weft::cli::ShardResult> parts;
+  for (std::uint32_t j = 0; j < jobs; ++j) {
+    auto parsed = nlohmann::ordered_json::parse(instances[j].json, nullptr, false);
+    if (parsed.is_discarded())
+      return status_of(fail("worker " + std::to_string(j) + " wrote no valid result"));
+    parts.push_back({"worker " + std::to_string(j), std::move(parsed)});
+  }
+  std::vector<std::uint32_t> expected;
+  for (std::uint32_t j = 0; j < jobs; ++j) expected.push_back(shard.index + shard.count * j);
+  // The whole search ran here: its executions are numbered as they ran.
+  weft::cli::ExecutionNumbering numbering;
+  if (!shard.sharded())
+    for (std::uint32_t j = 0; j < jobs; ++j)
+      if (std::string e = numbering.add_part(parts[j].json, j, jobs); !e.empty())
+        return status_of(fail("worker " + std::to_string(j) + " wrote an invalid result: " + e));
+  // Without --keep-going the first bug stopped the others: it alone is the result.
+  weft::cli::MergeOutcome m = weft::cli::merge_results(
+      parts, shard.count * jobs, expected, !r.keep_going, jobs > 1 ? "worker" : "shard");
+  if (!m.error.empty()) return status_of(fail(m.error));
+  // The first bug's worker; without a bug, the first worker with an error, if any.
+  Instance* shown = &instances[0];
+  if (m.winner >= 0) {
+    shown = &instances[static_cast<std::size_t>(m.winner)];
+  } else {
+    for (Instance& in : instances)
+      if (!in.error.empty()) {
+        shown = &in;
+        break;
+      }
+  }
+  // The result states what this run was: a shard of a larger search, or the whole.
+  m.merged.erase("shards");
+  if (shard.sharded())
+    m.merged["shard"] = {
+        {"index", shard.index}, {"count", shard.count}, {"source", p.sharding.source}};
+  m.merged["jobs"] = jobs;
+  numbering.renumber(&m.merged);
+  // Moved, not copied: a long trace's files are tens of MB each.
+  *o = Outcome{m.merged.dump(2, ' ', false, nlohmann::json::error_handler_t::replace),
+               std::move(shown->report),
+               std::move(shown->output),
+               std::move(shown->found),
+               m.merged.contains("error") && m.merged["error"].is_string()
+                   ? m.merged["error"].get<std::string>()
+                   : std::string(),
+               std::move(shown->trace),
+               std::move(shown->page)};
+  if (jobs > 1) {
+    o->report = merged_report(o->report, m.merged, jobs, numbering);
+    o->page.replace(
+        numbering.renumber(o->page.text(), m.merged.value("executions", std::uint64_t{0})));
+  }
+  return -1;
+}
+
+int launch(Run r, Mode mode) {
+  Plan p;
+  if (int status = plan_launch(r, mode, &p); status >= 0) return status;
+  if (int status = announce_shard(r, p); status >= 0) return status;
+  const bool gdb = r.gdb || r.gdb_batch;
+  catch_stop_signals(gdb);          // gdb's Ctrl-C is gdb's
+  weft::cli::RunDirectory run_dir;  // removed on every return below
+  if (std::string error = run_dir.make(); !error.empty()) return status_of(fail(error));
+  const fs::path results = run_dir.path();
+  if (!p.schedule.empty())
+    if (std::string e = weft::cli::write_output((results / "replay.weft-schedule").string(),
+                                                "the schedule to replay", p.schedule + "\n");
+        !e.empty())
+      return status_of(fail(e));
+  weft::RunConfig config =
+      server_config(r, mode, p.program, p.schedule, results, p.jobs, p.sharding.shard);
+  Start start;
+  if (int status = prepare_start(r, p, results, &config, &start); status >= 0) return status;
+  std::vector<Instance> instances;
+  ControlFile control_file;
+  if (int status = start_workers(r, p, results, config, start, &instances, &control_file);
+      status >= 0)
+    return status;
+  if (start.lifeline[0] >= 0) close(start.lifeline[0]);  // the write end stays open
+  if (p.jobs > 1 && !r.quiet && isatty(STDERR_FILENO)) wait_with_progress(instances, control_file);
   wait_for_workers(instances, control_file);
   if (gdb) wait_for_orphans();
   if (stops() >= 2)  // a second signal: no result (the temporary files are removed)
@@ -546,69 +653,20 @@ int launch(Run r, Mode mode) {
   run_dir.remove();
   if (problem == "-") return status_of(kError);
   if (!problem.empty()) return status_of(fail(problem));
-
   // One worker's files are the run's; several are merged, the first bug's worker's shown.
-  // Moved, not copied: a long trace's files are tens of MB each.
-  Instance* shown = &instances[0];
-  std::optional<std::string> json, report, error;  // rewritten by the merge; else shown's
-  weft::cli::ExecutionNumbering numbering;
-  if (jobs > 1 || shard.sharded()) {
-    std::vector<weft::cli::ShardResult> parts;
-    for (std::uint32_t j = 0; j < jobs; ++j) {
-      auto parsed = nlohmann::ordered_json::parse(instances[j].json, nullptr, false);
-      if (parsed.is_discarded())
-        return status_of(fail("worker " + std::to_string(j) + " wrote no valid result"));
-      parts.push_back({"worker " + std::to_string(j), std::move(parsed)});
-    }
-    std::vector<std::uint32_t> expected;
-    for (std::uint32_t j = 0; j < jobs; ++j) expected.push_back(shard.index + shard.count * j);
-    // The whole search ran here: its executions are numbered as they ran.
-    if (!shard.sharded())
-      for (std::uint32_t j = 0; j < jobs; ++j)
-        if (std::string e = numbering.add_part(parts[j].json, j, jobs); !e.empty())
-          return status_of(fail("worker " + std::to_string(j) + " wrote an invalid result: " + e));
-    // Without --keep-going the first bug stopped the others: it alone is the result.
-    weft::cli::MergeOutcome m = weft::cli::merge_results(
-        parts, shard.count * jobs, expected, !r.keep_going, jobs > 1 ? "worker" : "shard");
-    if (!m.error.empty()) return status_of(fail(m.error));
-    // The first bug's worker; without a bug, the first worker with an error, if any.
-    if (m.winner >= 0) {
-      shown = &instances[static_cast<std::size_t>(m.winner)];
-    } else {
-      for (Instance& in : instances)
-        if (!in.error.empty()) {
-          shown = &in;
-          break;
-        }
-    }
-    // The result states what this run was: a shard of a larger search, or the whole.
-    m.merged.erase("shards");
-    if (shard.sharded())
-      m.merged["shard"] = {
-          {"index", shard.index}, {"count", shard.count}, {"source", sharding.source}};
-    m.merged["jobs"] = jobs;
-    numbering.renumber(&m.merged);
-    json = m.merged.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-    error = m.merged.contains("error") && m.merged["error"].is_string()
-                ? m.merged["error"].get<std::string>()
-                : std::string();
-    if (jobs > 1) {
-      report = merged_report(shown->report, m.merged, jobs, numbering);
-      shown->page.replace(
-          numbering.renumber(shown->page.text(), m.merged.value("executions", std::uint64_t{0})));
-    }
+  Outcome o;
+  if (p.jobs > 1 || p.sharding.shard.sharded()) {
+    if (int status = merge_workers(r, p, instances, &o); status >= 0) return status;
+  } else {
+    Instance& in = instances[0];
+    o = Outcome{std::move(in.json),  std::move(in.report), std::move(in.output),
+                std::move(in.found), std::move(in.error),  std::move(in.trace),
+                std::move(in.page)};
   }
-  Outcome o{json ? std::move(*json) : std::move(shown->json),
-            report ? std::move(*report) : std::move(shown->report),
-            std::move(shown->output),
-            std::move(shown->found),
-            error ? std::move(*error) : std::move(shown->error),
-            std::move(shown->trace),
-            std::move(shown->page)};
   // gdb kills the execution it follows when it quits while that runs (not at the bug).
   if (gdb && o.json.find("the process was killed by signal 9") != std::string::npos)
     std::cerr << "weft: gdb killed the execution when it quit; the report shows how far it got\n";
-  return finish_run(r, mode, program, std::move(o));
+  return finish_run(r, mode, p.program, std::move(o));
 }
 
 }  // namespace

@@ -669,17 +669,8 @@ int launch(Run r, Mode mode) {
   return finish_run(r, mode, p.program, std::move(o));
 }
 
-}  // namespace
-
-// The command line's command, run; its exit status. What it prints on stdout is in `out`.
-int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
-  // A signal from here on ends a run in order (one that comes before the run starts
-  // interrupts it as soon as it has).
-  catch_stop_signals(false);
-  CLI::App app{"weft: systematic concurrency testing for C and C++"};
-  app.require_subcommand(1);
-  Run run, replay, minimize;
-
+// weft run: its options (the shared ones in run_options.cpp) and its help.
+CLI::App* add_run_command(CLI::App& app, Run& run) {
   CLI::App* run_cmd = app.add_subcommand("run",
                                          "run a program again and again, each time under\n"
                                          "the schedule a search strategy chooses, until a\n"
@@ -798,7 +789,11 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
       "weft run prints the weft replay command that reruns that execution. A report\n"
       "file or a stdout that cannot be written is said in one line, and is exit status 2\n"
       "unless a bug (1) or a signal gives the status.");
+  return run_cmd;
+}
 
+// weft replay: its options and its help.
+CLI::App* add_replay_command(CLI::App& app, Run& replay) {
   CLI::App* replay_cmd = app.add_subcommand("replay",
                                             "rerun exactly the execution a schedule file\n"
                                             "records, in the foreground, and report it");
@@ -833,7 +828,11 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
       "Exit status: 0 the execution ends without a bug, 1 it shows a bug, 2 usage\n"
       "or tool error, including a program that no longer follows the schedule\n"
       "(\"replay diverged\", after a change to the program, say).");
+  return replay_cmd;
+}
 
+// weft minimize: its options and its help.
+CLI::App* add_minimize_command(CLI::App& app, Run& minimize) {
   CLI::App* minimize_cmd = app.add_subcommand("minimize",
                                               "look for the same bug as a schedule file shows\n"
                                               "(same kind and place) with fewer preemptions");
@@ -856,8 +855,11 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
       "again (up to 2000 executions or 20 s in all).\n"
       "Exit status: 1 the bug (minimised or not), 2 usage or tool error, including a\n"
       "schedule that shows no bug.");
+  return minimize_cmd;
+}
 
-  Merge merge;
+// weft merge: its options and its help.
+void add_merge_command(CLI::App& app, Merge& merge) {
   CLI::App* merge_cmd = app.add_subcommand("merge",
                                            "combine the --json results of the shards of one\n"
                                            "search (weft run --shard I/N) into its result");
@@ -880,7 +882,10 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
       "strategy, seed, shard count and weft version (else exit 2, naming the\n"
       "mismatch). A missing shard is named, and the merged coverage makes no claim.\n"
       "Exit status: 0 no bug, 1 a bug in some shard, 2 usage or tool error.");
+}
 
+// weft strategies, and the help of weft itself: exit statuses, files, environment.
+void add_strategies_and_help(CLI::App& app) {
   CLI::App* strategies_cmd = app.add_subcommand(
       "strategies", "list the search strategies, NAME[:ARGS] and what\neach does");
   strategies_cmd->footer(
@@ -934,6 +939,25 @@ int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
       "\n"
       "Documentation: docs/tutorial.md, docs/choosing-a-strategy.md and\n"
       "docs/troubleshooting.md in weft's source, installed under share/doc/weft.");
+}
+
+}  // namespace
+
+// The command line's command, run; its exit status. What it prints on stdout is in `out`.
+int weft_main(int argc, char** argv, weft::cli::StdoutBuffer& out) {
+  // A signal from here on ends a run in order (one that comes before the run starts
+  // interrupts it as soon as it has).
+  catch_stop_signals(false);
+  CLI::App app{"weft: systematic concurrency testing for C and C++"};
+  app.require_subcommand(1);
+  Run run, replay, minimize;
+
+  CLI::App* run_cmd = add_run_command(app, run);
+  CLI::App* replay_cmd = add_replay_command(app, replay);
+  CLI::App* minimize_cmd = add_minimize_command(app, minimize);
+  Merge merge;
+  add_merge_command(app, merge);
+  add_strategies_and_help(app);
 
   std::vector<std::string> args(argv + 1, argv + argc);
   if (std::string e = weft::cli::command_problem(app, args); !e.empty()) return fail(e);

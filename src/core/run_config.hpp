@@ -21,6 +21,7 @@ struct TextRule {   // a text that check() accepts: "" or what is accepted inste
   const char* (*check)(const std::string& text);
 };
 inline constexpr WholeNumber kColumnsNumber{0, 99999, "a number of columns from 0 to 99999"};
+inline constexpr std::uint64_t kDefaultColumns = 100;  // report/text_width.hpp's default
 inline constexpr WholeNumber kWorkerNumber{0, kJobsNumber.hi - 1,
                                            "a worker's number from 0 to 255"};
 extern const TextRule RacesRule, PreemptOnRule, PatternsRule, ExpectExitRule, ModeRule,

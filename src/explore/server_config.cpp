@@ -19,7 +19,7 @@
 namespace weft::explorer {
 namespace {
 
-static_assert(RunConfig{}.columns == kDefaultTextWidth, "one default width");
+static_assert(kDefaultColumns == kDefaultTextWidth, "one default width");
 
 // The first problem only: the one the run reports.
 void note(std::string* error, const std::string& problem) {

@@ -6,6 +6,13 @@
 #include "intercept/real.hpp"
 #include "runtime/access_policy.hpp"
 
+// The __tsan_atomic128_* entry points are 16-byte atomics by definition, done by libatomic
+// where the processor has no lock-free ones: clang's warning of their cost is not a fault
+// of weft's code.
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Watomic-alignment"
+#endif
+
 using namespace weft;
 using namespace weft::intercept;
 

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "core/file_text.hpp"
+#include "core/line_escape.hpp"
 #include "core/schedule.hpp"
 
 namespace weft {
@@ -22,38 +23,6 @@ std::string hex16(std::uint64_t v) {
   for (int i = 15; i >= 0; --i, v >>= 4) buf[i] = "0123456789abcdef"[v & 15];
   buf[16] = '\0';
   return buf;
-}
-
-// Option values are one line each: a newline or backslash in one is escaped.
-std::string escape(std::string_view v) {
-  std::string out;
-  for (char c : v) {
-    if (c == '\\')
-      out += "\\\\";
-    else if (c == '\n')
-      out += "\\n";
-    else
-      out += c;
-  }
-  return out;
-}
-
-bool unescape(std::string_view v, std::string* out) {
-  out->clear();
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (v[i] != '\\') {
-      *out += v[i];
-      continue;
-    }
-    if (++i == v.size()) return false;
-    if (v[i] == '\\')
-      *out += '\\';
-    else if (v[i] == 'n')
-      *out += '\n';
-    else
-      return false;
-  }
-  return true;
 }
 
 bool number(std::string_view text, std::uint64_t* v, int base = 10) {
@@ -106,12 +75,13 @@ std::string printable(std::string_view text) {
 std::string encode_checkpoint(const Checkpoint& c) {
   std::string s = std::string(kMagic) + " " + std::to_string(Checkpoint::kVersion) + "\n";
   s += "fingerprint " + hex16(c.fingerprint) + "\n";
-  for (const auto& [name, value] : c.options) s += "option " + name + " " + escape(value) + "\n";
+  for (const auto& [name, value] : c.options)
+    s += "option " + name + " " + escape_line(value) + "\n";
   s += "executions " + std::to_string(c.executions) + "\n";
   s += "classes " + std::to_string(c.classes) + "\n";
   s += "bugs " + std::to_string(c.bugs) + "\n";
   s += "complete " + std::string(c.complete ? "1" : "0") + "\n";
-  s += "points " + escape(c.points) + "\n";
+  s += "points " + escape_line(c.points) + "\n";
   s += "state " + std::to_string(c.state.size()) + "\n";
   for (std::uint64_t w : c.state)
     for (int b = 0; b < 8; ++b) s += static_cast<char>((w >> (8 * b)) & 0xff);
@@ -140,7 +110,8 @@ bool decode_checkpoint(std::string_view bytes, Checkpoint* out, std::string* err
     lines.next("option", &v);
     const std::size_t space = v.find(' ');
     std::string value;
-    if (space == std::string_view::npos || space == 0 || !unescape(v.substr(space + 1), &value))
+    if (space == std::string_view::npos || space == 0 ||
+        !unescape_line(v.substr(space + 1), &value))
       return fail(error, "an option line is malformed");
     c.options.emplace_back(std::string(v.substr(0, space)), value);
   }
@@ -152,7 +123,7 @@ bool decode_checkpoint(std::string_view bytes, Checkpoint* out, std::string* err
       return fail(error, std::string("its ") + key + " line is malformed");
   if (complete > 1) return fail(error, "its complete line is malformed");
   c.complete = complete == 1;
-  if (!lines.next("points", &v) || !unescape(v, &c.points))
+  if (!lines.next("points", &v) || !unescape_line(v, &c.points))
     return fail(error, "its points line is malformed");
   const std::size_t tail = bytes.size() - check_at;  // the check line
   if (!lines.next("state", &v) || !number(v, &n) || lines.rest().size() < tail ||
@@ -224,7 +195,7 @@ bool write_checkpoint(const std::string& path, const Checkpoint& c, std::string*
 std::string encode_checkpoint_options(
     const std::vector<std::pair<std::string, std::string>>& options) {
   std::string s;
-  for (const auto& [name, value] : options) s += name + " " + escape(value) + "\n";
+  for (const auto& [name, value] : options) s += name + " " + escape_line(value) + "\n";
   return s;
 }
 
@@ -238,7 +209,8 @@ bool decode_checkpoint_options(std::string_view text,
     text.remove_prefix(eol + 1);
     const std::size_t space = line.find(' ');
     std::string value;
-    if (space == std::string_view::npos || space == 0 || !unescape(line.substr(space + 1), &value))
+    if (space == std::string_view::npos || space == 0 ||
+        !unescape_line(line.substr(space + 1), &value))
       return false;
     out->emplace_back(std::string(line.substr(0, space)), value);
   }

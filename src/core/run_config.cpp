@@ -5,6 +5,7 @@
 
 #include "core/checkpoint.hpp"
 #include "core/expected_exit.hpp"
+#include "core/line_escape.hpp"
 #include "core/shard.hpp"
 
 namespace weft {
@@ -86,25 +87,6 @@ std::string value_text(Unsigned v) {
   return std::to_string(v);
 }
 
-// A value on one line: '\' and newlines escaped.
-std::string escape(const std::string& v) {
-  std::string out;
-  for (char ch : v) out += ch == '\\' ? "\\\\" : ch == '\n' ? "\\n" : std::string(1, ch);
-  return out;
-}
-bool unescape(std::string_view v, std::string* out) {
-  out->clear();
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (v[i] != '\\') {
-      *out += v[i];
-      continue;
-    }
-    if (++i == v.size() || (v[i] != '\\' && v[i] != 'n')) return false;
-    *out += v[i] == 'n' ? '\n' : '\\';
-  }
-  return true;
-}
-
 // The field named `key` read from `text`: "" (set, or no such field: *known false), else
 // the reader's complaint.
 std::string read_field(const std::string& key, const std::string& text, RunConfig* c, bool* known) {
@@ -123,7 +105,7 @@ std::string encode_run_config(const RunConfig& c) {
   std::string out;
   const RunConfig defaults;
 #define WEFT_RUN_OPTION(Type, field, default_value, reader, name, roles) \
-  if (c.field != defaults.field) out += #field "=" + escape(value_text(c.field)) + "\n";
+  if (c.field != defaults.field) out += #field "=" + escape_line(value_text(c.field)) + "\n";
 #include "core/run_config.def"
 #undef WEFT_RUN_OPTION
   return out;
@@ -138,7 +120,7 @@ std::string decode_run_config(std::string_view text, RunConfig* c) {
     const std::string where = "line " + std::to_string(line_number) + ": ";
     const std::size_t eq = line.find('=');
     std::string value;
-    if (eq == std::string_view::npos || !unescape(line.substr(eq + 1), &value))
+    if (eq == std::string_view::npos || !unescape_line(line.substr(eq + 1), &value))
       return where + "not field=value";
     const std::string key(line.substr(0, eq));
     if (std::find(seen.begin(), seen.end(), key) != seen.end())

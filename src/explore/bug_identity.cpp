@@ -1,6 +1,7 @@
 #include "explore/bug_identity.hpp"
 
 #include "core/schedule.hpp"
+#include "report/location.hpp"
 #include "strategy/schedule_simplifier.hpp"
 
 namespace weft {
@@ -12,6 +13,21 @@ std::string bug_key(const BugRecord& b) {
   for (const BlockedThread& t : b.blocked)
     key += ":" + std::to_string(static_cast<int>(t.op.kind)) + "@" + std::to_string(t.op.pc);
   return key;
+}
+
+std::string bug_identity(Symbolizer& symbolizer, const BugRecord& b) {
+  return b.has_race ? std::string(bug_kind_name(b.kind)) + ":" + race_lines(symbolizer, b.race)
+                    : bug_key(b);
+}
+
+std::string race_lines(Symbolizer& symbolizer, const DataRace& r) {
+  auto line = [&](std::uintptr_t pc) {
+    const Frame f = choose_location(pc, symbolizer);
+    return f.file.empty() ? std::to_string(pc) : f.file + ":" + std::to_string(f.line);
+  };
+  std::string a = line(r.earlier.pc), b = line(r.later.pc);
+  if (b < a) std::swap(a, b);
+  return a + "|" + b;
 }
 
 std::size_t thread_switches(const std::string& text, std::uint64_t steps) {

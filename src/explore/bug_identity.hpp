@@ -1,16 +1,25 @@
 #pragma once
 // When two executions show the same bug, and when a schedule of it is simpler: shared by
-// weft run's minimisation (fork_server.cpp) and weft::explore's (in_process_minimizer).
+// the exploration's bug table (exploration.cpp), weft run's minimisation
+// (fork_minimizer.cpp) and weft::explore's (in_process_minimizer).
 #include <cstdint>
 #include <string>
 
 #include "core/run_record.hpp"
+#include "report/symbolizer.hpp"
 
 namespace weft {
 
 // Two executions hit the same bug when its kind and where it happened agree (--keep-going
 // counts the hits of each). Crash messages hold fault addresses that vary: left out.
 std::string bug_key(const BugRecord& b);
+
+// What makes two bugs the same one: for a race (or a use after free) its kind and the
+// pair of its source lines, in either order; else bug_key().
+std::string bug_identity(Symbolizer& symbolizer, const BugRecord& b);
+
+// The pair of source lines of a race, in either order ("a.c:7|a.c:9").
+std::string race_lines(Symbolizer& symbolizer, const DataRace& r);
 
 // How often the schedule's thread changes (preemptions or not); `steps`: its step bound.
 std::size_t thread_switches(const std::string& schedule, std::uint64_t steps);

@@ -13,20 +13,21 @@
 #include "core/numbers.hpp"
 #include "core/shard.hpp"
 #include "explore/execution_child.hpp"
+#include "explore/exploration.hpp"
+#include "explore/in_process_executor.hpp"
 #include "explore/recorded_options.hpp"
-#include "explore/replay_strategy.hpp"
 #include "explore/search_checkpoint.hpp"
 #include "explore/shared_region.hpp"
 #include "runtime/access_policy.hpp"
 #include "runtime/controller.hpp"
+#include "runtime/fiber.hpp"
 #include "runtime/internal_heap.hpp"
+#include "runtime/virtual_clock.hpp"
 #include "runtime/virtual_ids.hpp"
 #include "report/location.hpp"
 #include "report/symbolizer.hpp"
-#include "report/program_symbols_from.hpp"
 #include "sys/os.hpp"
 #include "strategy/registry.hpp"
-#include "strategy/schedule_simplifier.hpp"
 
 namespace weft::explorer {
 namespace {
@@ -36,23 +37,6 @@ Shard shard_of(const Options& options) {
   Shard s;
   if (!options.shard.empty()) Shard::parse(options.shard, &s);
   return s;
-}
-
-// The test's strategy; bf's method= and var= names are looked up in this process's
-// symbols (the test binary and its libraries).
-std::unique_ptr<Strategy> make_api_strategy(const Options& options, std::string* error) {
-  StrategyOptions so{.state_cache = options.state_cache};
-  if (!options.bound.empty() && !parse_bound_option(options.bound, &so.preemption_bound, error))
-    return nullptr;
-  static Symbolizer symbolizer;
-  static SymbolizerSymbols symbols(symbolizer);
-  so.symbols = &symbols;
-  auto strategy = make_strategy(options.strategy, options.seed, error, so);
-  if (strategy && !strategy->distribution().set_shard(shard_of(options))) {
-    *error = "strategy " + options.strategy + " cannot be sharded";
-    return nullptr;
-  }
-  return strategy;
 }
 
 constexpr std::uint64_t kMaxStepsLimit = kStepsNumber.hi;  // as weft run --steps
@@ -74,53 +58,110 @@ SearchCheckpoint::Options api_search_options(const Options& o) {
           {"state_cache", yes(o.state_cache)}};
 }
 
-// Options::checkpoint, when the file exists: the saved search replaces *strategy (its
-// racy points first, which make its space); *executions goes on from its count. "" or
-// the error, one line.
-std::string resume_api_search(const Options& options, SearchCheckpoint& checkpoint,
-                              std::unique_ptr<Strategy>* strategy, rt::RacyPoints* racy,
-                              std::vector<std::string>* points, std::uint64_t* executions) {
-  if (!(*strategy)->distribution().resumable())
-    return "Options::checkpoint cannot save strategy '" + options.strategy +
-           "'; it saves dfs, pb, db, dpor, bf, vb, random, pct, pos and a portfolio of them";
-  bool resumed = false;
-  std::string error;
-  if (!checkpoint.open(&resumed, &error)) return error;
-  if (!resumed) return "";
-  const Checkpoint& saved = checkpoint.saved();
-  if (!saved.points.empty()) {
-    std::vector<std::string> list;
-    for (std::string_view rest = saved.points; !rest.empty();) {
-      const std::size_t comma = rest.find(',');
-      list.emplace_back(rest.substr(0, comma));
-      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    }
-    if (std::string e = resolve_points(list, racy); !e.empty())
-      return "checkpoint '" + checkpoint.path() + "' is refused: " + e;
-    *points = list;
-    *strategy = make_api_strategy(options, &error);
-    if (!*strategy) return error;
+// The API's options as an exploration's (the run options' table, core/run_config.def).
+ExplorationConfig exploration_config(const Options& o) {
+  ExplorationConfig c;
+  c.strategy = o.strategy;
+  c.seed = o.seed;
+  c.executions = o.executions;
+  c.time_s = o.time_limit_s;
+  c.steps = o.max_steps;
+  c.hang_timeout_s = o.hang_timeout_s;
+  c.real_time = o.real_time;
+  c.no_fair = !o.fair;
+  c.races = o.races == Races::kOff ? "off" : o.races == Races::kReport ? "report" : "fail";
+  c.preempt_mode = static_cast<rt::PreemptOn>(o.preempt_on);
+  c.explore_timeouts = o.explore_timeouts;
+  c.spurious_wakeups = o.spurious_wakeups;
+  c.no_state_cache = !o.state_cache;
+  c.bound = o.bound;
+  if (!o.bound.empty()) parse_bound_option(o.bound, &c.preemption_bound, &c.bound_error);
+  c.shard = shard_of(o);
+  c.checkpoint = o.checkpoint;
+  c.checkpoint_every_s = o.checkpoint_every_s;
+  c.search_options = api_search_options(o);
+  c.no_minimize = true;  // the caller minimises (in_process_minimizer.hpp)
+  return c;
+}
+
+// What the in-process executor's controller is given: the shared region's trace, the
+// exploration's scheduling points and race detector. (Its strategy is set before each
+// execution: the search may start over.)
+rt::ControllerConfig controller_config(ExplorationState& s, detect::RaceDetector* races) {
+  SharedHeader& h = s.region->header();
+  rt::ControllerConfig config;
+  config.sink = s.sink.get();
+  config.max_steps = s.config.steps;
+  config.fair = s.config.fair();
+  config.events = s.region->events();
+  config.decisions = s.region->decisions();
+  config.decision_capacity = s.region->max_decisions();
+  config.steps_out = &h.steps;
+  config.decisions_out = &h.decisions;
+  config.thread_notes = &h.thread_notes;
+  config.allocations = &h.allocations;
+  config.preempt_on = s.config.preempt_mode;
+  config.explore_timeouts = s.config.explore_timeouts;
+  config.spurious_wakeups = s.config.spurious_wakeups;
+  config.racy = &s.racy;
+  config.races = races;
+  config.races_fail = s.config.races == "fail";
+  return config;
+}
+
+// weft::explore's exploration of a test body: the one loop (exploration.hpp), each
+// execution run by this process's controller. A bug ends this process, leaving it in the
+// shared region; so does the end of the search, leaving what it covered.
+class TestBodyExploration final : public Exploration {
+ public:
+  TestBodyExploration(ExplorationState& s, const std::function<void()>& body,
+                      std::uint64_t fingerprint, const Schedule* replay, bool guided)
+      : Exploration(s, executor_, replay != nullptr),
+        given_(replay),
+        detector_(s.config.races != "off" ? std::make_unique<detect::RaceDetector>() : nullptr),
+        controller_(controller_config(s, detector_.get())),
+        executor_(s, controller_, body, /*coverage_on_bug=*/replay == nullptr) {
+    fingerprint_ = fingerprint;
+    guided_ = guided;
+    set_checkpoint_option("Options::checkpoint");
+    set_lists_races(false);    // the caller lists them all (SharedHeader::races)
+    set_states_points(false);  // the caller does, a bug's coverage too
   }
-  if (!checkpoint.restore(**strategy, &error)) return error;
-  *executions = saved.executions;
-  return "";
-}
 
-std::string joined(const std::vector<std::string>& points) {
-  std::string s;
-  for (const std::string& p : points) s += (s.empty() ? "" : ",") + p;
-  return s;
-}
+ private:
+  void set_up() override {
+    if (given_ != nullptr) replay_ = *given_;  // its fingerprint checked by the caller
+    if (detector_ && !detector_->ok())
+      fail(os::address_space_error("race detection's shadow memory",
+                                   detect::ShadowMemory::reserved_bytes(), "or use Races::kOff"));
+  }
 
-// Executions here share one process, so libc's random generators carry their state from
-// one to the next: each execution starts them where a new process does (glibc seeds
-// random() and rand() with 1, and drand48's state is all zeros), so that an execution is
-// a function of its schedule, as under the fork server.
-void restart_random_generators() {
-  srandom(1);
-  unsigned short zero[3] = {0, 0, 0};
-  seed48(zero);
-}
+  // The caller names the points in the schedule of the bug that ends this process.
+  void points_changed() override {
+    SharedHeader& h = header();
+    std::string joined;
+    for (const std::string& p : s_.points) joined += (joined.empty() ? "" : ",") + p;
+    if (joined.size() >= sizeof h.points)
+      fail("too many racy scheduling points to record in a schedule");
+    detect::copy_text(h.points, sizeof h.points, joined.c_str());
+  }
+
+  [[noreturn]] void finish(const std::string& /*note*/) override {
+    SharedHeader& h = header();
+    if (!run_.error.empty() && h.error[0] == '\0')
+      detect::copy_text(h.error, sizeof h.error, run_.error.c_str());
+    h.counted.store(run_.executions, std::memory_order_relaxed);
+    h.complete = run_.complete;
+    write_coverage(h, run_.coverage);
+    h.finished.store(1, std::memory_order_release);
+    _exit(0);
+  }
+
+  const Schedule* given_;
+  std::unique_ptr<detect::RaceDetector> detector_;
+  rt::Controller controller_;
+  InProcessExecutor executor_;
+};
 
 [[noreturn]] void run_child(const std::function<void()>& body, const Options& options,
                             const Schedule* replay, bool guided, SharedRegion& region,
@@ -132,132 +173,15 @@ void restart_random_generators() {
   rt::VirtualClock::enabled = !options.real_time;
   rt::VirtualIds::enabled = true;
   install_child_detectors(h, options.hang_timeout_s);
-
   // A replay is for a debugger: each thread on its own kernel thread, as gdb shows them.
   if (replay != nullptr && !guided) rt::fiber::disable();
-  ChildSink sink(&h);
-  std::unique_ptr<Strategy> strategy;
-  rt::RacyPoints racy;
-  std::vector<std::string> points;
-  if (replay != nullptr) {
-    if (std::string error = resolve_points(replay->points, &racy); !error.empty())
-      sink.on_tool_error(error);
-    points = replay->points;
-    if (guided)
-      strategy = std::make_unique<GuidedStrategy>(replay->decisions);
-    else
-      strategy = std::make_unique<ReplayStrategy>(replay->decisions, &sink);
-  } else {
-    std::string error;
-    strategy = make_api_strategy(options, &error);
-    if (!strategy) sink.on_tool_error(error);
-  }
-  SearchCheckpoint checkpoint(replay == nullptr ? options.checkpoint : "",
-                              options.checkpoint_every_s, api_search_options(options), fingerprint);
-  std::uint64_t resumed = 0;  // executions of the runs the checkpoint saved
-  if (checkpoint.active())
-    if (std::string e = resume_api_search(options, checkpoint, &strategy, &racy, &points, &resumed);
-        !e.empty())
-      sink.on_tool_error(e);
-  if (replay == nullptr) sink.set_strategy(strategy.get());
-  rt::ControllerConfig config;
-  config.strategy = strategy.get();
-  config.sink = &sink;
-  config.max_steps = options.max_steps;
-  config.fair = options.fair;
-  config.events = region.events();
-  config.decisions = region.decisions();
-  config.decision_capacity = region.max_decisions();
-  config.steps_out = &h.steps;
-  config.decisions_out = &h.decisions;
-  config.thread_notes = &h.thread_notes;
-  config.allocations = &h.allocations;
-  config.preempt_on = static_cast<rt::PreemptOn>(options.preempt_on);
-  config.explore_timeouts = options.explore_timeouts;
-  config.spurious_wakeups = options.spurious_wakeups;
-  config.racy = &racy;
-  detect::RaceDetector detector;
-  if (options.races != Races::kOff) {
-    config.races = &detector;
-    config.races_fail = options.races == Races::kFail;
-  }
-  rt::Controller controller(config);
-  auto publish_points = [&] {
-    std::string joined;
-    for (const std::string& p : points) joined += (joined.empty() ? "" : ",") + p;
-    if (joined.size() >= sizeof h.points)
-      sink.on_tool_error("too many racy scheduling points to record in a schedule");
-    detect::copy_text(h.points, sizeof h.points, joined.c_str());
-  };
-  publish_points();
-  if (config.races != nullptr && !detector.ok())
-    sink.on_tool_error(os::address_space_error("race detection's shadow memory",
-                                               detect::ShadowMemory::reserved_bytes(),
-                                               "or use Races::kOff"));
-  std::uint32_t races_seen = 0;
-
-  const std::uint64_t start = os::monotonic_ns();
-  const auto budget_ns = static_cast<std::uint64_t>(options.time_limit_s * 1e9);
-  std::uint64_t max_executions = replay != nullptr ? 1 : options.executions;
-  // A shard runs its share of the budget: its executions numbered below it (as the fork
-  // server does). None when the budget is smaller than the shard's index.
-  const Shard shard = replay != nullptr ? Shard{} : shard_of(options);
-  bool no_share = false;
-  if (shard.sharded() && max_executions != 0) {
-    max_executions = shard.share(max_executions);
-    no_share = max_executions == 0;
-  }
-  bool complete = false;
-  std::uint64_t counted = resumed;  // this shard's own executions (probes excluded)
-  // Between executions (a bug ends this process inside one: the last save stands).
-  auto save = [&](bool done) {
-    const SearchCheckpoint::Progress p{counted, 0, done, joined(points)};
-    if (std::string e = checkpoint.save(*strategy, false, p, os::monotonic_ns()); !e.empty())
-      sink.on_tool_error(e);
-  };
-  if (checkpoint.active()) save(false);
-  for (;;) {
-    if (checkpoint.due(os::monotonic_ns())) save(false);
-    if (no_share || (max_executions != 0 && counted >= max_executions)) break;
-    if (budget_ns != 0 && os::monotonic_ns() - start >= budget_ns) break;
-    if (!strategy->next_execution()) {
-      complete = true;
-      break;
-    }
-    // A probe (a sharded search learning where its tree splits) is another shard's
-    // execution: not counted. A bug in it still ends this exploration (the child cannot
-    // go on past a bug), so a bug in a shared execution fails every shard that runs it.
-    const bool probe = strategy->distribution().probing();
-    if (!probe) ++counted;
-    h.executions.store(counted + (probe ? 1 : 0), std::memory_order_relaxed);
-    restart_random_generators();
-    controller.run_execution(body);
-    strategy->execution_done(controller.trace());
-    // Races found in this execution: their locations become scheduling points (kRacy),
-    // and the search starts over on the new space.
-    bool grew = false;
-    const std::uint32_t n = h.nraces.load(std::memory_order_acquire);
-    for (; races_seen < n; ++races_seen) {
-      grew |= racy.add(h.races[races_seen].race.earlier.pc);
-      grew |= racy.add(h.races[races_seen].race.later.pc);
-    }
-    if (grew && replay == nullptr && options.preempt_on == PreemptOn::kRacy) {
-      points = point_locations(racy);
-      publish_points();
-      std::string error;
-      strategy = make_api_strategy(options, &error);
-      sink.set_strategy(strategy.get());
-      config.strategy = strategy.get();
-      controller.set_strategy(strategy.get());
-    }
-  }
-  h.executions.store(counted, std::memory_order_relaxed);
-  if (checkpoint.active()) save(complete);
-  const Coverage coverage = strategy->coverage_with_stats();
-  h.complete = complete && replay == nullptr && covered(coverage);
-  write_coverage(h, coverage);
-  h.finished.store(1, std::memory_order_release);
-  _exit(0);
+  ExplorationState s;
+  s.config = exploration_config(options);
+  s.region = &region;
+  s.sink = std::make_unique<ChildSink>(&h);
+  TestBodyExploration exploration(s, body, fingerprint, replay, guided);
+  exploration.run();
+  _exit(0);  // (run() returns only in a fork executor's child)
 }
 
 void sleep_ms(long ms) {
@@ -305,7 +229,7 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
   }
   if (replay == nullptr) {
     std::string error;
-    if (!make_api_strategy(options, &error)) {
+    if (!make_exploration_strategy(exploration_config(options), &error)) {
       run.error = error;
       return run;
     }
@@ -360,7 +284,7 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
     sleep_ms(wait_ms);
   }
   run.elapsed_s = static_cast<double>(os::monotonic_ns() - start) / 1e9;
-  run.executions = h.executions.load();
+  run.executions = h.counted.load();
   run.complete = h.complete;
   run.instrumented = h.instrumented;
   run.coverage.kind = h.coverage_kind;

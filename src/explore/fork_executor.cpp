@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 #include "core/file_text.hpp"
@@ -24,7 +25,7 @@
 namespace weft::explorer {
 namespace {
 
-ServerState* g_server = nullptr;  // the child's, for what runs outside any call: atexit
+ExplorationState* g_server = nullptr;  // the child's, for what runs outside any call: atexit
 
 [[noreturn]] void log_full() {
   const std::string mib = std::to_string(g_server->log->capacity() >> 20);
@@ -57,7 +58,7 @@ std::string read_fd(int fd, std::size_t limit = 1 << 20) {
 
 }  // namespace
 
-void become_execution(ServerState& s) {
+void become_execution(ExplorationState& s) {
   g_server = &s;
   if (!s.config.replay) {
     dup2(s.output_fd, STDOUT_FILENO);
@@ -109,7 +110,7 @@ void become_execution(ServerState& s) {
   rt::InternalHeap::set_weft_thread(false);  // the program's blocks from here
 }
 
-std::string execution_output(const ServerState& s) {
+std::string execution_output(const ExplorationState& s) {
   std::string out;
   if (s.output_check && s.output_check->what() == "-") out = s.output_check->take();
   return out + read_fd(s.output_fd);
@@ -172,7 +173,7 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
   }
 }
 
-pid_t fork_execution(ServerState& s, std::uint64_t index) {
+pid_t fork_execution(ExplorationState& s, std::uint64_t index) {
   SharedHeader& h = s.region->header();
   new (&h.bug) detect::BugSlot();
   h.nunfinished = 0;
@@ -201,6 +202,53 @@ pid_t fork_execution(ServerState& s, std::uint64_t index) {
     StopRequest::close_in_child();
   }
   return pid;
+}
+
+Executed ForkExecutor::run_once(std::uint64_t number, std::uint64_t deadline_ns) {
+  Executed e;
+  const pid_t pid = fork_execution(s_, number - 1);
+  if (pid < 0) {
+    e.kind = Executed::Kind::kFailed;
+    e.error = std::string("fork failed: ") + std::strerror(errno);
+    return e;
+  }
+  if (pid == 0) {
+    if (in_child_) in_child_();
+    sigprocmask(SIG_SETMASK, &program_mask_, nullptr);
+    become_execution(s_);
+    e.kind = Executed::Kind::kChild;  // into the program
+    return e;
+  }
+  bool stopped = false;
+  e.status = wait_child(pid, s_.region->header(), s_.config.hang_timeout_s, deadline_ns, &stopped);
+  if (stopped) e.kind = Executed::Kind::kStopped;
+  return e;
+}
+
+Executed ForkExecutor::run(std::uint64_t number, std::uint64_t deadline_ns) {
+  const SharedHeader& h = s_.region->header();
+  Executed e;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    e = run_once(number, deadline_ns);
+    if (e.kind != Executed::Kind::kRan) return e;
+    if (!h.bug.written() || h.bug.kind != static_cast<int>(BugKind::kHang)) break;
+    if (attempt == 0)
+      ++unconfirmed_hangs_;
+    else
+      --unconfirmed_hangs_;  // it came back: a hang
+  }
+  return e;
+}
+
+Trace ForkExecutor::trace() {
+  const SharedHeader& h = s_.region->header();
+  unfinished_ = unfinished_steps(h);
+  return Trace(s_.region->events(),
+               std::min<std::uint64_t>(h.steps.load(), s_.region->max_events()), unfinished_);
+}
+
+std::string ForkExecutor::feed(Strategy& strategy) {
+  return s_.log->feed(strategy, s_.region->decisions(), s_.region->header().decisions.load());
 }
 
 }  // namespace weft::explorer

@@ -2,11 +2,13 @@
 // The fork executor: one execution of a whole program, run in a child of the fork
 // server. The child keeps the server's memory (copy-on-write), becomes the execution and
 // returns into the program under a Controller; the server waits for it, watching for a
-// hang, and reads what it left in shared memory. ServerSearch (server_search.hpp) decides
+// hang, and reads what it left in shared memory. The exploration (exploration.hpp) decides
 // which executions run.
+#include <signal.h>
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,35 +20,49 @@
 #include "explore/execution_child.hpp"
 #include "explore/output_check.hpp"
 #include "explore/point_log.hpp"
-#include "explore/server_config.hpp"
+#include "explore/exploration_config.hpp"
+#include "explore/exploration_state.hpp"
+#include "explore/executor.hpp"
 #include "explore/shared_region.hpp"
 #include "runtime/code_ranges.hpp"
 #include "runtime/racy_points.hpp"
 
 namespace weft::explorer {
 
-// What every execution's child inherits from the server.
-struct ServerState {
-  ServerConfig config;
-  std::unique_ptr<SharedRegion> region;
-  std::unique_ptr<PointLog> log;
-  std::unique_ptr<Strategy> strategy;
-  std::unique_ptr<ChildSink> sink;
-  int stdin_fd = -1;   // the program's whole input (a memfd, read-only), fed to every execution
-  int output_fd = -1;  // memfd capturing each execution's stdout and stderr
-  std::unique_ptr<OutputCheck> output_check;  // --check-output (stdout apart then)
-  detect::RaceDetector* races = nullptr;      // unused in the server; each child's own copy
-  rt::CodeRanges no_preempt;        // the code --no-preempt-in names, found before any fork
-  rt::RacyPoints racy;              // accesses known to race: scheduling points with kRacy
-  std::vector<std::string> points;  // racy's code locations, for the schedules
-  pid_t pid = 0;                    // the server's own (the kernel's, not a virtual one)
+class ForkExecutor final : public Executor {
+ public:
+  // `in_child`: what an execution's child does first, before it becomes the execution
+  // (lets go of what is the server's alone).
+  ForkExecutor(ExplorationState& s, std::function<void()> in_child)
+      : s_(s), in_child_(std::move(in_child)) {}
+  // The program's own signal mask, which each child takes back.
+  void set_program_mask(const sigset_t& mask) { program_mask_ = mask; }
+
+  // A hang is confirmed by running the same execution again before it is reported: the
+  // server's state is unchanged, so the child makes the same decisions. A stall that a
+  // busy machine's starvation made does not come back; the rerun is then the execution.
+  Executed run(std::uint64_t number, std::uint64_t deadline_ns) override;
+  // One child, its hang reported as it is (a trial of minimisation, the reference output).
+  Executed run_once(std::uint64_t number, std::uint64_t deadline_ns);
+  Trace trace() override;
+  std::string feed(Strategy& strategy) override;
+  bool survives_bugs() const override { return true; }
+  // Stalls that, run again, did not come back: not reported as hangs.
+  std::uint64_t unconfirmed_hangs() const { return unconfirmed_hangs_; }
+
+ private:
+  ExplorationState& s_;
+  std::function<void()> in_child_;
+  sigset_t program_mask_{};
+  std::uint64_t unconfirmed_hangs_ = 0;
+  std::vector<Event> unfinished_;  // the trace's unfinished steps
 };
 
 // A fresh slate in shared memory for execution `index` (0-based, in the whole search),
 // then its child: the pid in the server, 0 in the child, -1 when fork failed.
-pid_t fork_execution(ServerState& s, std::uint64_t index);
+pid_t fork_execution(ExplorationState& s, std::uint64_t index);
 // In the child: become the execution and return into the program.
-void become_execution(ServerState& s);
+void become_execution(ExplorationState& s);
 // Waits for execution `pid`, watching its progress (detect/hang_watch.hpp): a thread that
 // takes no step for hang_timeout_s is a hang (the execution is killed and reported). At
 // `deadline_ns` (monotonic; 0: none), the end of the run's time budget, the execution is
@@ -55,7 +71,7 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
                bool* stopped = nullptr);
 // What the execution just waited for printed: its stdout (when --check-output keeps it
 // apart), then the rest.
-std::string execution_output(const ServerState& s);
+std::string execution_output(const ExplorationState& s);
 // Whether the execution just waited for failed: a bug it reported, a signal, or an exit
 // status the program does not return by design (--expect-exit, default 0).
 bool execution_failed(const SharedHeader& h, int status, const ExpectedExit& expected);

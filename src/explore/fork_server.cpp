@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "detect/crash_handler.hpp"
-#include "explore/server_search.hpp"
+#include "explore/whole_program_exploration.hpp"
 #include "explore/stop_request.hpp"
 #include "runtime/internal_heap.hpp"
 #include "runtime/virtual_clock.hpp"
@@ -17,8 +17,8 @@ void maybe_run_fork_server() {
   // From here until a child returns into the program, every block is weft's own: glibc's
   // heap stays as the program left it, the same for every execution.
   rt::InternalHeap::set_weft_thread(true);
-  auto* s = new ServerState();  // shared with every child; never freed
-  ServerConfig& c = s->config;
+  auto* s = new ExplorationState();  // shared with every child; never freed
+  ExplorationConfig& c = s->config;
   read_server_config(options, &c);
   StopRequest::watch(c.lifeline_fd);
   detect::warm_up_unwinder();  // once here, not in each execution: crashes and hangs unwind

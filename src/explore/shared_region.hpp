@@ -30,10 +30,11 @@ struct SharedHeader {
 
   std::atomic<int> finished{0};       // the child completed the run normally
   std::atomic<std::uint64_t> cut{0};  // the execution was cut at this many steps (progressing)
-  std::atomic<std::uint64_t> executions{0};
-  std::atomic<std::uint64_t> steps{0};      // of the current execution
-  std::atomic<std::uint64_t> decisions{0};  // of the current execution
-  std::atomic<std::uint64_t> holder{0};     // thread id << 32 | kernel tid of the runner
+  std::atomic<std::uint64_t> executions{0};  // the running execution's number (bugs name it)
+  std::atomic<std::uint64_t> counted{0};     // the explorer's own executions, that one included
+  std::atomic<std::uint64_t> steps{0};       // of the current execution
+  std::atomic<std::uint64_t> decisions{0};   // of the current execution
+  std::atomic<std::uint64_t> holder{0};      // thread id << 32 | kernel tid of the runner
   detect::StackSample sampled;  // where a hung thread was, with its callers (fork server)
   bool complete = false;
   bool instrumented = false;

@@ -1,4 +1,4 @@
-#include "explore/server_config.hpp"
+#include "explore/exploration_config.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -27,7 +27,7 @@ void note(std::string* error, const std::string& problem) {
 }
 
 // What the server works out from the options once, into *c.
-void derive(ServerConfig* c) {
+void derive(ExplorationConfig* c) {
   c->recorded_options = execution_options(*c);
   c->races_explicit = !c->races.empty();
   if (c->races.empty()) c->races = "fail";  // races fail a run, in instrumented programs
@@ -61,8 +61,8 @@ std::string take_env(const char* name) {
   return s;
 }
 
-void read_server_config(const std::string& path, ServerConfig* config) {
-  ServerConfig& c = *config;
+void read_server_config(const std::string& path, ExplorationConfig* config) {
+  ExplorationConfig& c = *config;
   c.result_dir = std::filesystem::path(path).parent_path().string();
   std::string text;
   if (!read_file_text(path, &text))

@@ -19,7 +19,7 @@ namespace weft::explorer {
 
 // The options as weft run gave them (RunConfig, one field per option) and what the
 // server works out from them once.
-struct ServerConfig : RunConfig {
+struct ExplorationConfig : RunConfig {
   bool replay = false;         // mode replay
   bool minimize_only = false;  // mode minimize: replay the schedule given, then minimise
   // After a sampling strategy's find (or minimize_only): look for the same bug with fewer
@@ -57,6 +57,6 @@ struct ServerConfig : RunConfig {
 std::string take_env(const char* name);
 
 // The run file `path` into *c; a problem is kept in c->error.
-void read_server_config(const std::string& path, ServerConfig* c);
+void read_server_config(const std::string& path, ExplorationConfig* c);
 
 }  // namespace weft::explorer

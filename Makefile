@@ -3,6 +3,8 @@
 BUILD ?= build
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 JOBS ?= $(shell nproc)
+# More ctest arguments (CI: -LE slow for the second compiler's run).
+CTEST_ARGS ?=
 PREFIX ?= /usr/local
 
 .PHONY: all deps configure build test test-clang test-asan format format-check tidy fuzz check-claims check-load soak demo bench install clean
@@ -21,7 +23,7 @@ build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
 test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout 600
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout 600 $(CTEST_ARGS)
 
 # weft itself built by clang (its test programs too), in a build directory of its own:
 # weft must build and work with either compiler. CI runs it after `make test`.
@@ -29,7 +31,7 @@ CLANG_BUILD ?= build-clang
 test-clang: deps
 	CC=clang CXX=clang++ cmake -S . -B $(CLANG_BUILD) -G Ninja $(CMAKE_FLAGS)
 	cmake --build $(CLANG_BUILD) -j $(JOBS)
-	ctest --test-dir $(CLANG_BUILD) --output-on-failure -j $(JOBS) --timeout 600
+	ctest --test-dir $(CLANG_BUILD) --output-on-failure -j $(JOBS) --timeout 600 $(CTEST_ARGS)
 
 # The unit tests of the libraries never loaded into a program under test (core, strategy,
 # detect, report: ctest -L sanitized), built by clang with ASan and UBSan in a build

@@ -437,9 +437,8 @@ bool Exploration::feed_strategy(const Trace& trace, bool probe, bool bug) {
                  std::to_string(h.decisions.load()) + " of the schedule's " +
                  std::to_string(replay_.decisions.size()) +
                  " decisions; the program is not deterministic under this schedule, or the "
-                 "schedule was recorded for a different build or options (--no-fair, "
-                 "--real-time, --steps, --no-preempt-in, --races, --preempt-on, "
-                 "--explore-timeouts, --spurious-wakeups)";
+                 "schedule was recorded for a different build or options (" +
+                 execution_options_ + ")";
     return false;
   }
   return true;

@@ -74,6 +74,9 @@ class Exploration {
   std::uint64_t deadline_ns() const { return budget_ns_ != 0 ? start_ + budget_ns_ : 0; }
   // The checkpoint's name in errors ("--checkpoint", "Options::checkpoint").
   void set_checkpoint_option(std::string name) { checkpoint_option_ = std::move(name); }
+  // The options that shape an execution, as the explorer's caller names them (a replay
+  // that diverges says them).
+  void set_execution_options(std::string names) { execution_options_ = std::move(names); }
   // Reports the execution's races itself, once per pair of source lines (weft run's).
   void set_lists_races(bool on) { lists_races_ = on; }
   // The coverage states the scheduling points it is about (weft run's; the API's caller
@@ -125,6 +128,9 @@ class Exploration {
   void closing_warnings();
 
   std::string checkpoint_option_ = "--checkpoint";
+  std::string execution_options_ =
+      "--no-fair, --real-time, --steps, --no-preempt-in, --races, --preempt-on, "
+      "--explore-timeouts, --spurious-wakeups";
   bool lists_races_ = true;
   bool states_points_ = true;
   std::uint64_t budget_ns_ = 0;

@@ -124,6 +124,9 @@ class TestBodyExploration final : public Exploration {
     fingerprint_ = fingerprint;
     guided_ = guided;
     set_checkpoint_option("Options::checkpoint");
+    set_execution_options(
+        "Options::fair, real_time, max_steps, races, preempt_on, explore_timeouts, "
+        "spurious_wakeups");
     set_lists_races(false);    // the caller lists them all (SharedHeader::races)
     set_states_points(false);  // the caller does, a bug's coverage too
   }

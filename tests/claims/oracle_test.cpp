@@ -16,7 +16,7 @@
 // searches checked are the ones users run.
 //
 // WEFT_ORACLE_SEEDS, or WEFT_ORACLE_FIRST and WEFT_ORACLE_COUNT, choose the seeds (make
-// test runs a few hundred in four parts; make check-claims N=... as many as asked). A
+// test runs seeds 1-60 in two parts; make check-claims N=... as many as asked). A
 // disagreement prints the program and both commands, ready to paste.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -109,7 +109,7 @@ class Oracle : public ::testing::Test {
   // "detecting: ": with race detection, every access a point (what "racy: " is checked
   // against: detection finds bugs, a use of freed memory, that a run without it does not).
   // With WEFT_ORACLE_REGIONS=1, every search runs the program's atomic regions without
-  // preemption (make test: seeds 1-100 and the seeds that once disagreed).
+  // preemption (make test: seeds 1-30 and the seeds that once disagreed).
   static std::string points(std::string* options) {
     const std::string regions =
         env_number("WEFT_ORACLE_REGIONS", 0) != 0 ? " --no-preempt-in 'oracle_atomic_region*'" : "";

@@ -16,6 +16,7 @@
 #include "explore/point_log.hpp"
 #include "explore/shared_region.hpp"
 #include "runtime/code_ranges.hpp"
+#include "runtime/controller.hpp"
 #include "runtime/racy_points.hpp"
 
 namespace weft::explorer {
@@ -36,5 +37,10 @@ struct ExplorationState {
   std::vector<std::string> points;  // racy's code locations, for the schedules
   pid_t pid = 0;                    // the server's own (the kernel's, not a virtual one)
 };
+
+// What an execution's controller is given, the same for both executors: the state's
+// strategy, sink, options, scheduling points, race detector, and the shared region's
+// trace.
+rt::ControllerConfig controller_config(ExplorationState& s);
 
 }  // namespace weft::explorer

@@ -84,29 +84,11 @@ ExplorationConfig exploration_config(const Options& o) {
   return c;
 }
 
-// What the in-process executor's controller is given: the shared region's trace, the
-// exploration's scheduling points and race detector. (Its strategy is set before each
-// execution: the search may start over.)
-rt::ControllerConfig controller_config(ExplorationState& s, detect::RaceDetector* races) {
-  SharedHeader& h = s.region->header();
-  rt::ControllerConfig config;
-  config.sink = s.sink.get();
-  config.max_steps = s.config.steps;
-  config.fair = s.config.fair();
-  config.events = s.region->events();
-  config.decisions = s.region->decisions();
-  config.decision_capacity = s.region->max_decisions();
-  config.steps_out = &h.steps;
-  config.decisions_out = &h.decisions;
-  config.thread_notes = &h.thread_notes;
-  config.allocations = &h.allocations;
-  config.preempt_on = s.config.preempt_mode;
-  config.explore_timeouts = s.config.explore_timeouts;
-  config.spurious_wakeups = s.config.spurious_wakeups;
-  config.racy = &s.racy;
-  config.races = races;
-  config.races_fail = s.config.races == "fail";
-  return config;
+// The in-process executor's controller, with the exploration's race detector. (Its
+// strategy is set before each execution: the search may start over.)
+rt::ControllerConfig in_process_config(ExplorationState& s, detect::RaceDetector* races) {
+  s.races = races;
+  return controller_config(s);
 }
 
 // weft::explore's exploration of a test body: the one loop (exploration.hpp), each
@@ -119,7 +101,7 @@ class TestBodyExploration final : public Exploration {
       : Exploration(s, executor_, replay != nullptr),
         given_(replay),
         detector_(s.config.races != "off" ? std::make_unique<detect::RaceDetector>() : nullptr),
-        controller_(controller_config(s, detector_.get())),
+        controller_(in_process_config(s, detector_.get())),
         executor_(s, controller_, body, /*coverage_on_bug=*/replay == nullptr) {
     fingerprint_ = fingerprint;
     guided_ = guided;

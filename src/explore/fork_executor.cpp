@@ -83,27 +83,10 @@ void become_execution(ExplorationState& s) {
   rt::VirtualIds::enabled = true;
   install_child_detectors(h, s.config.hang_timeout_s, /*supervised=*/true);
   static RecordingStrategy recording(s.strategy.get(), s.log.get(), &log_full);
-  rt::ControllerConfig cfg;
+  rt::ControllerConfig cfg = controller_config(s);
   cfg.strategy = &recording;
-  cfg.sink = s.sink.get();
-  cfg.max_steps = s.config.steps;
-  cfg.cut_long_executions = true;  // a process per execution: one can end alone
-  cfg.fair = s.config.fair();
-  if (!s.no_preempt.empty()) cfg.no_preempt = &s.no_preempt;
-  cfg.events = s.region->events();
-  cfg.decisions = s.region->decisions();
-  cfg.decision_capacity = s.region->max_decisions();
-  cfg.steps_out = &h.steps;
-  cfg.decisions_out = &h.decisions;
-  cfg.thread_notes = &h.thread_notes;
-  cfg.allocations = &h.allocations;
-  cfg.holder_out = &h.holder;
-  cfg.preempt_on = s.config.preempt_mode;
-  cfg.explore_timeouts = s.config.explore_timeouts;
-  cfg.spurious_wakeups = s.config.spurious_wakeups;
-  cfg.racy = &s.racy;
-  cfg.races = s.races;
-  cfg.races_fail = s.config.races == "fail";
+  cfg.cut_long_executions = true;              // a process per execution: one can end alone
+  cfg.holder_out = &h.holder;                  // for the server's hang watch
   auto* controller = new rt::Controller(cfg);  // lives as long as the process
   std::atexit(&execution_exited);
   controller->adopt_main_thread();

@@ -78,6 +78,101 @@ class StepArrays {
   std::vector<std::string> arrays_;
 };
 
+// The threads a deadlock (or an exit) left blocked, at their waits.
+json blocked_array(const BugRecord& bug, const ObjectNames& names, Symbolizer& symbolizer) {
+  json blocked = json::array();
+  for (const BlockedThread& t : bug.blocked) {
+    blocked.push_back({{"thread", t.thread},
+                       {"op", std::string(op_name(t.op.kind))},
+                       {"object", object_string(t.op)},
+                       {"object_name", names.object(t.op)},
+                       {"location", location_object(choose_location(t.op, symbolizer))}});
+  }
+  return blocked;
+}
+
+// A race's address and its two accesses.
+json race_object(const DataRace& r, const ObjectNames& names, Symbolizer& symbolizer) {
+  json accesses = json::array();
+  for (const RaceAccess* a : {&r.earlier, &r.later}) {
+    accesses.push_back({{"thread", a->thread},
+                        {"access", a->free    ? "free"
+                                   : a->write ? "write"
+                                              : "read"},
+                        {"size", a->size},
+                        {"location", location_object(choose_location(a->pc, symbolizer))}});
+  }
+  return {{"address", hex_address(r.address)},
+          {"variable", symbolizer.variable(r.address)},
+          {"object_name", names.address(r.address)},
+          {"accesses", std::move(accesses)}};
+}
+
+// A misused object and what happened to it.
+json misuse_object(const BugRecord& bug, const ObjectNames& names, Symbolizer& symbolizer) {
+  const ObjectHistory history(bug, symbolizer);
+  json events = json::array();
+  for (const ObjectHistory::Entry& e : history.entries())
+    events.push_back({{"event", e.what},
+                      {"thread", e.thread},
+                      {"step", e.step},
+                      {"after_step", e.after_step},
+                      {"location", location_object(e.where)}});
+  return {{"object", hex_address(bug.misuse.object)},
+          {"object_kind", ObjectHistory::noun(bug.misuse.kind)},
+          {"object_name", names.address(bug.misuse.object)},
+          {"earlier_events", history.omitted()},
+          {"history", std::move(events)}};
+}
+
+// The shown steps, one JSON line each (StepArrays keeps them apart from the rest).
+std::string trace_lines(const BugRecord& bug, const ObjectNames& names, Symbolizer& symbolizer) {
+  std::string trace;
+  const std::size_t from = std::min(bug.shown_from, bug.events.size());
+  for (std::size_t i = from; i < bug.events.size(); ++i) {
+    const Event& e = bug.events[i];
+    Frame where = choose_location(e, symbolizer);
+    if (i != from) trace += '\n';
+    JsonLine step(&trace);
+    step.field("step", i + 1)
+        .field("thread", e.thread)
+        .field("op", op_name(e.op.kind))
+        .field("object", object_string(e.op))
+        .field("object_name", names.object(e.op, i))
+        .field("size", is_memory_access(e.op.kind) ? e.op.size : 0)
+        .field("preemption", (e.flags & kPreemption) != 0)
+        .field("location",
+               where.file.empty() ? std::string() : where.file + ":" + std::to_string(where.line))
+        .field("function", where.function);
+    if (targets_thread(e.op.kind)) step.field("target", e.op.aux);
+    if (e.values & kValueBefore) step.field("value_before", e.before);
+    if (e.values & kValueAfter) step.field("value_after", e.after);
+  }
+  return trace;
+}
+
+// The named threads and the heap blocks the report names.
+void add_names(json& b, const BugRecord& bug, const ObjectNames& names, Symbolizer& symbolizer) {
+  json threads = json::array();
+  for (ThreadId t = 0; t < bug.thread_names.size(); ++t)
+    if (!bug.thread_names[t].empty())
+      threads.push_back({{"thread", t}, {"name", bug.thread_names[t]}});
+  b["thread_names"] = std::move(threads);
+  json heap = json::array();
+  for (std::size_t i = 0; i < names.heap_blocks().size(); ++i) {
+    const Allocation& a = names.heap_blocks()[i];
+    heap.push_back({{"name", ObjectNames::heap_block_name(i)},
+                    {"address", hex_address(a.address)},
+                    {"size", a.size},
+                    {"thread", a.thread},
+                    {"step", a.step},
+                    {"location", location_object(choose_location(a, symbolizer))}});
+    const std::string label = names.heap_block_label(i);
+    if (label != ObjectNames::heap_block_name(i)) heap.back()["label"] = label;
+  }
+  b["heap_objects"] = std::move(heap);
+}
+
 json bug_object(const BugRecord& bug, Symbolizer& symbolizer, StepArrays& steps) {
   const ObjectNames names(bug, symbolizer);
   json b;
@@ -99,91 +194,13 @@ json bug_object(const BugRecord& bug, Symbolizer& symbolizer, StepArrays& steps)
                       {"found_steps", bug.found_steps},
                       {"executions", bug.minimize_executions}};
   b["location"] = location_object(bug_location(bug, symbolizer));
-
-  json blocked = json::array();
-  for (const BlockedThread& t : bug.blocked) {
-    blocked.push_back({{"thread", t.thread},
-                       {"op", std::string(op_name(t.op.kind))},
-                       {"object", object_string(t.op)},
-                       {"object_name", names.object(t.op)},
-                       {"location", location_object(choose_location(t.op, symbolizer))}});
-  }
-  b["blocked"] = std::move(blocked);
-  if (bug.has_race) {
-    const DataRace& r = bug.race;
-    json accesses = json::array();
-    for (const RaceAccess* a : {&r.earlier, &r.later}) {
-      accesses.push_back({{"thread", a->thread},
-                          {"access", a->free    ? "free"
-                                     : a->write ? "write"
-                                                : "read"},
-                          {"size", a->size},
-                          {"location", location_object(choose_location(a->pc, symbolizer))}});
-    }
-    b["race"] = {{"address", hex_address(r.address)},
-                 {"variable", symbolizer.variable(r.address)},
-                 {"object_name", names.address(r.address)},
-                 {"accesses", std::move(accesses)}};
-  }
-
-  if (bug.misuse.object != 0) {
-    const ObjectHistory history(bug, symbolizer);
-    json events = json::array();
-    for (const ObjectHistory::Entry& e : history.entries())
-      events.push_back({{"event", e.what},
-                        {"thread", e.thread},
-                        {"step", e.step},
-                        {"after_step", e.after_step},
-                        {"location", location_object(e.where)}});
-    b["misuse"] = {{"object", hex_address(bug.misuse.object)},
-                   {"object_kind", ObjectHistory::noun(bug.misuse.kind)},
-                   {"object_name", names.address(bug.misuse.object)},
-                   {"earlier_events", history.omitted()},
-                   {"history", std::move(events)}};
-  }
-
-  std::string trace;
-  const std::size_t from = std::min(bug.shown_from, bug.events.size());
-  if (from != 0) b["trace_omitted"] = from;
-  for (std::size_t i = from; i < bug.events.size(); ++i) {
-    const Event& e = bug.events[i];
-    Frame where = choose_location(e, symbolizer);
-    if (i != from) trace += '\n';
-    JsonLine step(&trace);
-    step.field("step", i + 1)
-        .field("thread", e.thread)
-        .field("op", op_name(e.op.kind))
-        .field("object", object_string(e.op))
-        .field("object_name", names.object(e.op, i))
-        .field("size", is_memory_access(e.op.kind) ? e.op.size : 0)
-        .field("preemption", (e.flags & kPreemption) != 0)
-        .field("location",
-               where.file.empty() ? std::string() : where.file + ":" + std::to_string(where.line))
-        .field("function", where.function);
-    if (targets_thread(e.op.kind)) step.field("target", e.op.aux);
-    if (e.values & kValueBefore) step.field("value_before", e.before);
-    if (e.values & kValueAfter) step.field("value_after", e.after);
-  }
-  b["trace"] = steps.add(std::move(trace));
-
-  json threads = json::array();
-  for (ThreadId t = 0; t < bug.thread_names.size(); ++t)
-    if (!bug.thread_names[t].empty())
-      threads.push_back({{"thread", t}, {"name", bug.thread_names[t]}});
-  b["thread_names"] = std::move(threads);
-  json heap = json::array();
-  for (std::size_t i = 0; i < names.heap_blocks().size(); ++i) {
-    const Allocation& a = names.heap_blocks()[i];
-    heap.push_back({{"name", ObjectNames::heap_block_name(i)},
-                    {"address", hex_address(a.address)},
-                    {"size", a.size},
-                    {"thread", a.thread},
-                    {"step", a.step},
-                    {"location", location_object(choose_location(a, symbolizer))}});
-    const std::string label = names.heap_block_label(i);
-    if (label != ObjectNames::heap_block_name(i)) heap.back()["label"] = label;
-  }
-  b["heap_objects"] = std::move(heap);
+  b["blocked"] = blocked_array(bug, names, symbolizer);
+  if (bug.has_race) b["race"] = race_object(bug.race, names, symbolizer);
+  if (bug.misuse.object != 0) b["misuse"] = misuse_object(bug, names, symbolizer);
+  if (const std::size_t from = std::min(bug.shown_from, bug.events.size()); from != 0)
+    b["trace_omitted"] = from;
+  b["trace"] = steps.add(trace_lines(bug, names, symbolizer));
+  add_names(b, bug, names, symbolizer);
   if (bug.leads_to_searched != 0) {
     b["leads_to_searched"] = bug.leads_to_searched;
     if (!bug.leads_to.empty()) b["leads_to"] = bug_object(bug.leads_to.front(), symbolizer, steps);

@@ -274,6 +274,22 @@ BugRecord race_record(const RaceSlot& slot, std::string message) {
   return r;
 }
 
+std::string join_points(const std::vector<std::string>& points) {
+  std::string joined;
+  for (const std::string& p : points) joined += (joined.empty() ? "" : ",") + p;
+  return joined;
+}
+
+std::vector<std::string> split_points(std::string_view joined) {
+  std::vector<std::string> points;
+  for (std::string_view rest = joined; !rest.empty();) {
+    const std::size_t comma = rest.find(',');
+    points.emplace_back(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return points;
+}
+
 std::vector<std::string> point_locations(const rt::RacyPoints& racy) {
   std::vector<std::string> points;
   for (std::uintptr_t pc : racy.pcs()) points.push_back(rt::code_location(pc));

@@ -3,6 +3,7 @@
 // executions, and how the supervising process reads what it left in shared memory.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -78,5 +79,9 @@ BugRecord race_record(const RaceSlot& slot, std::string message);
 // *racy; "" or a one-line error naming a location no module of this program holds.
 std::vector<std::string> point_locations(const rt::RacyPoints& racy);
 std::string resolve_points(const std::vector<std::string>& points, rt::RacyPoints* racy);
+// Those locations as one line, comma-separated (a checkpoint's, the shared region's), and
+// back.
+std::string join_points(const std::vector<std::string>& points);
+std::vector<std::string> split_points(std::string_view joined);
 
 }  // namespace weft::explorer

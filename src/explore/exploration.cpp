@@ -4,7 +4,6 @@
 #include <sys/wait.h>
 
 #include <algorithm>
-#include <sstream>
 
 #include "explore/bug_identity.hpp"
 #include "explore/fork_executor.hpp"
@@ -44,12 +43,6 @@ void explain_first_exit(RunRecord* run, const BugRecord& b, std::uint64_t execut
   run->warnings.push_back(
       "the first execution already exited with status " + n + ": if the program returns " + n +
       " by design, declare it with --expect-exit " + n + ", or --expect-exit any");
-}
-
-std::string joined_points(const std::vector<std::string>& points) {
-  std::string joined;
-  for (const std::string& p : points) joined += (joined.empty() ? "" : ",") + p;
-  return joined;
 }
 
 }  // namespace
@@ -208,9 +201,7 @@ bool Exploration::resume_search(std::string* error) {
   if (!resumed) return true;
   const Checkpoint& saved = checkpoint_->saved();
   if (!saved.points.empty()) {
-    std::vector<std::string> points;
-    std::stringstream list(saved.points);
-    for (std::string p; std::getline(list, p, ',');) points.push_back(p);
+    const std::vector<std::string> points = split_points(saved.points);
     if (std::string e = resolve_points(points, &s_.racy); !e.empty()) {
       *error = "checkpoint '" + checkpoint_->path() + "' is refused: " + e;
       return false;
@@ -232,7 +223,7 @@ std::string Exploration::save_checkpoint(bool complete) {
   const bool again = unfinished_ && !complete;
   const SearchCheckpoint::Progress p{counted_ - (again && unfinished_counted_ ? 1 : 0),
                                      earlier_bugs_ + run_.bugs.size(), complete,
-                                     joined_points(s_.points)};
+                                     join_points(s_.points)};
   return checkpoint_->save(*s_.strategy, again, p, os::monotonic_ns());
 }
 

@@ -124,8 +124,7 @@ class TestBodyExploration final : public Exploration {
   // The caller names the points in the schedule of the bug that ends this process.
   void points_changed() override {
     SharedHeader& h = header();
-    std::string joined;
-    for (const std::string& p : s_.points) joined += (joined.empty() ? "" : ",") + p;
+    const std::string joined = join_points(s_.points);
     if (joined.size() >= sizeof h.points)
       fail("too many racy scheduling points to record in a schedule");
     detect::copy_text(h.points, sizeof h.points, joined.c_str());
@@ -299,12 +298,7 @@ RunRecord run_in_process(const std::function<void()>& body, std::uint64_t finger
                            std::to_string(run.executions) + ", which was stopped unfinished");
   }
   const bool died = !stopped && !h.finished.load() && !h.bug.written() && h.error[0] == '\0';
-  std::vector<std::string> points;
-  for (std::string_view rest = h.points; !rest.empty();) {
-    const std::size_t comma = rest.find(',');
-    points.emplace_back(rest.substr(0, comma));
-    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-  }
+  const std::vector<std::string> points = split_points(h.points);
   if (h.bug.written() || died)
     run.bugs.push_back(read_bug(region, status, fingerprint, run.strategy, run.seed, points));
   for (std::uint32_t i = 0; i < h.nraces.load() && i < SharedHeader::kMaxRaces; ++i)

@@ -1,7 +1,8 @@
 // `make bench`, whole programs: executions per second of `weft run` (fork server) on a
 // small 2-thread C program, next to starting the same program with posix_spawn, in one run;
 // and the floor of any fork server here: forking a child that makes two threads and
-// exits, with no weft at all.
+// exits, with no weft at all; and the floor of an executor that restores a snapshot of the
+// process instead of forking one (sys/process_snapshot.hpp, #30), with the same threads.
 #include <pthread.h>
 #include <sched.h>
 #include <spawn.h>
@@ -12,6 +13,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+
+#include "sys/process_snapshot.hpp"
 
 extern char** environ;
 
@@ -46,6 +49,45 @@ double fork_floor_s(int n) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+int g_round = 0;  // excluded from the snapshot: outlives its restores
+
+// 2 threads + join + restore of a snapshot taken before them, n times, on one cpu; 0 when
+// the snapshot could not be taken or restored.
+double restore_floor_s(int n, std::size_t* copied) {
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) return 0;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(sched_getcpu(), &one);
+    sched_setaffinity(0, sizeof one, &one);
+    auto* snap = new weft::os::ProcessSnapshot;
+    snap->exclude(&g_round, sizeof g_round);
+    if (getcontext(snap->context()) != 0) _exit(1);
+    if (!snap->resumed() && !snap->take().empty()) _exit(1);
+    pthread_t t[2];
+    for (pthread_t& x : t) pthread_create(&x, nullptr, nothing, nullptr);
+    for (pthread_t& x : t) pthread_join(x, nullptr);
+    if (++g_round < n) {
+      const std::string why = snap->restore();  // returns only when it cannot
+      std::fprintf(stderr, "run_bench: cannot restore: %s\n", why.c_str());
+      _exit(1);
+    }
+    const std::size_t bytes = snap->saved_bytes();
+    if (write(pipe_fds[1], &bytes, sizeof bytes) != sizeof bytes) _exit(1);
+    _exit(0);
+  }
+  close(pipe_fds[1]);
+  const auto t0 = std::chrono::steady_clock::now();
+  int status;
+  waitpid(pid, &status, 0);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const bool ok = read(pipe_fds[0], copied, sizeof *copied) == sizeof *copied;
+  close(pipe_fds[0]);
+  return ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? s : 0;
+}
+
 // `weft run ... --json -`'s elapsed_s; 0 when it failed.
 double weft_seconds(const std::string& command) {
   FILE* p = popen(command.c_str(), "r");
@@ -76,23 +118,33 @@ int main(int argc, char** argv) {
     int status;
     waitpid(pid, &status, 0);
   }
-  const double spawn_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double spawn_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   const double floor_s = fork_floor_s(n);
+  std::size_t copied = 0;
+  const double restore_s = restore_floor_s(n, &copied);
+  if (restore_s <= 0) return 1;
 
   const double weft_s = weft_seconds(bin + "/weft run --jobs 1 --quiet --json - -s random -n " +
                                      std::to_string(n) + " -- " + program);
   if (weft_s <= 0) return 1;
 
-  std::printf("\nwhole programs, a 2-thread C program (5 lock/unlock per thread), %d executions:\n", n);
+  std::printf("\nwhole programs, a 2-thread C program (5 lock/unlock per thread), %d executions:\n",
+              n);
   std::printf("  posix_spawn + wait, no weft        %10.0f executions/s  %8.1f us each\n",
               n / spawn_s, spawn_s * 1e6 / n);
   std::printf("  weft run (fork server, random)     %10.0f executions/s  %8.1f us each\n",
               n / weft_s, weft_s * 1e6 / n);
   std::printf("  speed-up over spawning             %10.2fx\n", spawn_s / weft_s);
-  std::printf("  floor: fork + 2 threads + exit     %10.0f executions/s  %8.1f us each (no weft;\n"
-              "         the best any fork server could do here: %.2fx over spawning)\n",
-              n / floor_s, floor_s * 1e6 / n, spawn_s / floor_s);
+  std::printf(
+      "  floor: fork + 2 threads + exit     %10.0f executions/s  %8.1f us each (no weft;\n"
+      "         the best any fork server could do here: %.2fx over spawning)\n",
+      n / floor_s, floor_s * 1e6 / n, spawn_s / floor_s);
+  std::printf(
+      "  floor: 2 threads + snapshot restore%10.0f executions/s  %8.1f us each (no weft;\n"
+      "         %zu KiB copied back: %.2fx over the fork floor)\n",
+      n / restore_s, restore_s * 1e6 / n, copied >> 10, floor_s / restore_s);
 
   // A long systematic search: the server's memory grows with it (the state cache), and
   // every fork copies its page tables; what an execution costs late in the search against
@@ -103,10 +155,12 @@ int main(int argc, char** argv) {
   const double early_s = weft_seconds(dfs + std::to_string(early) + counter);
   const double late_s = weft_seconds(dfs + std::to_string(late) + counter);
   if (early_s <= 0 || late_s <= 0) return 1;
-  const double early_us = early_s * 1e6 / early, late_us = (late_s - early_s) * 1e6 / (late - early);
-  std::printf("\nwhole programs, a long dfs (4 threads x 3 locked increments):\n"
-              "  executions 1-%d                %8.1f us each\n"
-              "  executions %d-%d           %8.1f us each (%.2fx)\n",
-              early, early_us, early + 1, late, late_us, late_us / early_us);
+  const double early_us = early_s * 1e6 / early,
+               late_us = (late_s - early_s) * 1e6 / (late - early);
+  std::printf(
+      "\nwhole programs, a long dfs (4 threads x 3 locked increments):\n"
+      "  executions 1-%d                %8.1f us each\n"
+      "  executions %d-%d           %8.1f us each (%.2fx)\n",
+      early, early_us, early + 1, late, late_us, late_us / early_us);
   return 0;
 }

@@ -239,71 +239,137 @@ std::unique_ptr<Strategy> make_best_first(const StrategyInfo& info, bool has_arg
                                              bound, seed);
 }
 
+std::unique_ptr<Strategy> make_random(const StrategyInfo& info, bool has_arg, std::string_view arg,
+                                      std::uint64_t seed, std::string* error,
+                                      const StrategyOptions&) {
+  if (!no_argument(info, has_arg, arg, error)) return nullptr;
+  return std::make_unique<RandomWalkStrategy>(seed);
+}
+
+std::unique_ptr<Strategy> make_pct(const StrategyInfo& info, bool has_arg, std::string_view arg,
+                                   std::uint64_t seed, std::string* error, const StrategyOptions&) {
+  std::uint64_t d = kPctDefaultDepth;
+  if (has_arg && !parse_uint(arg, 1, kPctMaxDepth, &d))
+    return fail(error, "pct: the depth d must be an integer from 1 to " +
+                           std::to_string(kPctMaxDepth) + ", got " + quoted(arg) +
+                           " (usage: " + std::string(info.usage) + ")");
+  return std::make_unique<PctStrategy>(seed, static_cast<std::uint32_t>(d));
+}
+
+std::unique_ptr<Strategy> make_pctvb(const StrategyInfo& info, bool has_arg, std::string_view arg,
+                                     std::uint64_t seed, std::string* error,
+                                     const StrategyOptions&) {
+  const std::string usage = " (usage: " + std::string(info.usage) + ")";
+  const std::size_t comma = arg.find(',');
+  std::uint64_t d = kPctDefaultDepth, v = kPctvbDefaultVariables;
+  if (!has_arg)
+    return std::make_unique<PctvbStrategy>(seed, static_cast<std::uint32_t>(d),
+                                           static_cast<std::uint32_t>(v));
+  if (comma == std::string_view::npos)
+    return fail(error, "pctvb needs a depth and a variable count, got " + quoted(arg) + usage);
+  if (!parse_uint(arg.substr(0, comma), 1, kPctMaxDepth, &d))
+    return fail(error, "pctvb: the depth d must be an integer from 1 to " +
+                           std::to_string(kPctMaxDepth) + ", got " + quoted(arg.substr(0, comma)) +
+                           usage);
+  if (!parse_uint(arg.substr(comma + 1), 1, kPctvbMaxVariables, &v))
+    return fail(error, "pctvb: the variable count v must be an integer from 1 to " +
+                           std::to_string(kPctvbMaxVariables) + ", got " +
+                           quoted(arg.substr(comma + 1)) + usage);
+  return std::make_unique<PctvbStrategy>(seed, static_cast<std::uint32_t>(d),
+                                         static_cast<std::uint32_t>(v));
+}
+
+std::unique_ptr<Strategy> make_pos(const StrategyInfo& info, bool has_arg, std::string_view arg,
+                                   std::uint64_t seed, std::string* error, const StrategyOptions&) {
+  if (!no_argument(info, has_arg, arg, error)) return nullptr;
+  return std::make_unique<PosStrategy>(seed, false);
+}
+
+std::unique_ptr<Strategy> make_pos_star(const StrategyInfo& info, bool has_arg,
+                                        std::string_view arg, std::uint64_t seed,
+                                        std::string* error, const StrategyOptions&) {
+  if (!no_argument(info, has_arg, arg, error)) return nullptr;
+  return std::make_unique<PosStrategy>(seed, true);
+}
+
+std::unique_ptr<Strategy> make_dfs(const StrategyInfo& info, bool has_arg, std::string_view arg,
+                                   std::uint64_t, std::string* error,
+                                   const StrategyOptions& options) {
+  if (!no_argument(info, has_arg, arg, error)) return nullptr;
+  return std::make_unique<DfsStrategy>(options.preemption_bound == StrategyOptions::kNoBound
+                                           ? DfsStrategy::kUnbounded
+                                           : options.preemption_bound);
+}
+
+std::unique_ptr<Strategy> make_dpor(const StrategyInfo& info, bool has_arg, std::string_view arg,
+                                    std::uint64_t, std::string* error, const StrategyOptions&) {
+  if (!no_argument(info, has_arg, arg, error)) return nullptr;
+  return std::make_unique<DporStrategy>();
+}
+
+std::unique_ptr<Strategy> make_vb(const StrategyInfo& info, bool has_arg, std::string_view arg,
+                                  std::uint64_t, std::string* error, const StrategyOptions&) {
+  const std::string usage = " (usage: " + std::string(info.usage) + ")";
+  const std::size_t comma = arg.find(',');
+  std::uint64_t v = VariableBoundStrategy::kDefaultVariables,
+                c = VariableBoundStrategy::kDefaultPreemptions;
+  if (!has_arg) return std::make_unique<VariableBoundStrategy>(static_cast<std::uint32_t>(v), c);
+  if (!parse_uint(arg.substr(0, comma), 1, kPctvbMaxVariables, &v))
+    return fail(error, "vb: the variable bound v must be an integer from 1 to " +
+                           std::to_string(kPctvbMaxVariables) + ", got " +
+                           quoted(arg.substr(0, comma)) + usage);
+  if (comma != std::string_view::npos && !parse_uint(arg.substr(comma + 1), 1, kMaxBound, &c))
+    return fail(error, "vb: the preemption bound c must be an integer from 1 to " +
+                           std::to_string(kMaxBound) + ", got " + quoted(arg.substr(comma + 1)) +
+                           usage);
+  // Its table has a counter pair per level (v + 1) * (c + 1): vb:1000,1000000 asked
+  // for 16 GB before the search began.
+  if ((v + 1) * (c + 1) > kVbMaxLevels)
+    return fail(error, "vb: v=" + std::to_string(v) + " and c=" + std::to_string(c) +
+                           " make (v+1)*(c+1) = " + std::to_string((v + 1) * (c + 1)) +
+                           " levels, more than " + std::to_string(kVbMaxLevels) +
+                           ": give a smaller v or c" + usage);
+  return std::make_unique<VariableBoundStrategy>(static_cast<std::uint32_t>(v), c);
+}
+
+std::unique_ptr<Strategy> make_pb(const StrategyInfo& info, bool has_arg, std::string_view arg,
+                                  std::uint64_t, std::string* error, const StrategyOptions&) {
+  std::uint64_t c;
+  if (!parse_bound(info, has_arg, arg, "preemption bound c", &c, error)) return nullptr;
+  return std::make_unique<PreemptionBoundStrategy>(c);
+}
+
+std::unique_ptr<Strategy> make_db(const StrategyInfo& info, bool has_arg, std::string_view arg,
+                                  std::uint64_t, std::string* error, const StrategyOptions&) {
+  std::uint64_t d;
+  if (!parse_bound(info, has_arg, arg, "delay bound d", &d, error)) return nullptr;
+  return std::make_unique<DelayBoundStrategy>(d);
+}
+
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> kEntries = {
       {{"random", "random",
         "random walk: each step runs an enabled thread chosen uniformly (the baseline of "
         "the PCT and POS papers)"},
-       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t seed,
-          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
-         if (!no_argument(info, has_arg, arg, error)) return nullptr;
-         return std::make_unique<RandomWalkStrategy>(seed);
-       }},
+       make_random},
       {{"pct", "pct[:<d>]",
         "PCT (Burckhardt et al., ASPLOS'10): random thread priorities and d-1 random "
         "priority change points; finds a depth-d bug with probability >= 1/(n*k^(d-1)); "
         "d defaults to 3"},
-       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t seed,
-          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
-         std::uint64_t d = kPctDefaultDepth;
-         if (has_arg && !parse_uint(arg, 1, kPctMaxDepth, &d))
-           return fail(error, "pct: the depth d must be an integer from 1 to " +
-                                  std::to_string(kPctMaxDepth) + ", got " + quoted(arg) +
-                                  " (usage: " + std::string(info.usage) + ")");
-         return std::make_unique<PctStrategy>(seed, static_cast<std::uint32_t>(d));
-       }},
+       make_pct},
       {{"pctvb", "pctvb[:<d>,<v>]",
         "PCT with variable bounding (variable and thread bounding paper, section 3): the "
         "d-1 change points fall on accesses to v shared variables drawn per execution "
         "(default 3,2); needs an instrumented program"},
-       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t seed,
-          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
-         const std::string usage = " (usage: " + std::string(info.usage) + ")";
-         const std::size_t comma = arg.find(',');
-         std::uint64_t d = kPctDefaultDepth, v = kPctvbDefaultVariables;
-         if (!has_arg)
-           return std::make_unique<PctvbStrategy>(seed, static_cast<std::uint32_t>(d),
-                                                  static_cast<std::uint32_t>(v));
-         if (comma == std::string_view::npos)
-           return fail(error,
-                       "pctvb needs a depth and a variable count, got " + quoted(arg) + usage);
-         if (!parse_uint(arg.substr(0, comma), 1, kPctMaxDepth, &d))
-           return fail(error, "pctvb: the depth d must be an integer from 1 to " +
-                                  std::to_string(kPctMaxDepth) + ", got " +
-                                  quoted(arg.substr(0, comma)) + usage);
-         if (!parse_uint(arg.substr(comma + 1), 1, kPctvbMaxVariables, &v))
-           return fail(error, "pctvb: the variable count v must be an integer from 1 to " +
-                                  std::to_string(kPctvbMaxVariables) + ", got " +
-                                  quoted(arg.substr(comma + 1)) + usage);
-         return std::make_unique<PctvbStrategy>(seed, static_cast<std::uint32_t>(d),
-                                                static_cast<std::uint32_t>(v));
-       }},
+       make_pctvb},
       {{"pos", "pos",
         "POS, partial order sampling (Yuan, Yang, Gu, CAV'18): a random priority per pending "
         "event, the highest runs, events on the object it touched draw new priorities"},
-       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t seed,
-          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
-         if (!no_argument(info, has_arg, arg, error)) return nullptr;
-         return std::make_unique<PosStrategy>(seed, false);
-       }},
+       make_pos},
       {{"pos*", "pos*",
         "POS* (Yuan, Yang, Gu, CAV'18): POS with the read-only relaxation, a read does not "
         "redraw the priority of a read"},
-       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t seed,
-          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
-         if (!no_argument(info, has_arg, arg, error)) return nullptr;
-         return std::make_unique<PosStrategy>(seed, true);
-       }},
+       make_pos_star},
       {{"tb", "tb[:<t>[:<c>]]",
         "thread bounding (Bindal, Bansal, Lal, section 4): a random priority permutation of "
         "the threads (and c preemption fragments) per execution; every ordering of t "
@@ -312,22 +378,12 @@ const std::vector<Entry>& entries() {
       {{"dfs", "dfs",
         "exhaustive depth-first search over the execution tree (GAMBIT, PPoPP'10): every "
         "schedule once, then complete"},
-       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t,
-          std::string* error, const StrategyOptions& options) -> std::unique_ptr<Strategy> {
-         if (!no_argument(info, has_arg, arg, error)) return nullptr;
-         return std::make_unique<DfsStrategy>(options.preemption_bound == StrategyOptions::kNoBound
-                                                  ? DfsStrategy::kUnbounded
-                                                  : options.preemption_bound);
-       }},
+       make_dfs},
       {{"dpor", "dpor",
         "dynamic partial-order reduction with sleep sets (Flanagan and Godefroid, "
         "POPL'05): only orders a race of an earlier execution shows may matter; complete "
         "when every happens-before class was explored"},
-       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t,
-          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
-         if (!no_argument(info, has_arg, arg, error)) return nullptr;
-         return std::make_unique<DporStrategy>();
-       }},
+       make_dpor},
       {{"bf", "bf[:<p>[,<p>...]]",
         "GAMBIT's best-first search (Coons et al., PPoPP'10): the execution tree's frontier "
         "ordered by priorities pb, dpor, mdpor, ss, rand, method=<f>[,...], var=<v>[,...] "
@@ -338,51 +394,16 @@ const std::vector<Entry>& entries() {
         "variable bounding for systematic search (Bindal, Bansal, Lal, ISSTA'13, section 2): "
         "every execution whose at most c preemptions touch at most v distinct variables, by "
         "increasing v then c; says which (v, c) were completed; default 2,2"},
-       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t,
-          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
-         const std::string usage = " (usage: " + std::string(info.usage) + ")";
-         const std::size_t comma = arg.find(',');
-         std::uint64_t v = VariableBoundStrategy::kDefaultVariables,
-                       c = VariableBoundStrategy::kDefaultPreemptions;
-         if (!has_arg)
-           return std::make_unique<VariableBoundStrategy>(static_cast<std::uint32_t>(v), c);
-         if (!parse_uint(arg.substr(0, comma), 1, kPctvbMaxVariables, &v))
-           return fail(error, "vb: the variable bound v must be an integer from 1 to " +
-                                  std::to_string(kPctvbMaxVariables) + ", got " +
-                                  quoted(arg.substr(0, comma)) + usage);
-         if (comma != std::string_view::npos &&
-             !parse_uint(arg.substr(comma + 1), 1, kMaxBound, &c))
-           return fail(error, "vb: the preemption bound c must be an integer from 1 to " +
-                                  std::to_string(kMaxBound) + ", got " +
-                                  quoted(arg.substr(comma + 1)) + usage);
-         // Its table has a counter pair per level (v + 1) * (c + 1): vb:1000,1000000 asked
-         // for 16 GB before the search began.
-         if ((v + 1) * (c + 1) > kVbMaxLevels)
-           return fail(error, "vb: v=" + std::to_string(v) + " and c=" + std::to_string(c) +
-                                  " make (v+1)*(c+1) = " + std::to_string((v + 1) * (c + 1)) +
-                                  " levels, more than " + std::to_string(kVbMaxLevels) +
-                                  ": give a smaller v or c" + usage);
-         return std::make_unique<VariableBoundStrategy>(static_cast<std::uint32_t>(v), c);
-       }},
+       make_vb},
       {{"pb", "pb[:<c>]",
         "iterative preemption bounding (ICB, Musuvathi and Qadeer, PLDI'07): every schedule "
         "with 0 preemptions, then 1, ...; the first bug found has the fewest; stops after "
         "bound c if given"},
-       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t,
-          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
-         std::uint64_t c;
-         if (!parse_bound(info, has_arg, arg, "preemption bound c", &c, error)) return nullptr;
-         return std::make_unique<PreemptionBoundStrategy>(c);
-       }},
+       make_pb},
       {{"db", "db[:<d>]",
         "iterative delay bounding (Emmi, Qadeer, Rakamaric, POPL'11): every schedule with 0 "
         "deviations from round-robin scheduling, then 1, ...; stops after bound d if given"},
-       [](const StrategyInfo& info, bool has_arg, std::string_view arg, std::uint64_t,
-          std::string* error, const StrategyOptions&) -> std::unique_ptr<Strategy> {
-         std::uint64_t d;
-         if (!parse_bound(info, has_arg, arg, "delay bound d", &d, error)) return nullptr;
-         return std::make_unique<DelayBoundStrategy>(d);
-       }},
+       make_db},
       {{"portfolio", "portfolio[:<s>+<s>+...]",
         "several strategies in turn, one execution each (GAMBIT: different heuristics win "
         "on different tests); the bug says which found it; default pos*+pct:3+random+pb"},

@@ -669,12 +669,8 @@ int launch(Run r, Mode mode) {
   return finish_run(r, mode, p.program, std::move(o));
 }
 
-// weft run: its options (the shared ones in run_options.cpp) and its help.
-CLI::App* add_run_command(CLI::App& app, Run& run) {
-  CLI::App* run_cmd = app.add_subcommand("run",
-                                         "run a program again and again, each time under\n"
-                                         "the schedule a search strategy chooses, until a\n"
-                                         "bug, the budget or the end of the strategy's space");
+// weft run's search: its strategy, budget, seed, bugs and statistics.
+void add_search_options(CLI::App* run_cmd, Run& run) {
   run_cmd
       ->add_option("--strategy,-s", run.strategy,
                    std::string("the search strategy, NAME[:ARGS] as 'weft\n"
@@ -734,6 +730,10 @@ CLI::App* add_run_command(CLI::App& app, Run& run) {
                     "executions per second, and the execution tree's\n"
                     "nodes created and most alive at once (GAMBIT\n"
                     "Figure 5; sampling strategies keep no tree)");
+}
+
+// How weft run's search is divided and kept: workers, shards, checkpoints.
+void add_division_options(CLI::App* run_cmd, Run& run) {
   run_cmd
       ->add_option("--jobs,-j", run.jobs,
                    "run N worker processes (default: WEFT_JOBS, else\n"
@@ -780,6 +780,16 @@ CLI::App* add_run_command(CLI::App& app, Run& run) {
                        weft::seconds_text(Run{}.checkpoint_every_s) + ")")
       ->option_text("SECONDS")
       ->transform(weft::cli::number_option(weft::kCheckpointEverySeconds));
+}
+
+// weft run: its options (the shared ones in run_options.cpp) and its help.
+CLI::App* add_run_command(CLI::App& app, Run& run) {
+  CLI::App* run_cmd = app.add_subcommand("run",
+                                         "run a program again and again, each time under\n"
+                                         "the schedule a search strategy chooses, until a\n"
+                                         "bug, the budget or the end of the strategy's space");
+  add_search_options(run_cmd, run);
+  add_division_options(run_cmd, run);
   add_run_options(run_cmd, run);
   run_cmd->footer(
       "Exit status: 0 no bug found, 1 a bug was found, 2 usage or tool error, 130\n"

@@ -88,7 +88,10 @@ CLI::Validator one_of(std::vector<std::string> values) {
       "");
 }
 
-void add_run_options(CLI::App* app, Run& r) {
+namespace {
+
+// How the result is shown: the report, its JSON, its web page and trace.
+void add_report_options(CLI::App* app, Run& r) {
   app->add_option("--json", r.json,
                   "also write the result as JSON to FILE; '-' writes\n"
                   "it to stdout instead of the text report (a\n"
@@ -118,6 +121,11 @@ void add_run_options(CLI::App* app, Run& r) {
                   "a slice per step, happens-before arrows,\n"
                   "preemptions and the bug marked")
       ->option_text("FILE");
+}
+
+// Where an execution ends and what is wrong with its end: its length, a hang, its output,
+// its exit status.
+void add_execution_end_options(CLI::App* app, Run& r) {
   app->add_option("--steps", r.steps,
                   "an execution longer than N steps (scheduling\n"
                   "points) is reported as a livelock when its last\n"
@@ -169,6 +177,11 @@ void add_run_options(CLI::App* app, Run& r) {
             return ExpectedExit::parse(text, &e);
           },
           ""));
+}
+
+// What the program's model lets happen: time, preemptions, races, timeouts, wakeups,
+// fairness.
+void add_model_options(CLI::App* app, Run& r) {
   app->add_flag("--real-time", r.real_time,
                 "clock_gettime, gettimeofday and time read real\n"
                 "time (default: virtual time, the same in every\n"
@@ -223,6 +236,14 @@ void add_run_options(CLI::App* app, Run& r) {
                 "that yields, sleeps or spins waits until the\n"
                 "others have run, and an execution past --steps is\n"
                 "a livelock)");
+}
+
+}  // namespace
+
+void add_run_options(CLI::App* app, Run& r) {
+  add_report_options(app, r);
+  add_execution_end_options(app, r);
+  add_model_options(app, r);
   // For the help only: CLI11 leaves the program and what follows it unparsed
   // (prefix_command), for take_program(), so that the program's options stay its own.
   app->add_option("command", r.command,

@@ -780,6 +780,18 @@ void add_division_options(CLI::App* run_cmd, Run& run) {
                        weft::seconds_text(Run{}.checkpoint_every_s) + ")")
       ->option_text("SECONDS")
       ->transform(weft::cli::number_option(weft::kCheckpointEverySeconds));
+  run_cmd
+      ->add_option("--isolate", run.isolate,
+                   "how each execution starts from the program's\n"
+                   "start: fork (the default), a child forked per\n"
+                   "execution; restore, executions one after another\n"
+                   "in one child that puts back its memory,\n"
+                   "descriptors and signal handlers between them, and\n"
+                   "forks again for what it cannot put back (one\n"
+                   "worker; not with --shard, --checkpoint or\n"
+                   "--check-output; docs/architecture.md)")
+      ->option_text("fork|restore")
+      ->check(weft::cli::one_of({"fork", "restore"}));
 }
 
 // weft run: its options (the shared ones in run_options.cpp) and its help.

@@ -35,6 +35,9 @@ const TextRule ExpectExitRule{[](const std::string& t) -> const char* {
 const TextRule ModeRule{[](const std::string& t) -> const char* {
   return one_of(t, {"run", "replay", "minimize"}) ? nullptr : "run, replay or minimize";
 }};
+const TextRule IsolateRule{[](const std::string& t) -> const char* {
+  return one_of(t, {"fork", "restore"}) ? nullptr : "fork or restore";
+}};
 const TextRule CheckpointOptionsRule{[](const std::string& t) -> const char* {
   OptionList o;
   return decode_checkpoint_options(t, &o) ? nullptr : "lines of an option's name and value";

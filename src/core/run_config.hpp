@@ -25,7 +25,7 @@ inline constexpr std::uint64_t kDefaultColumns = 100;  // report/text_width.hpp'
 inline constexpr WholeNumber kWorkerNumber{0, kJobsNumber.hi - 1,
                                            "a worker's number from 0 to 255"};
 extern const TextRule RacesRule, PreemptOnRule, PatternsRule, ExpectExitRule, ModeRule,
-    CheckpointOptionsRule, ShardRule, FdRule;
+    CheckpointOptionsRule, ShardRule, FdRule, IsolateRule;
 
 struct RunConfig {
 #define WEFT_RUN_OPTION(Type, field, default_value, reader, name, roles) Type field = default_value;

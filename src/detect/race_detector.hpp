@@ -31,6 +31,9 @@ class RaceDetector {
 
   // Whether its shadow memory could be reserved (an address-space limit may refuse it).
   bool ok() const { return shadow_.ok(); }
+  // The shadow as made, and the ranges it reserved (shadow_memory.hpp).
+  void clear_shadow() { shadow_.clear_all(); }
+  std::array<ShadowMemory::Range, 4> shadow_ranges() const { return shadow_.ranges(); }
 
   // A new execution: thread 0 alone, no clocks, no shadow memory (all memory released).
   void reset();

@@ -146,4 +146,31 @@ void ShadowMemory::reset() {
   many_ = false;
 }
 
+void ShadowMemory::clear_all() {
+  if (!ok()) return;
+  auto give_back = [](const void* p, std::size_t bytes) {
+    if (bytes > 0) madvise(const_cast<void*>(p), bytes, MADV_DONTNEED);
+  };
+  give_back(top_, kTopEntries * sizeof *top_);
+  give_back(tables_, std::size_t{ntables_} * kTableEntries * sizeof *tables_);
+  give_back(blocks_, std::size_t{nlone_} * kBlockWords * sizeof(Word));
+  give_back(blocks_ + kMaxBlocks / 2 * kBlockWords,
+            std::size_t{nnext_} * kBlockWords * sizeof(Word));
+  give_back(states_, std::size_t{nlone_} * sizeof(BlockState));
+  give_back(states_ + kMaxBlocks / 2, std::size_t{nnext_} * sizeof(BlockState));
+  last_base_ = 1;
+  last_block_ = nullptr;
+  ntables_ = nlone_ = nnext_ = 0;
+  made_.clear();
+  many_ = false;
+  scratch_ = Word{};
+}
+
+std::array<ShadowMemory::Range, 4> ShadowMemory::ranges() const {
+  return {Range{top_, kTopEntries * sizeof *top_},
+          Range{tables_, kMaxTables * kTableEntries * sizeof *tables_},
+          Range{blocks_, kMaxBlocks * kBlockWords * sizeof(Word)},
+          Range{states_, kMaxBlocks * sizeof(BlockState)}};
+}
+
 }  // namespace weft::detect

@@ -16,6 +16,7 @@
 // zeroed. Beyond kMaxBlocks / 2 blocks of a kind, words are untracked (scratch(): races
 // there may be missed, none is invented).
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -130,6 +131,15 @@ class ShadowMemory {
   // fork server's child, every page written is a fault and a copy); else the blocks go
   // back to the kernel.
   void reset();
+  // Every word, block and table emptied and their pages given back to the kernel: the
+  // shadow as it was made (a process put back to before its executions needs that).
+  void clear_all();
+  // The ranges it reserved (for a snapshot to leave out: clear_all() restores them).
+  struct Range {
+    const void* begin;
+    std::size_t bytes;
+  };
+  std::array<Range, 4> ranges() const;
 
   // A word with no history, for addresses beyond the map (emptied at each call).
   Word& scratch() {

@@ -7,6 +7,7 @@
 
 #include "explore/bug_identity.hpp"
 #include "explore/fork_executor.hpp"
+#include "explore/kept_strategy.hpp"
 #include "explore/replay_strategy.hpp"
 #include "explore/stop_request.hpp"
 #include "report/location.hpp"
@@ -58,6 +59,8 @@ std::unique_ptr<Strategy> make_exploration_strategy(const ExplorationConfig& cfg
   // exit, writing (and copying) pages of the server's heap.
   static auto& symbolizer = *new Symbolizer;
   static auto& symbols = *new SymbolizerSymbols(symbolizer);
+  // All of the strategy's memory in the kept arena (kept_strategy.hpp).
+  rt::InternalHeap::KeepScope keep;
   auto strategy = make_strategy(cfg.strategy, cfg.seed, error,
                                 {.state_cache = cfg.state_cache(),
                                  .preemption_bound = cfg.preemption_bound,
@@ -66,7 +69,8 @@ std::unique_ptr<Strategy> make_exploration_strategy(const ExplorationConfig& cfg
     *error = "strategy " + cfg.strategy + " cannot be sharded";
     return nullptr;
   }
-  return strategy;
+  if (!strategy) return nullptr;
+  return std::make_unique<KeptStrategy>(std::move(strategy));
 }
 
 Exploration::Exploration(ExplorationState& s, Executor& executor, bool replaying)

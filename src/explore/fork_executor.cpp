@@ -13,6 +13,7 @@
 
 #include "core/file_text.hpp"
 #include "detect/hang_watch.hpp"
+#include "explore/runner.hpp"
 #include "explore/stop_request.hpp"
 #include "runtime/access_policy.hpp"
 #include "runtime/controller.hpp"
@@ -35,8 +36,8 @@ ExplorationState* g_server = nullptr;  // the child's, for what runs outside any
                                 "address-space limit (ulimit -v)");
 }
 
-void execution_exited() {
-  // Last of the atexit handlers: the program ran to its end. Threads still running (a
+void execution_exited(int status, void*) {
+  // Last of the exit handlers: the program ran to its end. Threads still running (a
   // detached one, say) go on until the process is torn down, which is one more step of
   // the exiting thread: the strategy chooses how far they get first.
   rt::Controller* c = rt::Controller::active();
@@ -48,6 +49,7 @@ void execution_exited() {
     c->note_unfinished(self->id);
   }
   g_server->region->header().finished.store(1, std::memory_order_release);
+  runner_execution_ended(*g_server, status);  // a runner's next execution, if it can
 }
 
 std::string read_fd(int fd, std::size_t limit = 1 << 20) {
@@ -88,7 +90,7 @@ void become_execution(ExplorationState& s) {
   cfg.cut_long_executions = true;              // a process per execution: one can end alone
   cfg.holder_out = &h.holder;                  // for the server's hang watch
   auto* controller = new rt::Controller(cfg);  // lives as long as the process
-  std::atexit(&execution_exited);
+  on_exit(&execution_exited, nullptr);
   controller->adopt_main_thread();
   rt::InternalHeap::set_weft_thread(false);  // the program's blocks from here
 }
@@ -117,7 +119,7 @@ BugRecord read_failure(SharedRegion& region, int status, std::uint64_t fingerpri
 }
 
 int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t deadline_ns,
-               bool* stopped) {
+               bool* stopped, std::uint64_t runner_number, bool* done) {
   int status = 0;
   sigset_t chld;
   sigemptyset(&chld);
@@ -125,6 +127,10 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
   StopRequest::add_to(&chld);  // weft's request to stop wakes the wait too
   detect::HangWatch watch(hang_timeout_s);
   for (;;) {
+    if (runner_number != 0 && h.runner_done.load(std::memory_order_acquire) == runner_number) {
+      *done = true;
+      return h.runner_status.load(std::memory_order_relaxed);
+    }
     pid_t r = waitpid(pid, &status, WNOHANG);
     if (r == pid || (r < 0 && errno != EINTR)) return status;
     const std::uint64_t now = os::monotonic_ns();
@@ -156,7 +162,7 @@ int wait_child(pid_t pid, SharedHeader& h, double hang_timeout_s, std::uint64_t 
   }
 }
 
-pid_t fork_execution(ExplorationState& s, std::uint64_t index) {
+void prepare_execution(ExplorationState& s, std::uint64_t index) {
   SharedHeader& h = s.region->header();
   new (&h.bug) detect::BugSlot();
   h.nunfinished = 0;
@@ -176,6 +182,10 @@ pid_t fork_execution(ExplorationState& s, std::uint64_t index) {
     lseek(s.output_fd, 0, SEEK_SET);
   }
   if (s.output_check) s.output_check->before_execution();
+}
+
+pid_t fork_execution(ExplorationState& s, std::uint64_t index) {
+  prepare_execution(s, index);
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid == 0) {
@@ -187,8 +197,60 @@ pid_t fork_execution(ExplorationState& s, std::uint64_t index) {
   return pid;
 }
 
-Executed ForkExecutor::run_once(std::uint64_t number, std::uint64_t deadline_ns) {
+// Whether the next execution may run in a runner: --isolate restore, a strategy in the
+// kept arena, and none of what the runner does not keep in step (--jobs teams, shards and
+// checkpoints change the strategy through distribution(); --check-output's reference
+// output; a replay, which is for a debugger).
+bool ForkExecutor::may_run_restored() const {
+  const ExplorationConfig& c = s_.config;
+  return restoring_ && rt::InternalHeap::kept(s_.strategy.get()) && !c.replay && !s_.output_check &&
+         !c.shard.sharded() && c.jobs_workers <= 1 && c.checkpoint.empty();
+}
+
+ForkExecutor::~ForkExecutor() { end_runner(); }
+
+void ForkExecutor::end_runner() {
+  if (runner_ <= 0) return;
+  kill(runner_, SIGKILL);
+  waitpid(runner_, nullptr, 0);
+  runner_ = -1;
+}
+
+// Execution `number` in the runner waiting for it. *ran false: the runner had ended before
+// it began the execution (the caller forks it instead).
+Executed ForkExecutor::run_in_runner(std::uint64_t number, std::uint64_t deadline_ns, bool* ran) {
+  SharedHeader& h = s_.region->header();
   Executed e;
+  prepare_execution(s_, number - 1);
+  h.runner_next.store(number, std::memory_order_release);
+  h.runner_go.fetch_add(1, std::memory_order_release);
+  os::futex_wake_shared(reinterpret_cast<const std::uint32_t*>(&h.runner_go), 1);
+  bool stopped = false, done = false;
+  e.status = wait_child(runner_, h, s_.config.hang_timeout_s, deadline_ns, &stopped, number, &done);
+  *ran = done || h.runner_started.load(std::memory_order_acquire) == number;
+  if (stopped) e.kind = Executed::Kind::kStopped;
+  if (done) {
+    ++restored_;
+  } else {
+    runner_ = -1;  // it ended (or was killed): its status is the execution's, if it began
+    if (h.runner_refused[0] != '\0') refused_ = h.runner_refused;
+  }
+  return e;
+}
+
+Executed ForkExecutor::run_once(std::uint64_t number, std::uint64_t deadline_ns) {
+  const bool restored = may_run_restored();
+  if (runner_ > 0 && (!restored || runner_strategy_ != s_.strategy.get())) end_runner();
+  if (runner_ > 0) {
+    bool ran = false;
+    Executed e = run_in_runner(number, deadline_ns, &ran);
+    if (ran) return e;
+  }
+  Executed e;
+  SharedHeader& h = s_.region->header();
+  h.runner_refused[0] = '\0';
+  h.runner_done.store(0);
+  h.runner_next.store(0);
   const pid_t pid = fork_execution(s_, number - 1);
   if (pid < 0) {
     e.kind = Executed::Kind::kFailed;
@@ -198,13 +260,31 @@ Executed ForkExecutor::run_once(std::uint64_t number, std::uint64_t deadline_ns)
   if (pid == 0) {
     if (in_child_) in_child_();
     sigprocmask(SIG_SETMASK, &program_mask_, nullptr);
+    if (restored && !become_runner(s_, number)) {
+      // One execution's child, as any (the reason is in the shared header).
+    }
     become_execution(s_);
     e.kind = Executed::Kind::kChild;  // into the program
     return e;
   }
-  bool stopped = false;
-  e.status = wait_child(pid, s_.region->header(), s_.config.hang_timeout_s, deadline_ns, &stopped);
+  bool stopped = false, done = false;
+  e.status = wait_child(pid, h, s_.config.hang_timeout_s, deadline_ns, &stopped,
+                        restored ? number : 0, &done);
   if (stopped) e.kind = Executed::Kind::kStopped;
+  if (done) {
+    runner_ = pid;  // restored, waiting for the next execution
+    runner_strategy_ = s_.strategy.get();
+    ++runners_;
+    refusals_ = 0;
+  } else if (restored && h.runner_refused[0] != '\0') {
+    refused_ = h.runner_refused;
+    // A program whose executions this many times in a row cannot be put back runs in
+    // forked children from here on (with fibers, which a runner goes without).
+    if (++refusals_ == kMostRefusals) {
+      restoring_ = false;
+      fell_back_at_ = number;
+    }
+  }
   return e;
 }
 

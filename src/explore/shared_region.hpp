@@ -28,7 +28,16 @@ struct SharedHeader {
   static constexpr std::uint32_t kMaxRaces = 256;
   static constexpr std::uint32_t kMaxUnfinished = 256;
 
-  std::atomic<int> finished{0};       // the child completed the run normally
+  std::atomic<int> finished{0};  // the child completed the run normally
+  // A runner (runner.hpp): the execution the server tells it to run next (runner_go, a
+  // futex word, counts the times it did), the one the runner began, the one it has run to
+  // its end and restored the process from, and that one's exit status.
+  std::atomic<std::uint64_t> runner_next{0};
+  std::atomic<std::uint32_t> runner_go{0};
+  std::atomic<std::uint64_t> runner_started{0};
+  std::atomic<std::uint64_t> runner_done{0};
+  std::atomic<int> runner_status{0};
+  char runner_refused[160] = {};      // why the runner's last restore was refused
   std::atomic<std::uint64_t> cut{0};  // the execution was cut at this many steps (progressing)
   std::atomic<std::uint64_t> executions{0};  // the running execution's number (bugs name it)
   std::atomic<std::uint64_t> counted{0};     // the explorer's own executions, that one included

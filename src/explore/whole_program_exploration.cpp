@@ -96,7 +96,9 @@ class WholeProgramExploration final : public Exploration {
  public:
   explicit WholeProgramExploration(ExplorationState& s)
       : Exploration(s, fork_, s.config.replay || s.config.minimize_only),
-        fork_(s, [this] { team_->disown(); }) {}
+        fork_(s, [this] { team_->disown(); }) {
+    fork_.set_restoring(s.config.isolate == "restore");
+  }
 
  private:
   void set_up() override {
@@ -227,6 +229,11 @@ class WholeProgramExploration final : public Exploration {
   }
 
   bool after_search() override {
+    if (const std::uint64_t at = fork_.fell_back_at(); at != 0)
+      run_.warnings.push_back("--isolate restore: from execution " + std::to_string(at) +
+                              " on, each execution ran in a forked child: its process could "
+                              "not be put back (" +
+                              fork_.refused() + ")");
     if (minimise_first()) return true;
     if (const std::uint64_t hangs = fork_.unconfirmed_hangs(); hangs > 0)
       run_.warnings.push_back(
@@ -294,7 +301,10 @@ class WholeProgramExploration final : public Exploration {
 }  // namespace
 
 void serve(ExplorationState& s) {
-  WholeProgramExploration exploration(s);
+  // Never destroyed: run() returns only in an execution's child, which goes on into the
+  // program and must not tear down the server's search (its symbolizer's mappings, its
+  // runner, its team) on the way.
+  auto& exploration = *new WholeProgramExploration(s);
   exploration.run();
 }
 

@@ -37,7 +37,7 @@ namespace {
 // Whether an allocation is weft's own: all of a weft thread's (the fork server's), and a
 // program thread's inside weft (a RuntimeScope).
 inline bool internal() {
-  if (InternalHeap::weft_thread()) return true;
+  if (InternalHeap::weft_thread() || InternalHeap::keeping()) return true;
   const ThreadState* s = rt::t_self;
   return s != nullptr && s->runtime_depth != 0;
 }

@@ -27,6 +27,7 @@ struct Carrier {
   ThreadState* assigned = nullptr;
   bool reusable = true;  // false: made with a custom stack; ends with its thread
   bool dead = false;     // its thread called pthread_exit: the OS thread ended
+  bool quit = false;     // woken with nothing to run: its OS thread ends (end_carriers)
   pid_t tid = 0;         // its kernel thread id, which every thread it runs has
   sigset_t initial_mask{};
   char initial_name[16] = {};

@@ -79,6 +79,7 @@ void* Controller::carrier_main(void* arg) {
       while (carrier->go.load(std::memory_order_acquire) == 0)
         os::futex_wait(reinterpret_cast<const std::uint32_t*>(&carrier->go), 0);
       carrier->go.store(0, std::memory_order_relaxed);
+      if (carrier->quit) return nullptr;
       me.state = Fiber::State::kRunning;
       me.on = me.home;
     }
@@ -245,6 +246,22 @@ void Controller::run_execution(const std::function<void()>& body) {
   }
   holder_.store(nullptr, std::memory_order_release);
   body_ = nullptr;
+}
+
+bool Controller::end_carriers() {
+  for (std::uint32_t i = 1; i < nthreads_; ++i)
+    if (!threads_[i]->finished) return false;
+  for (std::uint32_t b; (b = busy_.load(std::memory_order_acquire)) != 0;)
+    os::futex_wait(reinterpret_cast<const std::uint32_t*>(&busy_), b);
+  for (auto& c : carriers_) {
+    c->quit = true;
+    c->go.store(1, std::memory_order_release);
+    os::futex_wake(reinterpret_cast<const std::uint32_t*>(&c->go), 1);
+    os::join_thread(c->os, nullptr);
+  }
+  carriers_.clear();
+  idle_.clear();
+  return true;
 }
 
 void Controller::reach(const Deadline& deadline) {

@@ -95,6 +95,10 @@ class Controller {
   // controlled thread 0 of a new execution, and returns holding the baton. The execution
   // ends when the process does.
   void adopt_main_thread();
+  // At an adopted main thread's exit, in a process that runs executions one after another
+  // (explore/runner.hpp): every carrier's OS thread ends, so that the process is left with
+  // one thread. False, ending none, when another thread has not finished.
+  bool end_carriers();
   std::uint64_t steps() const { return step_; }
   // Between executions: the search started over (new scheduling points).
   void set_strategy(Strategy* s) { strategy_ = s; }

@@ -12,6 +12,12 @@
 // One reserved range (never grown, so that the child's mappings do not move either), size
 // classes with free lists, a header before each block. Blocks are told apart by address,
 // so a block is freed correctly whoever frees it.
+//
+// A second range, the kept arena, holds what a KeepScope allocates: the search strategy's
+// memory. An execution that runs in a process restored between executions (a runner,
+// sys/process_snapshot.hpp) leaves that range out of the restore, so the strategy's copy
+// there goes on from one execution to the next while everything else is put back; the
+// arena's own free lists are at the start of its range, left out with it.
 #include <cstddef>
 #include <cstdint>
 
@@ -27,8 +33,33 @@ class InternalHeap {
 
   static bool owns(const void* p) {
     const auto a = reinterpret_cast<std::uintptr_t>(p);
-    return a - begin_ < size_;  // wraps for addresses below begin_
+    return a - begin_ < size_ || a - kept_begin_ < kept_size_;  // wraps below begin_
   }
+  static bool kept(const void* p) {
+    return reinterpret_cast<std::uintptr_t>(p) - kept_begin_ < kept_size_;
+  }
+  // Allocations in a KeepScope come from the kept arena (nested scopes count; `on` false:
+  // no effect), and are weft's own whichever thread makes them.
+  class KeepScope {
+   public:
+    explicit KeepScope(bool on = true) : on_(on) { keep_depth_ += on_ ? 1 : 0; }
+    ~KeepScope() { keep_depth_ -= on_ ? 1 : 0; }
+    KeepScope(const KeepScope&) = delete;
+    KeepScope& operator=(const KeepScope&) = delete;
+
+   private:
+    bool on_;
+  };
+  static bool keeping() { return keep_depth_ > 0; }
+  // The kept arena's range (empty until first used).
+  static std::uintptr_t kept_begin() { return kept_begin_; }
+  static std::uintptr_t kept_size() { return kept_size_; }
+  // The main arena's range that no block has used yet: a snapshot need not copy it.
+  static void unused(std::uintptr_t* begin, std::uintptr_t* end);
+  // From now on, the process is restored between executions: blocks never used before may
+  // hold old contents (a block asked for zeroed is zeroed whatever it is), and a kept block
+  // freed outside a KeepScope is left allocated.
+  static void set_reused() { reused_ = true; }
   // nullptr when the reserved range is used up (or could not be reserved).
   static void* allocate(std::size_t n, std::size_t alignment = 16, bool zero = false);
   static void free(void* p);
@@ -36,9 +67,15 @@ class InternalHeap {
   static std::size_t usable_size(const void* p);
 
  private:
+  static void* allocate_in(void* arena, std::size_t n, std::size_t alignment, bool zero);
+
   static inline thread_local bool weft_thread_ __attribute__((tls_model("initial-exec"))) = false;
+  static inline thread_local int keep_depth_ __attribute__((tls_model("initial-exec"))) = 0;
   static inline std::uintptr_t begin_ = 0;
   static inline std::uintptr_t size_ = 0;
+  static inline std::uintptr_t kept_begin_ = 0;
+  static inline std::uintptr_t kept_size_ = 0;
+  static inline bool reused_ = false;
 };
 
 }  // namespace weft::rt

@@ -56,9 +56,44 @@ struct KernelAction {
   std::uint64_t mask;
 };
 
-// Syscalls by number, the kernel's own interface (the restorer runs with libc's memory in
-// the middle of being put back; errno, which a failure writes, is put back last).
-long sys(long n, long a = 0, long b = 0, long c = 0, long d = 0) { return syscall(n, a, b, c, d); }
+// Syscalls by number, by the instruction itself: libc's syscall() may be interposed (weft
+// virtualises thread ids through it), and the restorer runs with libc's memory in the
+// middle of being put back. Failures are negative errno values; errno is never written.
+long sys(long n, long a = 0, long b = 0, long c = 0, long d = 0) {
+#if defined(__x86_64__)
+  long ret;
+  register long r10 __asm__("r10") = d;
+  __asm__ volatile("syscall"
+                   : "=a"(ret)
+                   : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10)
+                   : "rcx", "r11", "memory");
+  return ret;
+#elif defined(__aarch64__)
+  register long x8 __asm__("x8") = n;
+  register long x0 __asm__("x0") = a;
+  register long x1 __asm__("x1") = b;
+  register long x2 __asm__("x2") = c;
+  register long x3 __asm__("x3") = d;
+  __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
+  return x0;
+#else
+  const long r = syscall(n, a, b, c, d);
+  return r == -1 ? -errno : r;
+#endif
+}
+
+// memcpy, but never a call: an interposed memcpy (weft's, which tells its race detector)
+// would run on memory in the middle of being put back.
+void copy(char* to, const char* from, std::size_t n) {
+#if defined(__x86_64__)
+  __asm__ volatile("rep movsb" : "+D"(to), "+S"(from), "+c"(n) : : "memory");
+#else
+  for (std::size_t i = 0; i < n; ++i) {
+    to[i] = from[i];
+    __asm__ volatile("" : : : "memory");  // not turned into a call of memcpy
+  }
+#endif
+}
 
 std::uintptr_t hex(const char*& p, const char* end) {
   std::uintptr_t v = 0;
@@ -133,15 +168,15 @@ bool read_mappings(Control& c, Mapping* out, std::size_t* n) {
   const char* p = c.text;
   const char* end = c.text + used;
   while (p < end) {
-    const char* eol = static_cast<const char*>(std::memchr(p, '\n', end - p));
-    if (eol == nullptr) eol = end;
+    const char* eol = p;  // (no libc call: it may be interposed)
+    while (eol < end && *eol != '\n') ++eol;
     if (*n == kMaxMappings) return false;
     Mapping& m = out[(*n)++];
     m.begin = hex(p, eol);
     ++p;  // '-'
     m.end = hex(p, eol);
     ++p;  // ' '
-    if (eol - p >= 4) std::memcpy(m.perms, p, 4);
+    for (int k = 0; k < 4 && p + k < eol; ++k) m.perms[k] = p[k];
     m.kind = Kind::kOther;
     // The name is the line's last field.
     const char* name = eol;
@@ -193,37 +228,55 @@ std::string address_text(std::uintptr_t a) {
   return std::string(buf, static_cast<std::size_t>(n));
 }
 
-// What was mapped at the start and is no more, or has another protection: "" when none.
-std::string lost_mapping(const Control& c) {
-  for (std::size_t i = 0; i < c.nmappings; ++i) {
-    const Mapping& m = c.mappings[i];
-    if (m.kind == Kind::kHeap || c.excluded_page(m.begin)) continue;  // brk puts it back
-    if (!covered(c.current, c.ncurrent, m))
-      return "the mapping " + address_text(m.begin) + "-" + address_text(m.end) +
-             " of the start was unmapped or its protection changed";
-  }
-  return "";
-}
-
-// [lo, hi), but what is excluded (whole pages), into the pages to unmap.
-bool add_unmap(Control& c, std::uintptr_t lo, std::uintptr_t hi) {
+// Calls fn(lo, hi) for the parts of [lo, hi) that no excluded range covers (ranges rounded
+// out to whole pages when `pages`); false as soon as fn does.
+template <typename Fn>
+bool each_unexcluded(const Control& c, std::uintptr_t lo, std::uintptr_t hi, bool pages, Fn fn) {
   while (lo < hi) {
     std::uintptr_t stop = hi, resume = hi;
     for (std::size_t e = 0; e < c.nexcluded; ++e) {
-      const std::uintptr_t xb = c.excluded[e].begin & ~(kPage - 1);
-      const std::uintptr_t xe = (c.excluded[e].end + kPage - 1) & ~(kPage - 1);
+      std::uintptr_t xb = c.excluded[e].begin, xe = c.excluded[e].end;
+      if (pages) {
+        xb &= ~(kPage - 1);
+        xe = (xe + kPage - 1) & ~(kPage - 1);
+      }
       if (xe > lo && xb < stop) {
         stop = std::max(xb, lo);
         resume = xe;
       }
     }
-    if (stop > lo) {
-      if (c.nunmap == kMaxPieces) return false;
-      c.unmap[c.nunmap++] = {lo, stop};
-    }
+    if (stop > lo && !fn(lo, stop)) return false;
     lo = std::max(resume, stop);
   }
   return true;
+}
+
+// What was mapped at the start and is no more, or has another protection: "" when none.
+std::string lost_mapping(const Control& c) {
+  std::string lost;
+  for (std::size_t i = 0; i < c.nmappings && lost.empty(); ++i) {
+    const Mapping& m = c.mappings[i];
+    if (m.kind == Kind::kHeap) continue;  // brk puts it back
+    each_unexcluded(c, m.begin, m.end, true, [&](std::uintptr_t lo, std::uintptr_t hi) {
+      Mapping part = m;
+      part.begin = lo;
+      part.end = hi;
+      if (covered(c.current, c.ncurrent, part)) return true;
+      lost = "the mapping " + address_text(lo) + "-" + address_text(hi) + " (" +
+             std::string(m.perms, 4) + ") of the start was unmapped or its protection changed";
+      return false;
+    });
+  }
+  return lost;
+}
+
+// [lo, hi), but what is excluded (whole pages), into the pages to unmap.
+bool add_unmap(Control& c, std::uintptr_t lo, std::uintptr_t hi) {
+  return each_unexcluded(c, lo, hi, true, [&](std::uintptr_t a, std::uintptr_t b) {
+    if (c.nunmap == kMaxPieces) return false;
+    c.unmap[c.nunmap++] = {a, b};
+    return true;
+  });
 }
 
 // What is mapped now and was not at the start (not the heap's: brk takes it back; not a
@@ -275,8 +328,8 @@ Control* g_restoring = nullptr;  // for the restorer's stack, which gets no argu
   sys(SYS_fchdir, c.cwd_fd);
   sys(SYS_umask, c.umask);
   for (std::size_t i = 0; i < c.npieces; ++i)
-    std::memcpy(reinterpret_cast<void*>(c.pieces[i].begin), c.pieces[i].copy,
-                c.pieces[i].end - c.pieces[i].begin);
+    copy(reinterpret_cast<char*>(c.pieces[i].begin), c.pieces[i].copy,
+         c.pieces[i].end - c.pieces[i].begin);
   c.resuming = true;
   setcontext(&c.context);  // (restores the signal mask of the start too)
   _exit(127);              // unreachable: setcontext returns only on failure
@@ -335,24 +388,14 @@ std::string ProcessSnapshot::take() {
   for (std::size_t i = 0; i < c.nmappings; ++i) {
     const Mapping& m = c.mappings[i];
     if (!m.private_writable()) continue;
-    std::uintptr_t at = m.begin;
-    while (at < m.end) {
-      // The next excluded byte in [at, end), if any, bounds this piece.
-      std::uintptr_t stop = m.end, resume = m.end;
-      for (std::size_t e = 0; e < c.nexcluded; ++e) {
-        const Range& x = c.excluded[e];
-        if (x.end > at && x.begin < stop) {
-          stop = std::max(x.begin, at);
-          resume = x.end;
-        }
-      }
-      if (stop > at) {
-        if (c.npieces == kMaxPieces) return "too many pieces of memory to snapshot";
-        c.pieces[c.npieces++] = {at, stop, nullptr};
-        c.saved_bytes += stop - at;
-      }
-      at = std::max(resume, stop);
-    }
+    const bool fits =
+        each_unexcluded(c, m.begin, m.end, false, [&](std::uintptr_t lo, std::uintptr_t hi) {
+          if (c.npieces == kMaxPieces) return false;
+          c.pieces[c.npieces++] = {lo, hi, nullptr};
+          c.saved_bytes += hi - lo;
+          return true;
+        });
+    if (!fits) return "too many pieces of memory to snapshot";
   }
   if (c.saved_bytes > kMaxSavedBytes)
     return "the process's writable memory (" + std::to_string(c.saved_bytes >> 20) +
@@ -389,16 +432,17 @@ std::string ProcessSnapshot::take() {
   c.nfds = 0;
   for (std::size_t i = 0; i < nopen; ++i) {
     const int fd = open_now[i];
-    const int flags = fcntl(fd, F_GETFD);
+    const long flags = sys(SYS_fcntl, fd, F_GETFD);
     if (flags < 0) continue;
-    const int stash = base > 64 ? fcntl(fd, F_DUPFD_CLOEXEC, base) : -1;
+    const long stash = base > 64 ? sys(SYS_fcntl, fd, F_DUPFD_CLOEXEC, base) : -1;
     if (stash < 0) return "cannot keep a duplicate of descriptor " + std::to_string(fd);
-    c.fds[c.nfds++] = {fd, stash, (flags & FD_CLOEXEC) != 0};
+    c.fds[c.nfds++] = {fd, static_cast<int>(stash), (flags & FD_CLOEXEC) != 0};
   }
-  c.cwd_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  c.cwd_fd = static_cast<int>(
+      sys(SYS_openat, AT_FDCWD, reinterpret_cast<long>("."), O_PATH | O_DIRECTORY | O_CLOEXEC));
   if (c.cwd_fd < 0) return "cannot open the working directory";
-  c.umask = umask(0);
-  umask(c.umask);
+  c.umask = static_cast<mode_t>(sys(SYS_umask, 0));
+  sys(SYS_umask, c.umask);
   for (int s = 1; s <= kSignals; ++s)
     c.has_action[s] = sys(SYS_rt_sigaction, s, 0, reinterpret_cast<long>(&c.actions[s]),
                           sizeof(std::uint64_t)) == 0 &&
@@ -409,14 +453,14 @@ std::string ProcessSnapshot::take() {
   for (std::size_t i = 0; i < c.npieces; ++i) {
     Piece& p = c.pieces[i];
     p.copy = to;
-    std::memcpy(to, reinterpret_cast<const void*>(p.begin), p.end - p.begin);
+    copy(to, reinterpret_cast<const char*>(p.begin), p.end - p.begin);
     to += p.end - p.begin;
   }
   c.saved = true;
   return "";
 }
 
-std::string ProcessSnapshot::restore() {
+std::string ProcessSnapshot::restore(void (*committed)(void*), void* arg) {
   if (!taken()) return "no snapshot was taken";
   Control& c = *control_;
   if (sys(SYS_gettid) != c.tid) return "the snapshot is restored by the thread that took it";
@@ -426,12 +470,14 @@ std::string ProcessSnapshot::restore() {
   if (std::string lost = lost_mapping(c); !lost.empty()) return lost;
   if (!find_new_mappings(c)) return "too many new mappings to unmap";
   for (std::size_t i = 0; i < c.nfds; ++i)
-    if (fcntl(c.fds[i].stash, F_GETFD) < 0)
+    if (sys(SYS_fcntl, c.fds[i].stash, F_GETFD) < 0)
       return "descriptor " + std::to_string(c.fds[i].stash) +
              ", weft's copy of the start's descriptor " + std::to_string(c.fds[i].fd) +
              ", was closed";
-  if (fcntl(c.cwd_fd, F_GETFD) < 0) return "the descriptor of the working directory was closed";
+  if (sys(SYS_fcntl, c.cwd_fd, F_GETFD) < 0)
+    return "the descriptor of the working directory was closed";
   // Past here, nothing fails: onto a stack of its own, then the memory goes back.
+  if (committed != nullptr) committed(arg);
   g_restoring = &c;
   getcontext(&c.restorer);
   c.restorer.uc_stack.ss_sp = c.stack;

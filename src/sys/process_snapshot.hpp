@@ -56,7 +56,8 @@ class ProcessSnapshot {
 
   // Puts the process back as take() saw it and resumes the context (does not return), or
   // returns why it cannot, having changed nothing. Called on the thread that took it.
-  std::string restore();
+  // `committed(arg)`, when given, runs once the checks have passed, before any change.
+  std::string restore(void (*committed)(void*) = nullptr, void* arg = nullptr);
 
   // Bytes of memory copied by each restore.
   std::size_t saved_bytes() const;

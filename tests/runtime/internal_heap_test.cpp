@@ -70,3 +70,52 @@ TEST(InternalHeap, GlibcBlocksAndImpossibleSizesAreNotItsOwn) {
 }
 
 }  // namespace
+
+TEST(InternalHeap, AKeepScopeAllocatesFromTheKeptArena) {
+  void* main_block = InternalHeap::allocate(64);
+  void* kept_block = nullptr;
+  {
+    InternalHeap::KeepScope keep;
+    EXPECT_TRUE(InternalHeap::keeping());
+    kept_block = InternalHeap::allocate(64);
+    {
+      InternalHeap::KeepScope off(false);  // no effect
+      EXPECT_TRUE(InternalHeap::keeping());
+    }
+  }
+  EXPECT_FALSE(InternalHeap::keeping());
+  ASSERT_NE(kept_block, nullptr);
+  EXPECT_TRUE(InternalHeap::owns(kept_block));
+  EXPECT_TRUE(InternalHeap::kept(kept_block));
+  EXPECT_FALSE(InternalHeap::kept(main_block));
+  EXPECT_GE(at(kept_block), InternalHeap::kept_begin());
+  EXPECT_LT(at(kept_block), InternalHeap::kept_begin() + InternalHeap::kept_size());
+  // Grown outside any scope, a kept block stays kept; freed, it is the kept arena's again.
+  void* grown = InternalHeap::reallocate(kept_block, 5000);
+  EXPECT_TRUE(InternalHeap::kept(grown));
+  InternalHeap::free(grown);
+  {
+    InternalHeap::KeepScope keep;
+    void* again = InternalHeap::allocate(5000);
+    EXPECT_EQ(again, grown) << "the newest free block of the kept arena's class";
+    InternalHeap::free(again);
+  }
+  // The main arena's unused range starts past every block it gave.
+  std::uintptr_t begin = 0, end = 0;
+  InternalHeap::unused(&begin, &end);
+  EXPECT_GT(begin, at(main_block));
+  EXPECT_GT(end, begin);
+  InternalHeap::free(main_block);
+}
+
+TEST(InternalHeap, PastARestoreFreshBlocksAskedZeroedAreZeroed) {
+  // As after a restore: memory past the unused mark holds an earlier execution's bytes.
+  std::uintptr_t begin = 0, end = 0;
+  InternalHeap::unused(&begin, &end);
+  std::memset(reinterpret_cast<void*>(begin), 0x5a, 4096);
+  InternalHeap::set_reused();
+  auto* q = static_cast<unsigned char*>(InternalHeap::allocate(1000, 16, /*zero=*/true));
+  ASSERT_GE(at(q), begin);
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(q[i], 0) << i;
+  InternalHeap::free(q);
+}

@@ -111,6 +111,9 @@ void print_stats(const std::string& json_text) {
          << peak * 48 / 1024 << " KiB)";
   else
     text << "; no execution tree (a sampling strategy)";
+  if (const std::uint64_t restored = j.value("restored_executions", std::uint64_t{0});
+      restored != 0)
+    text << "; " << restored << " executions in a restored process (--isolate restore)";
   text << "\n";
   std::cout << weft::fit_lines(text.str(), weft::cli::terminal_width());
 }
@@ -786,10 +789,10 @@ void add_division_options(CLI::App* run_cmd, Run& run) {
                    "start: fork (the default), a child forked per\n"
                    "execution; restore, executions one after another\n"
                    "in one child that puts back its memory,\n"
-                   "descriptors and signal handlers between them, and\n"
-                   "forks again for what it cannot put back (one\n"
-                   "worker; not with --shard, --checkpoint or\n"
-                   "--check-output; docs/architecture.md)")
+                   "descriptors and signal handlers between them (a\n"
+                   "few times faster; what it cannot put back, such\n"
+                   "as a thread left running at exit, is forked, and\n"
+                   "said; not with --check-output)")
       ->option_text("fork|restore")
       ->check(weft::cli::one_of({"fork", "restore"}));
 }

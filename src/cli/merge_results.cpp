@@ -51,18 +51,28 @@ struct Field {
 
 // The fields the merge reads, as the schema has them: a wrong-typed one would throw from
 // nlohmann's get(), and a negative, fractional or huge count would be summed.
-constexpr Field kResultFields[] = {
-    {"version", Want::kVersion, true},     {"weft_version", Want::kString, true},
-    {"program", Want::kString, true},      {"args", Want::kStrings, true},
-    {"strategy", Want::kString, true},     {"seed", Want::kUint, true},
-    {"racy_points", Want::kStrings, true}, {"executions", Want::kUint, true},
-    {"elapsed_s", Want::kSeconds, true},   {"complete", Want::kBool, true},
-    {"instrumented", Want::kBool, true},   {"warnings", Want::kStrings, true},
-    {"coverage", Want::kObject, true},     {"bugs", Want::kArray, true},
-    {"races", Want::kArray, true},         {"shard", Want::kObject, false},
-    {"max_steps", Want::kUint, false},     {"cut_executions", Want::kUint, false},
-    {"error", Want::kString, false},       {"note", Want::kString, false},
-    {"interrupted", Want::kString, false}};
+constexpr Field kResultFields[] = {{"version", Want::kVersion, true},
+                                   {"weft_version", Want::kString, true},
+                                   {"program", Want::kString, true},
+                                   {"args", Want::kStrings, true},
+                                   {"strategy", Want::kString, true},
+                                   {"seed", Want::kUint, true},
+                                   {"racy_points", Want::kStrings, true},
+                                   {"executions", Want::kUint, true},
+                                   {"elapsed_s", Want::kSeconds, true},
+                                   {"complete", Want::kBool, true},
+                                   {"instrumented", Want::kBool, true},
+                                   {"warnings", Want::kStrings, true},
+                                   {"coverage", Want::kObject, true},
+                                   {"bugs", Want::kArray, true},
+                                   {"races", Want::kArray, true},
+                                   {"shard", Want::kObject, false},
+                                   {"max_steps", Want::kUint, false},
+                                   {"cut_executions", Want::kUint, false},
+                                   {"restored_executions", Want::kUint, false},
+                                   {"error", Want::kString, false},
+                                   {"note", Want::kString, false},
+                                   {"interrupted", Want::kString, false}};
 constexpr Field kCoverageFields[] = {
     {"kind", Want::kString, true},          {"complete", Want::kBool, true},
     {"bound", Want::kBound, true},          {"executions", Want::kUint, true},
@@ -270,7 +280,8 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
   m["args"] = first.value("args", json::array());
   m["strategy"] = first.value("strategy", "");
   m["seed"] = first.value("seed", std::uint64_t{0});
-  std::uint64_t executions = 0, cov_executions = 0, classes = 0, nodes = 0, peak = 0, cut = 0;
+  std::uint64_t executions = 0, cov_executions = 0, classes = 0, nodes = 0, peak = 0, cut = 0,
+                restored = 0;
   double elapsed = 0;
   bool complete = out.missing.empty(), any_complete = false, instrumented = false;
   bool bounded = true, bound_complete = true;
@@ -293,6 +304,7 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
       const char* field;
     } sums[] = {{&executions, r, "executions", "executions"},
                 {&cut, r, "cut_executions", "cut_executions"},
+                {&restored, r, "restored_executions", "restored_executions"},
                 {&cov_executions, c, "executions", "coverage.executions"},
                 {&classes, c, "classes", "coverage.classes"},
                 {&nodes, c, "nodes_created", "coverage.nodes_created"}};
@@ -345,6 +357,7 @@ MergeOutcome merge_results(const std::vector<ShardResult>& inputs, std::uint32_t
   m["warnings"] = warnings;
   m["max_steps"] = first.value("max_steps", std::uint64_t{0});
   m["cut_executions"] = cut;
+  m["restored_executions"] = restored;
   m["racy_points"] = first.value("racy_points", json::array());
 
   std::string summary = m["strategy"].get<std::string>() + ", " + std::to_string(inputs.size()) +

@@ -180,6 +180,9 @@ struct RunRecord {
   // Executions cut at the step bound (max_steps) while every thread kept making progress:
   // long executions, not livelocks, so not bugs (weft run only).
   std::uint64_t cut_executions = 0;
+  // Executions run in a runner after its first (--isolate restore): the process was put
+  // back instead of forked.
+  std::uint64_t restored_executions = 0;
   std::uint64_t max_steps = 0;
   Coverage coverage;
   std::vector<BugRecord> bugs;

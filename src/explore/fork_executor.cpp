@@ -13,6 +13,7 @@
 
 #include "core/file_text.hpp"
 #include "detect/hang_watch.hpp"
+#include "explore/kept_strategy.hpp"
 #include "explore/runner.hpp"
 #include "explore/stop_request.hpp"
 #include "runtime/access_policy.hpp"
@@ -197,17 +198,29 @@ pid_t fork_execution(ExplorationState& s, std::uint64_t index) {
   return pid;
 }
 
-// Whether the next execution may run in a runner: --isolate restore, a strategy in the
-// kept arena, and none of what the runner does not keep in step (--jobs teams, shards and
-// checkpoints change the strategy through distribution(); --check-output's reference
-// output; a replay, which is for a debugger).
-bool ForkExecutor::may_run_restored() const {
-  const ExplorationConfig& c = s_.config;
-  return restoring_ && rt::InternalHeap::kept(s_.strategy.get()) && !c.replay && !s_.output_check &&
-         !c.shard.sharded() && c.jobs_workers <= 1 && c.checkpoint.empty();
+namespace {
+
+// The strategy a runner can keep in step with the server's: one made in the kept arena.
+const KeptStrategy* kept_strategy(const ExplorationState& s) {
+  return dynamic_cast<const KeptStrategy*>(s.strategy.get());
 }
 
+}  // namespace
+
 ForkExecutor::~ForkExecutor() { end_runner(); }
+
+// Whether the next execution may run in a runner: --isolate restore, a strategy in the
+// kept arena, and neither --check-output's reference output nor a replay (for a debugger).
+bool ForkExecutor::may_run_restored() const {
+  return restoring_ && kept_strategy(s_) != nullptr && !s_.config.replay && !s_.output_check;
+}
+
+// Whether the runner waiting has the server's strategy as it is: the same one, changed by
+// its executions only (not by a team's exchange of work, say).
+bool ForkExecutor::runner_in_step() const {
+  const KeptStrategy* k = kept_strategy(s_);
+  return k != nullptr && k == runner_strategy_ && k->generation() == runner_generation_;
+}
 
 void ForkExecutor::end_runner() {
   if (runner_ <= 0) return;
@@ -240,7 +253,7 @@ Executed ForkExecutor::run_in_runner(std::uint64_t number, std::uint64_t deadlin
 
 Executed ForkExecutor::run_once(std::uint64_t number, std::uint64_t deadline_ns) {
   const bool restored = may_run_restored();
-  if (runner_ > 0 && (!restored || runner_strategy_ != s_.strategy.get())) end_runner();
+  if (runner_ > 0 && (!restored || !runner_in_step())) end_runner();
   if (runner_ > 0) {
     bool ran = false;
     Executed e = run_in_runner(number, deadline_ns, &ran);
@@ -273,7 +286,8 @@ Executed ForkExecutor::run_once(std::uint64_t number, std::uint64_t deadline_ns)
   if (stopped) e.kind = Executed::Kind::kStopped;
   if (done) {
     runner_ = pid;  // restored, waiting for the next execution
-    runner_strategy_ = s_.strategy.get();
+    runner_strategy_ = kept_strategy(s_);
+    runner_generation_ = runner_strategy_->generation();
     ++runners_;
     refusals_ = 0;
   } else if (restored && h.runner_refused[0] != '\0') {

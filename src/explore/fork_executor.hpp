@@ -71,6 +71,7 @@ class ForkExecutor final : public Executor {
 
  private:
   bool may_run_restored() const;
+  bool runner_in_step() const;
   void end_runner();
   Executed run_in_runner(std::uint64_t number, std::uint64_t deadline_ns, bool* ran);
 
@@ -81,7 +82,8 @@ class ForkExecutor final : public Executor {
   std::vector<Event> unfinished_;  // the trace's unfinished steps
   bool restoring_ = false;
   pid_t runner_ = -1;  // waiting for its next execution
-  const Strategy* runner_strategy_ = nullptr;
+  const class KeptStrategy* runner_strategy_ = nullptr;
+  std::uint64_t runner_generation_ = 0;
   std::uint64_t restored_ = 0, runners_ = 0, refusals_ = 0, fell_back_at_ = 0;
   std::string refused_;
 };

@@ -112,6 +112,12 @@ void runner_execution_ended(ExplorationState& s, int status) {
   const bool clean = !h.bug.written() && h.cut.load() == 0 && h.error[0] == '\0' &&
                      s.config.expected_exit.accepts(status);
   if (!clean) return;
+  // The snapshot's thread only (the main thread may have left first, with pthread_exit):
+  // the others are carriers, which end_carriers joins.
+  if (os::gettid() != os::getpid()) {
+    refuse(h, "the program exited from a thread other than its main thread");
+    return;
+  }
   if (rt::Controller* c = rt::Controller::active(); c != nullptr && !c->end_carriers()) {
     refuse(h, "a thread of the program had not finished at its exit");
     return;

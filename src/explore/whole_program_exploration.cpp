@@ -229,6 +229,7 @@ class WholeProgramExploration final : public Exploration {
   }
 
   bool after_search() override {
+    run_.restored_executions = fork_.restored_executions();
     if (const std::uint64_t at = fork_.fell_back_at(); at != 0)
       run_.warnings.push_back("--isolate restore: from execution " + std::to_string(at) +
                               " on, each execution ran in a forked child: its process could "

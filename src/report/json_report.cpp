@@ -239,6 +239,7 @@ std::string format_json(const RunRecord& run, Symbolizer& symbolizer, const std:
   }
   j["max_steps"] = run.max_steps;
   j["cut_executions"] = run.cut_executions;
+  j["restored_executions"] = run.restored_executions;
   j["coverage"] = {{"kind", std::string(coverage_kind_name(run.coverage.kind))},
                    {"complete", run.coverage.complete},
                    {"bound", run.coverage.bound},

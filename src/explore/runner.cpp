@@ -98,11 +98,11 @@ bool become_runner(ExplorationState& s, std::uint64_t number) {
   }
   // Restored: the next execution, prepared as the server prepared its copy.
   g_number = wait_for_next(h);
-  h.runner_started.store(g_number, std::memory_order_release);
   if (!s.strategy->next_execution()) {
     refuse(h, "the runner's strategy ended before the server's");
-    _exit(0);  // the server sees a runner end before its execution began
+    _exit(0);  // before runner_started: the server forks the execution instead
   }
+  h.runner_started.store(g_number, std::memory_order_release);
   return true;
 }
 

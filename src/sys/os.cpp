@@ -51,6 +51,10 @@ F resolve(const char* name) {
 
 }  // namespace
 
+long raw_syscall(long n, long a, long b, long c, long d, long e, long f) {
+  return raw_syscall6(n, a, b, c, d, e, f);
+}
+
 namespace {
 long futex_wait_op(const std::uint32_t* word, int op, std::uint32_t expected, long timeout_ns) {
   struct timespec ts;

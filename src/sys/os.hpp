@@ -12,6 +12,11 @@
 namespace weft::os {
 
 // futex on a private word; `timeout_ns` < 0 waits forever. Returns the raw syscall result.
+// A system call by the instruction itself: libc's syscall() may be interposed (weft
+// models futexes and thread ids through it). Failures are negative errno values; errno is
+// never written.
+long raw_syscall(long n, long a = 0, long b = 0, long c = 0, long d = 0, long e = 0, long f = 0);
+
 long futex_wait(const std::uint32_t* word, std::uint32_t expected, long timeout_ns = -1);
 long futex_wake(const std::uint32_t* word, int count);
 // The same on a word in memory that processes share (a MAP_SHARED file).

@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "sys/os.hpp"
+
 namespace weft::os {
 namespace {
 
@@ -56,30 +58,10 @@ struct KernelAction {
   std::uint64_t mask;
 };
 
-// Syscalls by number, by the instruction itself: libc's syscall() may be interposed (weft
-// virtualises thread ids through it), and the restorer runs with libc's memory in the
-// middle of being put back. Failures are negative errno values; errno is never written.
+// Every system call here by the instruction itself (os::raw_syscall): the restorer runs
+// with libc's memory in the middle of being put back.
 long sys(long n, long a = 0, long b = 0, long c = 0, long d = 0) {
-#if defined(__x86_64__)
-  long ret;
-  register long r10 __asm__("r10") = d;
-  __asm__ volatile("syscall"
-                   : "=a"(ret)
-                   : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10)
-                   : "rcx", "r11", "memory");
-  return ret;
-#elif defined(__aarch64__)
-  register long x8 __asm__("x8") = n;
-  register long x0 __asm__("x0") = a;
-  register long x1 __asm__("x1") = b;
-  register long x2 __asm__("x2") = c;
-  register long x3 __asm__("x3") = d;
-  __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
-  return x0;
-#else
-  const long r = syscall(n, a, b, c, d);
-  return r == -1 ? -errno : r;
-#endif
+  return raw_syscall(n, a, b, c, d);
 }
 
 // memcpy, but never a call: an interposed memcpy (weft's, which tells its race detector)

@@ -230,17 +230,19 @@ void ForkExecutor::end_runner() {
 }
 
 // Execution `number` in the runner waiting for it. *ran false: the runner had ended before
-// it began the execution (the caller forks it instead).
+// it began the execution (the caller forks it instead). The runner knows its executions
+// by a sequence of their own: execution numbers repeat (a sharded search's probes).
 Executed ForkExecutor::run_in_runner(std::uint64_t number, std::uint64_t deadline_ns, bool* ran) {
   SharedHeader& h = s_.region->header();
   Executed e;
   prepare_execution(s_, number - 1);
-  h.runner_next.store(number, std::memory_order_release);
+  const std::uint64_t seq = ++sequence_;
+  h.runner_next.store(seq, std::memory_order_release);
   h.runner_go.fetch_add(1, std::memory_order_release);
   os::futex_wake_shared(reinterpret_cast<const std::uint32_t*>(&h.runner_go), 1);
   bool stopped = false, done = false;
-  e.status = wait_child(runner_, h, s_.config.hang_timeout_s, deadline_ns, &stopped, number, &done);
-  *ran = done || h.runner_started.load(std::memory_order_acquire) == number;
+  e.status = wait_child(runner_, h, s_.config.hang_timeout_s, deadline_ns, &stopped, seq, &done);
+  *ran = done || h.runner_started.load(std::memory_order_acquire) == seq;
   if (stopped) e.kind = Executed::Kind::kStopped;
   if (done) {
     ++restored_;
@@ -264,6 +266,7 @@ Executed ForkExecutor::run_once(std::uint64_t number, std::uint64_t deadline_ns)
   h.runner_refused[0] = '\0';
   h.runner_done.store(0);
   h.runner_next.store(0);
+  const std::uint64_t seq = ++sequence_;
   const pid_t pid = fork_execution(s_, number - 1);
   if (pid < 0) {
     e.kind = Executed::Kind::kFailed;
@@ -273,7 +276,7 @@ Executed ForkExecutor::run_once(std::uint64_t number, std::uint64_t deadline_ns)
   if (pid == 0) {
     if (in_child_) in_child_();
     sigprocmask(SIG_SETMASK, &program_mask_, nullptr);
-    if (restored && !become_runner(s_, number)) {
+    if (restored && !become_runner(s_, seq)) {
       // One execution's child, as any (the reason is in the shared header).
     }
     become_execution(s_);
@@ -281,8 +284,8 @@ Executed ForkExecutor::run_once(std::uint64_t number, std::uint64_t deadline_ns)
     return e;
   }
   bool stopped = false, done = false;
-  e.status = wait_child(pid, h, s_.config.hang_timeout_s, deadline_ns, &stopped,
-                        restored ? number : 0, &done);
+  e.status = wait_child(pid, h, s_.config.hang_timeout_s, deadline_ns, &stopped, restored ? seq : 0,
+                        &done);
   if (stopped) e.kind = Executed::Kind::kStopped;
   if (done) {
     runner_ = pid;  // restored, waiting for the next execution

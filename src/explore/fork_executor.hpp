@@ -84,6 +84,7 @@ class ForkExecutor final : public Executor {
   pid_t runner_ = -1;  // waiting for its next execution
   const class KeptStrategy* runner_strategy_ = nullptr;
   std::uint64_t runner_generation_ = 0;
+  std::uint64_t sequence_ = 0;  // the runner's executions, numbered (runner.hpp)
   std::uint64_t restored_ = 0, runners_ = 0, refusals_ = 0, fell_back_at_ = 0;
   std::string refused_;
 };

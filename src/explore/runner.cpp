@@ -24,7 +24,7 @@ constexpr std::size_t kMostRestoredBytes = std::size_t{32} << 20;
 
 os::ProcessSnapshot* g_snapshot = nullptr;  // the runner's, taken once
 bool g_runner = false;                      // this process is a runner
-std::uint64_t g_number = 0;                 // the execution it runs (set after each resume)
+std::uint64_t g_number = 0;                 // its execution's sequence (set after each resume)
 
 void refuse(SharedHeader& h, const std::string& why) {
   detect::copy_text(h.runner_refused, sizeof h.runner_refused, why.c_str());
@@ -53,7 +53,7 @@ std::uint64_t wait_for_next(SharedHeader& h) {
 
 }  // namespace
 
-bool become_runner(ExplorationState& s, std::uint64_t number) {
+bool become_runner(ExplorationState& s, std::uint64_t sequence) {
   SharedHeader& h = s.region->header();
   if (!rt::InternalHeap::kept(s.strategy.get())) {
     refuse(h, "the strategy is not in the kept arena");
@@ -93,7 +93,7 @@ bool become_runner(ExplorationState& s, std::uint64_t number) {
       refuse(h, why);
       return false;
     }
-    g_number = number;
+    g_number = sequence;
     return true;
   }
   // Restored: the next execution, prepared as the server prepared its copy.

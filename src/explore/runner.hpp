@@ -14,10 +14,11 @@
 
 namespace weft::explorer {
 
-// Before become_execution: becomes a runner for execution `number`; returns again, with
+// Before become_execution: becomes a runner for execution `sequence` (the server's count
+// of the executions it had run by runners, SharedHeader::runner_next); returns again, with
 // the strategy prepared, for each execution the server sends next. False when it cannot
 // (SharedHeader::runner_refused says why): the child is one execution's.
-bool become_runner(ExplorationState& s, std::uint64_t number);
+bool become_runner(ExplorationState& s, std::uint64_t sequence);
 
 // From the execution's last exit handler, with the exit status: when the execution may go
 // on in this process (no bug, the expected status, not cut), feeds its trace to the

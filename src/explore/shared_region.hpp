@@ -29,9 +29,10 @@ struct SharedHeader {
   static constexpr std::uint32_t kMaxUnfinished = 256;
 
   std::atomic<int> finished{0};  // the child completed the run normally
-  // A runner (runner.hpp): the execution the server tells it to run next (runner_go, a
-  // futex word, counts the times it did), the one the runner began, the one it has run to
-  // its end and restored the process from, and that one's exit status.
+  // A runner (runner.hpp), its executions numbered in a sequence of their own: the one
+  // the server tells it to run next (runner_go, a futex word, counts the times it did),
+  // the one it began, the one it has run to its end and restored the process from, and
+  // that one's exit status.
   std::atomic<std::uint64_t> runner_next{0};
   std::atomic<std::uint32_t> runner_go{0};
   std::atomic<std::uint64_t> runner_started{0};

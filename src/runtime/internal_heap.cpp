@@ -77,6 +77,7 @@ void* reserve(std::size_t want, std::size_t share, std::size_t* got) {
 
 std::atomic<State*> g_kept{nullptr};
 std::atomic<bool> g_kept_reserving{false};
+bool g_kept_failed = false;  // the range could not be reserved: not tried again
 
 // The kept arena's state, its range reserved on first use (nullptr when it cannot be).
 State* kept_state(std::uintptr_t* begin, std::uintptr_t* size) {
@@ -84,7 +85,8 @@ State* kept_state(std::uintptr_t* begin, std::uintptr_t* size) {
   while (g_kept_reserving.exchange(true, std::memory_order_acquire)) sched_yield();
   State* k = g_kept.load(std::memory_order_relaxed);
   std::size_t got = 0;
-  if (k == nullptr) {
+  if (k == nullptr && !g_kept_failed) {
+    g_kept_failed = true;
     if (void* p = reserve(std::size_t{1} << 34, 8, &got)) {
       k = new (p) State();
       k->reserved = true;
@@ -93,6 +95,7 @@ State* kept_state(std::uintptr_t* begin, std::uintptr_t* size) {
       k->end = b + got;
       *begin = b;
       *size = got;
+      g_kept_failed = false;
       g_kept.store(k, std::memory_order_release);
     }
   }

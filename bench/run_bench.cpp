@@ -22,14 +22,19 @@ namespace {
 
 void* nothing(void*) { return nullptr; }
 
+// As weft's server and its children: on one cpu.
+void pin_to_this_cpu() {
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(sched_getcpu(), &one);
+  sched_setaffinity(0, sizeof one, &one);
+}
+
 // fork + 2 threads + exit + wait, n times, on one cpu (as weft's server and its children).
 double fork_floor_s(int n) {
   const pid_t pid = fork();
   if (pid == 0) {
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(sched_getcpu(), &one);
-    sched_setaffinity(0, sizeof one, &one);
+    pin_to_this_cpu();
     for (int i = 0; i < n; ++i) {
       const pid_t child = fork();
       if (child == 0) {
@@ -58,10 +63,7 @@ double restore_floor_s(int n, std::size_t* copied) {
   if (pipe(pipe_fds) != 0) return 0;
   const pid_t pid = fork();
   if (pid == 0) {
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(sched_getcpu(), &one);
-    sched_setaffinity(0, sizeof one, &one);
+    pin_to_this_cpu();
     auto* snap = new weft::os::ProcessSnapshot;
     snap->exclude(&g_round, sizeof g_round);
     if (getcontext(snap->context()) != 0) _exit(1);

@@ -140,6 +140,13 @@ std::vector<Event> unfinished_steps(const SharedHeader& h) {
   return out;
 }
 
+Trace region_trace(SharedRegion& region, std::vector<Event>* unfinished) {
+  const SharedHeader& h = region.header();
+  *unfinished = unfinished_steps(h);
+  return Trace(region.events(), std::min<std::uint64_t>(h.steps.load(), region.max_events()),
+               *unfinished);
+}
+
 void ChildSink::on_tool_error(std::string_view message, std::uintptr_t pc) {
   h_->error_pc = pc;
   detect::copy_text(h_->error, sizeof h_->error, message.data(), message.size());

@@ -36,6 +36,9 @@ class ChildSink final : public rt::ExecutionSink {
 // What the execution's unfinished threads would have done next (on_unfinished), as
 // steps for Trace::unfinished.
 std::vector<Event> unfinished_steps(const SharedHeader& h);
+// The trace the execution just run left in `region`; *unfinished holds its unfinished
+// steps (which the trace points into).
+Trace region_trace(SharedRegion& region, std::vector<Event>* unfinished);
 
 // Records what the strategy covered, for the supervising process.
 void write_coverage(SharedHeader& h, const Coverage& coverage);

@@ -264,8 +264,6 @@ Executed ForkExecutor::run_once(std::uint64_t number, std::uint64_t deadline_ns)
   Executed e;
   SharedHeader& h = s_.region->header();
   h.runner_refused[0] = '\0';
-  h.runner_done.store(0);
-  h.runner_next.store(0);
   const std::uint64_t seq = ++sequence_;
   const pid_t pid = fork_execution(s_, number - 1);
   if (pid < 0) {
@@ -320,12 +318,7 @@ Executed ForkExecutor::run(std::uint64_t number, std::uint64_t deadline_ns) {
   return e;
 }
 
-Trace ForkExecutor::trace() {
-  const SharedHeader& h = s_.region->header();
-  unfinished_ = unfinished_steps(h);
-  return Trace(s_.region->events(),
-               std::min<std::uint64_t>(h.steps.load(), s_.region->max_events()), unfinished_);
-}
+Trace ForkExecutor::trace() { return region_trace(*s_.region, &unfinished_); }
 
 std::string ForkExecutor::feed(Strategy& strategy) {
   return s_.log->feed(strategy, s_.region->decisions(), s_.region->header().decisions.load());

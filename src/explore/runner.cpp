@@ -123,10 +123,9 @@ void runner_execution_ended(ExplorationState& s, int status) {
     return;
   }
   std::fflush(nullptr);  // the program's buffered output, as exit would write it
-  std::vector<Event> unfinished = unfinished_steps(h);
-  const Trace trace(s.region->events(),
-                    std::min<std::uint64_t>(h.steps.load(), s.region->max_events()), unfinished);
-  s.strategy->execution_done(trace);  // a KeptStrategy: in the kept arena
+  std::vector<Event> unfinished;
+  s.strategy->execution_done(
+      region_trace(*s.region, &unfinished));  // a KeptStrategy: in the kept arena
   h.runner_status.store(W_EXITCODE(status, 0), std::memory_order_relaxed);
   const std::string why = g_snapshot->restore(&committed, &s);
   refuse(h, why);  // (restore returns only when it refuses)
